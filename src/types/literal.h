@@ -1,0 +1,87 @@
+// A Literal: one typed value (or a typed null), with the two serial forms Iceberg defines.
+//
+// Storage by type:
+//   boolean -> bool; int, date -> int32_t; long, time, timestamp* -> int64_t
+//   (micros, or nanos for the _ns types); float; double; decimal -> __int128 unscaled;
+//   string (UTF-8), binary, fixed, uuid (16 bytes, big-endian) -> std::string of bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+#include "types/type.h"
+#include "util/result.h"
+
+namespace floe {
+
+class Literal {
+ public:
+  using Value = std::variant<std::monostate, bool, int32_t, int64_t, float, double, __int128, std::string>;
+
+  Literal() = default;  // a null of no type; only useful as a placeholder
+  Literal(TypePtr type, Value value) : type_(std::move(type)), value_(std::move(value)) {}
+
+  static Literal Null(TypePtr type) { return Literal(std::move(type), std::monostate{}); }
+  static Literal Boolean(bool v) { return Literal(Type::Boolean(), v); }
+  static Literal Int(int32_t v) { return Literal(Type::Int(), v); }
+  static Literal Long(int64_t v) { return Literal(Type::Long(), v); }
+  static Literal Float(float v) { return Literal(Type::Float(), v); }
+  static Literal Double(double v) { return Literal(Type::Double(), v); }
+  static Literal Date(int32_t days) { return Literal(Type::Date(), days); }
+  static Literal Time(int64_t micros) { return Literal(Type::Time(), micros); }
+  static Literal Timestamp(int64_t micros) { return Literal(Type::Timestamp(), micros); }
+  static Literal TimestampTz(int64_t micros) { return Literal(Type::TimestampTz(), micros); }
+  static Literal String(std::string v) { return Literal(Type::String(), std::move(v)); }
+  static Literal Binary(std::string bytes) { return Literal(Type::Binary(), std::move(bytes)); }
+  static Literal Decimal(__int128 unscaled, int precision, int scale) {
+    return Literal(Type::Decimal(precision, scale), unscaled);
+  }
+
+  const TypePtr& type() const { return type_; }
+  const Value& value() const { return value_; }
+  bool is_null() const { return std::holds_alternative<std::monostate>(value_); }
+
+  bool AsBool() const { return std::get<bool>(value_); }
+  int32_t AsInt() const { return std::get<int32_t>(value_); }
+  int64_t AsLong() const { return std::get<int64_t>(value_); }
+  float AsFloat() const { return std::get<float>(value_); }
+  double AsDouble() const { return std::get<double>(value_); }
+  __int128 AsDecimal() const { return std::get<__int128>(value_); }
+  const std::string& AsBytes() const { return std::get<std::string>(value_); }
+  // int/long/date/time/timestamp widened to int64 (for transforms and comparisons).
+  int64_t AsInt64() const;
+
+  // Iceberg's single-value binary form (manifest bounds, partition summaries).
+  Result<std::string> ToBinary() const;
+  static Result<Literal> FromBinary(const TypePtr& type, std::string_view bytes);
+
+  // Iceberg's JSON single-value form (default values, partition stats, inspect output).
+  nlohmann::json ToJson() const;
+  static Result<Literal> FromJson(const TypePtr& type, const nlohmann::json& json);
+
+  // Converts a literal to another type: a string to a date/time/timestamp/uuid/decimal/number,
+  // int to long, float to double, date to timestamp, ...; InvalidArgument when impossible.
+  Result<Literal> CastTo(const TypePtr& target) const;
+
+  // A human form: dates and timestamps in ISO 8601, binary in hex, strings unquoted.
+  std::string ToString() const;
+
+  // Orders two non-null literals of the same type per Iceberg (strings and binary by unsigned
+  // bytes; -0.0 < 0.0; NaN greater than everything). Nulls compare first.
+  static int Compare(const Literal& a, const Literal& b);
+
+  friend bool operator==(const Literal& a, const Literal& b) {
+    if (a.is_null() || b.is_null()) return a.is_null() && b.is_null();
+    return Compare(a, b) == 0;
+  }
+  friend bool operator<(const Literal& a, const Literal& b) { return Compare(a, b) < 0; }
+
+ private:
+  TypePtr type_;
+  Value value_;
+};
+
+}  // namespace floe

@@ -1,0 +1,105 @@
+// Iceberg types: the primitives and struct/list/map, each nested field with its id.
+//
+// A Type is immutable and shared (TypePtr). Nested types own their fields by
+// value; field ids are unique within a schema, which Schema checks.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "util/result.h"
+
+namespace floe {
+
+enum class TypeId {
+  kBoolean,
+  kInt,
+  kLong,
+  kFloat,
+  kDouble,
+  kDecimal,
+  kDate,
+  kTime,
+  kTimestamp,
+  kTimestampTz,
+  kTimestampNs,
+  kTimestampTzNs,
+  kString,
+  kUuid,
+  kFixed,
+  kBinary,
+  kStruct,
+  kList,
+  kMap,
+};
+
+class Type;
+using TypePtr = std::shared_ptr<const Type>;
+
+struct NestedField {
+  int id = 0;
+  std::string name;
+  TypePtr type;
+  bool required = false;
+  std::string doc;  // empty when absent
+};
+
+class Type {
+ public:
+  // Primitive singletons and parameterised primitives.
+  static TypePtr Boolean();
+  static TypePtr Int();
+  static TypePtr Long();
+  static TypePtr Float();
+  static TypePtr Double();
+  static TypePtr Decimal(int precision, int scale);
+  static TypePtr Date();
+  static TypePtr Time();
+  static TypePtr Timestamp();
+  static TypePtr TimestampTz();
+  static TypePtr TimestampNs();
+  static TypePtr TimestampTzNs();
+  static TypePtr String();
+  static TypePtr Uuid();
+  static TypePtr Fixed(int length);
+  static TypePtr Binary();
+  static TypePtr Struct(std::vector<NestedField> fields);
+  static TypePtr List(NestedField element);
+  static TypePtr Map(NestedField key, NestedField value);
+
+  // Parses a primitive's Iceberg name: "long", "decimal(9, 2)", "fixed[16]", "timestamptz_ns".
+  static Result<TypePtr> ParsePrimitive(std::string_view text);
+
+  TypeId id() const { return id_; }
+  bool is_primitive() const { return id_ != TypeId::kStruct && id_ != TypeId::kList && id_ != TypeId::kMap; }
+  bool is_nested() const { return !is_primitive(); }
+  int precision() const { return precision_; }  // decimal
+  int scale() const { return scale_; }          // decimal
+  int length() const { return length_; }        // fixed
+  // Struct: its fields. List: one field (the element). Map: two fields (key, value).
+  const std::vector<NestedField>& fields() const { return fields_; }
+
+  // Struct field lookup by name (exact) or id; nullptr when absent.
+  const NestedField* FieldByName(std::string_view name) const;
+  const NestedField* FieldById(int id) const;
+
+  // Iceberg's name for a primitive ("decimal(9,2)", "fixed[16]"); nested types print as struct<...>.
+  std::string ToString() const;
+
+  bool Equals(const Type& other) const;
+
+ private:
+  explicit Type(TypeId id) : id_(id) {}
+  TypeId id_;
+  int precision_ = 0;
+  int scale_ = 0;
+  int length_ = 0;
+  std::vector<NestedField> fields_;
+};
+
+inline bool operator==(const Type& a, const Type& b) { return a.Equals(b); }
+
+}  // namespace floe
