@@ -92,6 +92,7 @@ class Type {
   bool Equals(const Type& other) const;
 
  private:
+  friend struct TypeFactory;
   explicit Type(TypeId id) : id_(id) {}
   TypeId id_;
   int precision_ = 0;

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Configures and builds everything (library, `floe`, tests, benchmarks) into
+# ./build, or into $FLOE_BUILD_DIR when set. Quiet on success: the full
+# compiler output goes to <build>/build.log and is shown only on failure.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${FLOE_BUILD_DIR:-$repo/build}"
+build_type="${FLOE_BUILD_TYPE:-RelWithDebInfo}"
+jobs="$(nproc 2>/dev/null || echo 2)"
+
+configure=(cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE="$build_type" --log-level=WARNING)
+# The generator can only be chosen when the build folder is new; an existing
+# one keeps whatever it was configured with.
+if [[ ! -f "$build/CMakeCache.txt" ]] && command -v ninja >/dev/null 2>&1; then
+  configure+=(-G Ninja)
+fi
+
+mkdir -p "$build"
+log="$build/build.log"
+start=$(date +%s)
+if ! "${configure[@]}" >"$log" 2>&1; then
+  echo "build: cmake configure failed:" >&2
+  tail -n 60 "$log" >&2
+  exit 1
+fi
+if ! cmake --build "$build" -j"$jobs" >>"$log" 2>&1; then
+  echo "build: compile failed; the errors (full log: $log):" >&2
+  # Compiler diagnostics first, then the tail for link and CMake errors.
+  grep -E -A4 'error:|Error [0-9]|undefined reference' "$log" | head -n 150 >&2 || true
+  tail -n 20 "$log" >&2
+  exit 1
+fi
+echo "build: $build_type build in $build done in $(( $(date +%s) - start ))s"

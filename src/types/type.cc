@@ -1,0 +1,179 @@
+#include "types/type.h"
+
+#include <cctype>
+#include <charconv>
+
+namespace floe {
+namespace {
+
+std::string Trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+bool ParseInt(std::string_view s, int* out) {
+  std::string t = Trim(s);
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), *out);
+  return ec == std::errc() && p == t.data() + t.size();
+}
+
+}  // namespace
+
+// Type's constructor is private; these helpers build instances through a local subclass.
+struct TypeFactory {
+  static std::shared_ptr<Type> New(TypeId id) { return std::shared_ptr<Type>(new Type(id)); }
+};
+
+#define FLOE_PRIMITIVE(Name, Id)                                  \
+  TypePtr Type::Name() {                                          \
+    static const TypePtr instance = TypeFactory::New(TypeId::Id); \
+    return instance;                                              \
+  }
+FLOE_PRIMITIVE(Boolean, kBoolean)
+FLOE_PRIMITIVE(Int, kInt)
+FLOE_PRIMITIVE(Long, kLong)
+FLOE_PRIMITIVE(Float, kFloat)
+FLOE_PRIMITIVE(Double, kDouble)
+FLOE_PRIMITIVE(Date, kDate)
+FLOE_PRIMITIVE(Time, kTime)
+FLOE_PRIMITIVE(Timestamp, kTimestamp)
+FLOE_PRIMITIVE(TimestampTz, kTimestampTz)
+FLOE_PRIMITIVE(TimestampNs, kTimestampNs)
+FLOE_PRIMITIVE(TimestampTzNs, kTimestampTzNs)
+FLOE_PRIMITIVE(String, kString)
+FLOE_PRIMITIVE(Uuid, kUuid)
+FLOE_PRIMITIVE(Binary, kBinary)
+#undef FLOE_PRIMITIVE
+
+TypePtr Type::Decimal(int precision, int scale) {
+  auto t = TypeFactory::New(TypeId::kDecimal);
+  t->precision_ = precision;
+  t->scale_ = scale;
+  return t;
+}
+
+TypePtr Type::Fixed(int length) {
+  auto t = TypeFactory::New(TypeId::kFixed);
+  t->length_ = length;
+  return t;
+}
+
+TypePtr Type::Struct(std::vector<NestedField> fields) {
+  auto t = TypeFactory::New(TypeId::kStruct);
+  t->fields_ = std::move(fields);
+  return t;
+}
+
+TypePtr Type::List(NestedField element) {
+  auto t = TypeFactory::New(TypeId::kList);
+  if (element.name.empty()) element.name = "element";
+  t->fields_.push_back(std::move(element));
+  return t;
+}
+
+TypePtr Type::Map(NestedField key, NestedField value) {
+  auto t = TypeFactory::New(TypeId::kMap);
+  if (key.name.empty()) key.name = "key";
+  if (value.name.empty()) value.name = "value";
+  key.required = true;  // map keys are always required
+  t->fields_.push_back(std::move(key));
+  t->fields_.push_back(std::move(value));
+  return t;
+}
+
+Result<TypePtr> Type::ParsePrimitive(std::string_view raw) {
+  std::string text = Trim(raw);
+  std::string lower;
+  for (char c : text) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  if (lower == "boolean" || lower == "bool") return Boolean();
+  if (lower == "int" || lower == "integer") return Int();
+  if (lower == "long" || lower == "bigint") return Long();
+  if (lower == "float") return Float();
+  if (lower == "double") return Double();
+  if (lower == "date") return Date();
+  if (lower == "time") return Time();
+  if (lower == "timestamp") return Timestamp();
+  if (lower == "timestamptz") return TimestampTz();
+  if (lower == "timestamp_ns") return TimestampNs();
+  if (lower == "timestamptz_ns") return TimestampTzNs();
+  if (lower == "string") return String();
+  if (lower == "uuid") return Uuid();
+  if (lower == "binary") return Binary();
+  if (lower.starts_with("fixed[") && lower.ends_with("]")) {
+    int length = 0;
+    if (ParseInt(std::string_view(lower).substr(6, lower.size() - 7), &length) && length > 0) return Fixed(length);
+  }
+  if (lower.starts_with("decimal(") && lower.ends_with(")")) {
+    std::string_view inner = std::string_view(lower).substr(8, lower.size() - 9);
+    size_t comma = inner.find(',');
+    int p = 0, s = 0;
+    if (comma != std::string_view::npos && ParseInt(inner.substr(0, comma), &p) &&
+        ParseInt(inner.substr(comma + 1), &s) && p > 0 && p <= 38 && s >= 0 && s <= p) {
+      return Decimal(p, s);
+    }
+  }
+  return InvalidArgument("cannot parse type '" + text + "'");
+}
+
+const NestedField* Type::FieldByName(std::string_view name) const {
+  for (const auto& f : fields_)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+const NestedField* Type::FieldById(int id) const {
+  for (const auto& f : fields_)
+    if (f.id == id) return &f;
+  return nullptr;
+}
+
+std::string Type::ToString() const {
+  switch (id_) {
+    case TypeId::kBoolean: return "boolean";
+    case TypeId::kInt: return "int";
+    case TypeId::kLong: return "long";
+    case TypeId::kFloat: return "float";
+    case TypeId::kDouble: return "double";
+    case TypeId::kDecimal: return "decimal(" + std::to_string(precision_) + "," + std::to_string(scale_) + ")";
+    case TypeId::kDate: return "date";
+    case TypeId::kTime: return "time";
+    case TypeId::kTimestamp: return "timestamp";
+    case TypeId::kTimestampTz: return "timestamptz";
+    case TypeId::kTimestampNs: return "timestamp_ns";
+    case TypeId::kTimestampTzNs: return "timestamptz_ns";
+    case TypeId::kString: return "string";
+    case TypeId::kUuid: return "uuid";
+    case TypeId::kFixed: return "fixed[" + std::to_string(length_) + "]";
+    case TypeId::kBinary: return "binary";
+    case TypeId::kStruct: {
+      std::string s = "struct<";
+      for (size_t i = 0; i < fields_.size(); ++i) {
+        if (i) s += ", ";
+        s += std::to_string(fields_[i].id) + ": " + fields_[i].name + ": " +
+             (fields_[i].required ? "required " : "optional ") + fields_[i].type->ToString();
+      }
+      return s + ">";
+    }
+    case TypeId::kList: return "list<" + fields_[0].type->ToString() + ">";
+    case TypeId::kMap: return "map<" + fields_[0].type->ToString() + ", " + fields_[1].type->ToString() + ">";
+  }
+  return "unknown";
+}
+
+bool Type::Equals(const Type& other) const {
+  if (id_ != other.id_ || precision_ != other.precision_ || scale_ != other.scale_ || length_ != other.length_ ||
+      fields_.size() != other.fields_.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < fields_.size(); ++i) {
+    const auto& a = fields_[i];
+    const auto& b = other.fields_[i];
+    if (a.id != b.id || a.name != b.name || a.required != b.required || a.doc != b.doc || !a.type->Equals(*b.type))
+      return false;
+  }
+  return true;
+}
+
+}  // namespace floe
