@@ -1,0 +1,45 @@
+#include "types/sort_order.h"
+
+namespace floe {
+
+Status SortOrder::Validate(const Schema& schema) const {
+  for (const auto& f : fields_) {
+    const NestedField* source = schema.FindField(f.source_id);
+    if (!source)
+      return InvalidArgument("sort order " + std::to_string(order_id_) + " refers to source column id " +
+                             std::to_string(f.source_id) + ", which is not in the schema");
+    if (!f.transform.CanTransform(*source->type))
+      return InvalidArgument("sort order " + std::to_string(order_id_) + ": " + f.transform.ToString() +
+                             " cannot be applied to type " + source->type->ToString());
+  }
+  return Ok();
+}
+
+bool SortOrder::SameFields(const SortOrder& other) const {
+  if (fields_.size() != other.fields_.size()) return false;
+  for (size_t i = 0; i < fields_.size(); ++i) {
+    const auto& a = fields_[i];
+    const auto& b = other.fields_[i];
+    if (!(a.transform == b.transform) || a.source_id != b.source_id || a.direction != b.direction ||
+        a.null_order != b.null_order)
+      return false;
+  }
+  return true;
+}
+
+std::string_view SortDirectionName(SortDirection d) { return d == SortDirection::kAscending ? "asc" : "desc"; }
+std::string_view NullOrderName(NullOrder n) { return n == NullOrder::kNullsFirst ? "nulls-first" : "nulls-last"; }
+
+Result<SortDirection> ParseSortDirection(std::string_view text) {
+  if (text == "asc") return SortDirection::kAscending;
+  if (text == "desc") return SortDirection::kDescending;
+  return InvalidArgument("unknown sort direction '" + std::string(text) + "' (asc or desc)");
+}
+
+Result<NullOrder> ParseNullOrder(std::string_view text) {
+  if (text == "nulls-first") return NullOrder::kNullsFirst;
+  if (text == "nulls-last") return NullOrder::kNullsLast;
+  return InvalidArgument("unknown null order '" + std::string(text) + "' (nulls-first or nulls-last)");
+}
+
+}  // namespace floe
