@@ -7,6 +7,12 @@ namespace floe::parquet {
 namespace {
 int64_t UnZigZag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
 
+template <typename V>
+Status Discard(const Result<V>& r) {
+  if (!r) return std::unexpected(r.error());
+  return Ok();
+}
+
 bool ValidWireType(uint8_t t) { return t <= static_cast<uint8_t>(ThriftType::kStruct); }
 }  // namespace
 
@@ -135,17 +141,17 @@ Status ThriftReader::Skip(ThriftType type) {
     case ThriftType::kBoolFalse:
       return Ok();  // in a field the value lives in the header
     case ThriftType::kByte:
-      return ReadByte().transform([](int8_t) {});
+      return Discard(ReadByte());
     case ThriftType::kI16:
     case ThriftType::kI32:
     case ThriftType::kI64:
-      return ReadVarint().transform([](uint64_t) {});
+      return Discard(ReadVarint());
     case ThriftType::kDouble:
       FLOE_RETURN_IF_ERROR(Need(8));
       pos_ += 8;
       return Ok();
     case ThriftType::kBinary:
-      return ReadBinary().transform([](std::string_view) {});
+      return Discard(ReadBinary());
     case ThriftType::kList:
     case ThriftType::kSet: {
       FLOE_ASSIGN_OR_RETURN(ThriftListHeader h, ReadListHeader());
@@ -175,7 +181,7 @@ Status ThriftReader::Skip(ThriftType type) {
       for (uint64_t i = 0; i < size; ++i) {
         for (uint8_t t : {kt, vt}) {
           auto tt = static_cast<ThriftType>(t);
-          Status s = (tt == ThriftType::kBoolTrue || tt == ThriftType::kBoolFalse) ? ReadListBool().transform([](bool) {})
+          Status s = (tt == ThriftType::kBoolTrue || tt == ThriftType::kBoolFalse) ? Discard(ReadListBool())
                                                                                     : Skip(tt);
           if (!s) { --depth_; return s; }
         }
