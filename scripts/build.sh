@@ -26,9 +26,10 @@ if ! "${configure[@]}" >"$log" 2>&1; then
 fi
 if ! cmake --build "$build" -j"$jobs" >>"$log" 2>&1; then
   echo "build: compile failed; the errors (full log: $log):" >&2
-  # Compiler diagnostics first, then the tail for link and CMake errors.
-  grep -E -A4 'error:|Error [0-9]|undefined reference' "$log" | head -n 150 >&2 || true
-  tail -n 20 "$log" >&2
+  # The compiler's and linker's diagnostics; else the tail (CMake errors).
+  if ! grep -E -A3 ' error:|undefined reference' "$log" | head -n 150 >&2; then
+    tail -n 40 "$log" >&2
+  fi
   exit 1
 fi
 echo "build: $build_type build in $build done in $(( $(date +%s) - start ))s"

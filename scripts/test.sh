@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Builds floe and runs every test: installs what is missing, builds, starts a
+# throwaway PostgreSQL cluster for the catalog tests, runs ctest, stops the
+# cluster. Exits with ctest's status.
+#
+# Environment the tests receive:
+#   FLOE_TEST_PG_URI  postgresql://postgres@127.0.0.1:PORT/floe_test
+#   FLOE_FIXTURES     ../shared/fixtures beside the repository, when it exists
+# FLOE_CTEST_ARGS adds ctest arguments (for example "-R io" to run a subset).
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${FLOE_BUILD_DIR:-$repo/build}"
+export FLOE_BUILD_DIR="$build"
+cd "$repo"
+start=$(date +%s)
+
+bash scripts/install-deps.sh
+bash scripts/build.sh
+
+trap 'bash "$repo/scripts/pg.sh" stop >/dev/null 2>&1 || true' EXIT
+bash scripts/pg.sh start
+FLOE_TEST_PG_URI="$(sed -n 's/^FLOE_TEST_PG_URI=//p' "$build/pg.env")"
+export FLOE_TEST_PG_URI
+
+if [[ -z "${FLOE_FIXTURES:-}" && -d "$repo/../shared/fixtures" ]]; then
+  FLOE_FIXTURES="$(cd "$repo/../shared/fixtures" && pwd)"
+fi
+if [[ -n "${FLOE_FIXTURES:-}" ]]; then
+  export FLOE_FIXTURES
+  echo "test: fixtures in $FLOE_FIXTURES"
+else
+  echo "test: no fixtures found; fixture-based tests will be skipped"
+fi
+
+# Each test has a TIMEOUT property from CMakeLists.txt; --timeout covers any
+# test registered without one.
+set +e
+# shellcheck disable=SC2086
+ctest --test-dir "$build" --output-on-failure -j2 --timeout 900 ${FLOE_CTEST_ARGS:-} 2>&1 |
+  tee "$build/ctest.log"
+status=${PIPESTATUS[0]}
+set -e
+
+bash scripts/pg.sh stop >/dev/null || true
+trap - EXIT
+
+# One closing line in the plain "N passed, N failed, N skipped" form, from
+# ctest's counts (ctest counts a skipped test as passed; this line does not).
+log="$build/ctest.log"
+total="$(sed -n 's/.*tests failed out of \([0-9][0-9]*\).*/\1/p' "$log" | tail -n 1)"
+failed="$(sed -n 's/.*, \([0-9][0-9]*\) tests failed out of.*/\1/p' "$log" | tail -n 1)"
+skipped="$(grep -c '(Skipped)$' "$log" || true)"
+echo "test: ctest exit $status after $(( $(date +%s) - start ))s; log in $log"
+if [[ -n "$total" && -n "$failed" ]]; then
+  echo "test: $(( total - failed - skipped )) passed, $failed failed, $skipped skipped"
+fi
+exit "$status"
