@@ -1,0 +1,110 @@
+// The Catalog: namespaces, tables, and the compare-and-swap that makes a commit.
+//
+// The catalog holds each table's pointer to its current metadata document. CommitTable checks
+// the commit's requirements against the current metadata, writes the new metadata document
+// (a new, uniquely named file), and swaps the pointer from the old document to the new one as
+// its last step. Outcomes:
+//   ok                 the pointer now names the new document;
+//   CommitConflict     the pointer moved or a requirement failed: nothing changed;
+//   CommitStateUnknown the swap may or may not have happened (lost answer): reconcile by
+//                      reloading; never delete the new document blindly.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/file_io.h"
+#include "meta/table_metadata.h"
+#include "meta/table_update.h"
+
+namespace floe {
+
+using Namespace = std::vector<std::string>;  // multi-level: {"a", "b"} prints as "a.b"
+using Properties = std::map<std::string, std::string>;
+
+std::string NamespaceToString(const Namespace& ns);
+Result<Namespace> ParseNamespace(std::string_view text);  // "a.b"; refuses empty parts, '/', "..", control chars
+
+struct TableIdentifier {
+  Namespace ns;
+  std::string name;
+  std::string ToString() const;  // "ns.table"
+  static Result<TableIdentifier> Parse(std::string_view text);  // "ns.table" (last dot splits)
+  friend bool operator==(const TableIdentifier&, const TableIdentifier&) = default;
+  friend auto operator<=>(const TableIdentifier&, const TableIdentifier&) = default;
+};
+
+// Checks a namespace part or table name before it becomes part of a path.
+Status ValidateName(std::string_view name, std::string_view what);
+
+struct LoadedTable {
+  TableIdentifier id;
+  std::string metadata_location;
+  TableMetadata metadata;
+};
+
+struct CreateTableRequest {
+  Schema schema;
+  PartitionSpec spec = PartitionSpec::Unpartitioned();
+  SortOrder sort_order = SortOrder::Unsorted();
+  std::optional<std::string> location;  // default: <warehouse>/<ns>/<table>
+  Properties properties;
+  int format_version = 2;
+};
+
+struct TableCommit {
+  TableIdentifier id;
+  std::vector<TableRequirement> requirements;
+  std::vector<TableUpdate> updates;
+};
+
+class Catalog {
+ public:
+  virtual ~Catalog() = default;
+
+  virtual std::string name() const = 0;
+  virtual std::shared_ptr<FileIO> io() const = 0;
+  virtual std::string warehouse_location() const = 0;
+
+  // Namespaces.
+  virtual Status CreateNamespace(const Namespace& ns, const Properties& properties) = 0;
+  virtual Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) = 0;  // {} = top level
+  virtual Result<Properties> LoadNamespaceProperties(const Namespace& ns) = 0;
+  virtual Status UpdateNamespaceProperties(const Namespace& ns, const Properties& updates,
+                                           const std::vector<std::string>& removals) = 0;
+  virtual Result<bool> NamespaceExists(const Namespace& ns) = 0;
+  virtual Status DropNamespace(const Namespace& ns) = 0;  // refuses a non-empty namespace
+
+  // Tables.
+  virtual Result<LoadedTable> CreateTable(const TableIdentifier& id, const CreateTableRequest& request) = 0;
+  virtual Result<LoadedTable> LoadTable(const TableIdentifier& id) = 0;
+  virtual Result<bool> TableExists(const TableIdentifier& id) = 0;
+  virtual Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) = 0;
+  // purge: also delete every file the table's metadata reaches.
+  virtual Status DropTable(const TableIdentifier& id, bool purge) = 0;
+  virtual Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) = 0;
+  virtual Result<LoadedTable> RegisterTable(const TableIdentifier& id, const std::string& metadata_location) = 0;
+
+  // One table's commit: requirements checked, updates applied, one compare-and-swap.
+  virtual Result<LoadedTable> CommitTable(const TableCommit& commit) = 0;
+  // Several tables at once: all or nothing where the backend can (SQL: one transaction).
+  virtual Result<std::vector<LoadedTable>> CommitTransaction(const std::vector<TableCommit>& commits) = 0;
+};
+
+struct CatalogOptions {
+  std::string name = "default";
+  std::optional<std::string> warehouse;  // overrides the URI's default warehouse
+};
+
+// Opens a catalog by URI:
+//   sqlite:///path/catalog.db        SQL catalog on SQLite (the embedded default)
+//   postgresql://user@host:port/db   SQL catalog on PostgreSQL
+//   file:///path/warehouse           storage catalog (no catalog service)
+//   http(s)://host:port[/prefix]     REST catalog client
+// An empty URI means the default: sqlite:///./warehouse/catalog.db with warehouse ./warehouse.
+Result<std::unique_ptr<Catalog>> OpenCatalog(const std::string& uri, const CatalogOptions& options = {});
+
+}  // namespace floe

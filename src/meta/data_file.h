@@ -1,0 +1,60 @@
+// Data and delete files as manifests list them, and the manifest entry around each.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "types/literal.h"
+
+namespace floe {
+
+enum class FileContent { kData = 0, kPositionDeletes = 1, kEqualityDeletes = 2 };
+enum class FileFormat { kParquet, kAvro, kOrc, kPuffin };
+
+std::string_view FileContentName(FileContent c);  // "DATA", "POSITION_DELETES", "EQUALITY_DELETES"
+std::string_view FileFormatName(FileFormat f);    // "PARQUET", "AVRO", "ORC", "PUFFIN"
+Result<FileFormat> ParseFileFormat(std::string_view text);  // case-insensitive
+
+struct DataFile {
+  FileContent content = FileContent::kData;
+  std::string file_path;
+  FileFormat file_format = FileFormat::kParquet;
+  int spec_id = 0;                 // the partition spec the tuple below follows
+  std::vector<Literal> partition;  // one value per field of that spec
+  int64_t record_count = 0;
+  int64_t file_size_in_bytes = 0;
+  // Column metrics keyed by field id; bounds in Iceberg's single-value binary form.
+  std::map<int, int64_t> column_sizes;
+  std::map<int, int64_t> value_counts;
+  std::map<int, int64_t> null_value_counts;
+  std::map<int, int64_t> nan_value_counts;
+  std::map<int, std::string> lower_bounds;
+  std::map<int, std::string> upper_bounds;
+  std::optional<std::string> key_metadata;
+  std::vector<int64_t> split_offsets;
+  std::vector<int> equality_ids;  // equality delete files only
+  std::optional<int> sort_order_id;
+  // v3
+  std::optional<int64_t> first_row_id;
+  std::optional<std::string> referenced_data_file;
+  std::optional<int64_t> content_offset;
+  std::optional<int64_t> content_size_in_bytes;
+};
+
+enum class EntryStatus { kExisting = 0, kAdded = 1, kDeleted = 2 };
+
+// A manifest entry. New entries leave snapshot_id and both sequence numbers empty: they are
+// inherited from the manifest list when read (DESIGN.md invariant 3), so a retried commit
+// reuses its manifests unchanged.
+struct ManifestEntry {
+  EntryStatus status = EntryStatus::kAdded;
+  std::optional<int64_t> snapshot_id;
+  std::optional<int64_t> sequence_number;       // data sequence number
+  std::optional<int64_t> file_sequence_number;
+  DataFile file;
+};
+
+}  // namespace floe

@@ -1,0 +1,59 @@
+// MetadataBuilder: the one place that applies updates to table metadata.
+//
+// It keeps the derived fields right: last-column-id, last-partition-id, last-sequence-number,
+// last-updated-ms, the snapshot log (when main moves), and the metadata log (bounded by
+// write.metadata.previous-versions-max, default 100). Every update is validated; a bad one
+// (an unknown schema id, a snapshot whose sequence number does not advance, a spec on a missing
+// column, ...) yields InvalidArgument and the builder's result is not produced.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "meta/table_metadata.h"
+#include "meta/table_update.h"
+
+namespace floe {
+
+class MetadataBuilder {
+ public:
+  // Start from an existing version that lives at `base_location` (it enters the metadata log).
+  static MetadataBuilder From(const TableMetadata& base, std::string base_location);
+  // Start a brand-new table (format version 1 or 2; 3 where supported).
+  static MetadataBuilder ForNewTable(int format_version = 2);
+
+  Status Apply(const TableUpdate& update);
+  Status ApplyAll(const std::vector<TableUpdate>& updates);
+
+  // The new metadata, `now_ms` as last-updated-ms (and the metadata-log timestamp).
+  Result<TableMetadata> Build(int64_t now_ms);
+
+ private:
+  MetadataBuilder() = default;
+  TableMetadata metadata_;
+  std::optional<std::string> base_location_;
+  std::optional<int64_t> base_last_updated_ms_;
+  std::optional<int> last_added_schema_id_;
+  std::optional<int> last_added_spec_id_;
+  std::optional<int> last_added_order_id_;
+  bool changed_ = false;
+  int64_t previous_main_snapshot_ = -1;
+  friend class MetadataBuilderAccess;
+};
+
+// The updates that create a table: assign-uuid, upgrade-format-version, add-schema,
+// set-current-schema, add-spec, set-default-spec, add-sort-order, set-default-sort-order,
+// set-location, set-properties. Field ids of the given schema/spec are reassigned fresh.
+Result<std::vector<TableUpdate>> NewTableUpdates(const Schema& schema, const PartitionSpec& spec,
+                                                 const SortOrder& order, const std::string& location,
+                                                 const std::map<std::string, std::string>& properties,
+                                                 int format_version = 2);
+
+// Checks requirements against `current`, then applies updates to it: the whole of a commit's
+// metadata step. `current` is nullptr for a create.
+Result<TableMetadata> ApplyCommit(const TableMetadata* current, const std::string& current_location,
+                                  const std::vector<TableRequirement>& requirements,
+                                  const std::vector<TableUpdate>& updates, int64_t now_ms);
+
+}  // namespace floe

@@ -1,0 +1,36 @@
+// The JSON forms of table metadata and its parts, per the Iceberg table spec.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "meta/table_metadata.h"
+
+namespace floe {
+
+// Parses a metadata document (v1, v2, v3). Errors name the problem, e.g.
+// "Unsupported format version: 42", "partition-specs must exist in format v2",
+// "Cannot find schema with current-schema-id=2", "Cannot parse type: ...". A view
+// document is refused as "not a table metadata document (looks like a view)".
+Result<TableMetadata> ParseTableMetadata(std::string_view json_text);
+Result<TableMetadata> TableMetadataFromJson(const nlohmann::json& j);
+nlohmann::json TableMetadataToJson(const TableMetadata& m);
+std::string WriteTableMetadata(const TableMetadata& m);  // pretty, stable key order
+
+nlohmann::json TypeToJson(const Type& t);
+Result<TypePtr> TypeFromJson(const nlohmann::json& j);
+nlohmann::json SchemaToJson(const Schema& s);
+Result<Schema> SchemaFromJson(const nlohmann::json& j);
+nlohmann::json PartitionSpecToJson(const PartitionSpec& s);       // {"spec-id":..,"fields":[..]}
+Result<PartitionSpec> PartitionSpecFromJson(const nlohmann::json& j, int default_spec_id = 0);  // object or v1 array
+nlohmann::json PartitionFieldsToJson(const PartitionSpec& s);     // the bare fields array
+nlohmann::json SortOrderToJson(const SortOrder& o);
+Result<SortOrder> SortOrderFromJson(const nlohmann::json& j);
+nlohmann::json SnapshotToJson(const Snapshot& s);
+Result<Snapshot> SnapshotFromJson(const nlohmann::json& j);
+nlohmann::json SnapshotRefToJson(const SnapshotRef& r);
+Result<SnapshotRef> SnapshotRefFromJson(const nlohmann::json& j);
+
+}  // namespace floe
