@@ -282,6 +282,14 @@ Result<Literal> Literal::FromJson(const TypePtr& type, const nlohmann::json& j) 
     case TypeId::kDouble:
       if (!j.is_number()) return wrong();
       return Literal(type, j.get<double>());
+    case TypeId::kFixed:
+    case TypeId::kBinary: {
+      if (!j.is_string()) return wrong();
+      auto bytes = Unhex(j.get<std::string>());
+      if (!bytes) return wrong();
+      if (type->id() == TypeId::kFixed && static_cast<int>(bytes->size()) != type->length()) return wrong();
+      return Literal(type, std::move(*bytes));
+    }
     default:
       if (!j.is_string()) return wrong();
       return Literal::String(j.get<std::string>()).CastTo(type);
