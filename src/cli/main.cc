@@ -1,2 +1,47 @@
-#include <cstdio>
-int main() { std::puts("floe"); return 0; }
+// floe: the command line for Iceberg tables.
+#include <cstdlib>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/cli_context.h"
+#include "cli/commands.h"
+
+namespace floe::cli {
+
+void OnRun(CLI::App* command, int* exit_status, Action action) {
+  command->callback([exit_status, action = std::move(action)] { *exit_status = action(); });
+}
+
+}  // namespace floe::cli
+
+int main(int argc, char** argv) {
+  using namespace floe::cli;
+  CliContext ctx;
+  int exit_status = kExitOk;
+  CLI::App app{"floe: Apache Iceberg tables from the command line"};
+  app.name("floe");
+  app.require_subcommand(1);
+  app.fallthrough();
+  app.add_option("--catalog", ctx.catalog_uri,
+                 "catalog URI (sqlite:///path.db, postgresql://user@host:port/db, file:///warehouse, "
+                 "http://host:port); default $FLOE_CATALOG or ./warehouse/catalog.db");
+  app.add_option("--catalog-name", ctx.catalog_name, "catalog name inside a SQL catalog database")
+      ->default_val("default");
+
+  RegisterCatalogCommands(app, ctx, &exit_status);
+  RegisterInspectCommands(app, ctx, &exit_status);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "floe: " << e.what() << "\n";
+    std::cerr << "Run 'floe --help' (or 'floe COMMAND --help') for usage.\n";
+    return kExitUsage;
+  }
+  return exit_status;
+}

@@ -1,0 +1,19 @@
+// Each group of floe commands registers itself on the CLI11 app.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "cli/cli_context.h"
+
+namespace floe::cli {
+
+// A command's action; its return value is the process exit status.
+using Action = std::function<int()>;
+
+// Sets the action that runs when `command` is the one chosen.
+void OnRun(CLI::App* command, int* exit_status, Action action);
+
+void RegisterCatalogCommands(CLI::App& app, CliContext& ctx, int* exit_status);
+void RegisterInspectCommands(CLI::App& app, CliContext& ctx, int* exit_status);
+
+}  // namespace floe::cli

@@ -1,0 +1,252 @@
+// Namespaces and tables: create, list, drop, rename, register, schema, properties.
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "meta/metadata_json.h"
+#include "types/partition_spec.h"
+#include "types/schema_text.h"
+
+namespace floe::cli {
+namespace {
+
+Result<Properties> ParseKeyValues(const std::vector<std::string>& pairs, const std::string& option) {
+  Properties out;
+  for (const auto& pair : pairs) {
+    size_t eq = pair.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return InvalidArgument(option + " expects KEY=VALUE, got '" + pair + "'");
+    out[pair.substr(0, eq)] = pair.substr(eq + 1);
+  }
+  return out;
+}
+
+struct ListingOptions {
+  std::string format = "table";
+};
+
+void AddFormatOption(CLI::App* cmd, ListingOptions* options) {
+  cmd->add_option("--format", options->format, "table, csv, jsonl or json")->default_val("table");
+}
+
+int Print(CliContext& ctx, const Listing& listing, const ListingOptions& options) {
+  auto format = ParseOutputFormat(options.format);
+  if (!format) return ctx.Usage(format.error().message);
+  PrintListing(listing, *format, std::cout);
+  return kExitOk;
+}
+
+void RegisterNamespaceCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
+  auto* ns_cmd = app.add_subcommand("namespace", "create, list and drop namespaces");
+  ns_cmd->require_subcommand(1);
+
+  auto* create = ns_cmd->add_subcommand("create", "create a namespace");
+  static std::string create_name;
+  static std::vector<std::string> create_props;
+  create->add_option("NS", create_name, "namespace, e.g. sales or sales.eu")->required();
+  create->add_option("--property", create_props, "KEY=VALUE, repeatable");
+  OnRun(create, exit_status, [&ctx] {
+    auto ns = ParseNamespace(create_name);
+    if (!ns) return ctx.Usage(ns.error().message);
+    auto props = ParseKeyValues(create_props, "--property");
+    if (!props) return ctx.Usage(props.error().message);
+    auto catalog = ctx.catalog();
+    if (!catalog) return ctx.Fail(catalog.error());
+    auto st = (*catalog)->CreateNamespace(*ns, *props);
+    if (!st) return ctx.Fail(st.error());
+    std::cout << "created namespace " << NamespaceToString(*ns) << "\n";
+    return kExitOk;
+  });
+
+  auto* list = ns_cmd->add_subcommand("list", "list namespaces");
+  static ListingOptions list_options;
+  static std::string parent_text;
+  list->add_option("PARENT", parent_text, "list the children of this namespace");
+  AddFormatOption(list, &list_options);
+  OnRun(list, exit_status, [&ctx] {
+    Namespace parent;
+    if (!parent_text.empty()) {
+      auto ns = ParseNamespace(parent_text);
+      if (!ns) return ctx.Usage(ns.error().message);
+      parent = *ns;
+    }
+    auto catalog = ctx.catalog();
+    if (!catalog) return ctx.Fail(catalog.error());
+    auto namespaces = (*catalog)->ListNamespaces(parent);
+    if (!namespaces) return ctx.Fail(namespaces.error());
+    Listing listing{{"namespace"}, {}};
+    for (const auto& ns : *namespaces) listing.rows.push_back({NamespaceToString(ns)});
+    return Print(ctx, listing, list_options);
+  });
+
+  auto* drop = ns_cmd->add_subcommand("drop", "drop an empty namespace");
+  static std::string drop_name;
+  drop->add_option("NS", drop_name, "namespace")->required();
+  OnRun(drop, exit_status, [&ctx] {
+    auto ns = ParseNamespace(drop_name);
+    if (!ns) return ctx.Usage(ns.error().message);
+    auto catalog = ctx.catalog();
+    if (!catalog) return ctx.Fail(catalog.error());
+    auto st = (*catalog)->DropNamespace(*ns);
+    if (!st) return ctx.Fail(st.error());
+    std::cout << "dropped namespace " << NamespaceToString(*ns) << "\n";
+    return kExitOk;
+  });
+}
+
+void RegisterTableCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
+  auto* create = app.add_subcommand("create", "create a table");
+  static std::string table_name, schema_text, partition_text, like_file, location;
+  static std::vector<std::string> properties;
+  static int format_version = 2;
+  create->add_option("TABLE", table_name, "NS.TABLE")->required();
+  create->add_option("--schema", schema_text, "'order_id long, country string, amount_cents long, ts timestamp'");
+  create->add_option("--like", like_file, "take the schema from a CSV, JSON-lines or Parquet file");
+  create->add_option("--partition-by", partition_text, "'country, day(ts)'; also bucket(N, col), truncate(W, col)");
+  create->add_option("--property", properties, "KEY=VALUE, repeatable");
+  create->add_option("--location", location, "table location (default: under the warehouse)");
+  create->add_option("--format-version", format_version, "1 or 2")->default_val(2);
+  OnRun(create, exit_status, [&ctx] {
+    auto id = TableIdentifier::Parse(table_name);
+    if (!id) return ctx.Usage(id.error().message);
+    if (schema_text.empty() == like_file.empty()) return ctx.Usage("create needs exactly one of --schema or --like");
+    Result<Schema> schema = InvalidArgument("no schema");
+    if (!schema_text.empty()) {
+      schema = ParseSchemaText(schema_text);
+    } else {
+      schema = NotSupported("--like is not available in this build");
+    }
+    if (!schema) return ctx.Usage("--schema: " + schema.error().message);
+    auto fields = ParsePartitionFields(partition_text, *schema, PartitionSpec::kFirstFieldId);
+    if (!fields) return ctx.Usage("--partition-by: " + fields.error().message);
+    auto props = ParseKeyValues(properties, "--property");
+    if (!props) return ctx.Usage(props.error().message);
+    if (format_version < 1 || format_version > 2) return ctx.Usage("--format-version must be 1 or 2");
+    auto catalog = ctx.catalog();
+    if (!catalog) return ctx.Fail(catalog.error());
+    CreateTableRequest request;
+    request.schema = *schema;
+    request.spec = PartitionSpec(0, *fields);
+    request.properties = *props;
+    request.format_version = format_version;
+    if (!location.empty()) request.location = location;
+    auto table = (*catalog)->CreateTable(*id, request);
+    if (!table) return ctx.Fail(table.error());
+    std::cout << "created table " << id->ToString() << " at " << table->metadata.location << "\n";
+    return kExitOk;
+  });
+
+  auto* list = app.add_subcommand("list", "list tables");
+  static std::string list_ns;
+  static ListingOptions list_options;
+  list->add_option("NS", list_ns, "namespace (default: every namespace)");
+  AddFormatOption(list, &list_options);
+  OnRun(list, exit_status, [&ctx] {
+    auto catalog = ctx.catalog();
+    if (!catalog) return ctx.Fail(catalog.error());
+    std::vector<Namespace> namespaces;
+    if (!list_ns.empty()) {
+      auto ns = ParseNamespace(list_ns);
+      if (!ns) return ctx.Usage(ns.error().message);
+      namespaces.push_back(*ns);
+    } else {
+      auto all = (*catalog)->ListNamespaces({});
+      if (!all) return ctx.Fail(all.error());
+      namespaces = *all;
+    }
+    Listing listing{{"namespace", "table"}, {}};
+    for (const auto& ns : namespaces) {
+      auto tables = (*catalog)->ListTables(ns);
+      if (!tables) return ctx.Fail(tables.error());
+      for (const auto& t : *tables) listing.rows.push_back({NamespaceToString(t.ns), t.name});
+    }
+    return Print(ctx, listing, list_options);
+  });
+
+  auto* drop = app.add_subcommand("drop", "drop a table");
+  static std::string drop_name;
+  static bool purge = false;
+  drop->add_option("TABLE", drop_name, "NS.TABLE")->required();
+  drop->add_flag("--purge", purge, "also delete the table's files");
+  OnRun(drop, exit_status, [&ctx] {
+    auto id = TableIdentifier::Parse(drop_name);
+    if (!id) return ctx.Usage(id.error().message);
+    auto catalog = ctx.catalog();
+    if (!catalog) return ctx.Fail(catalog.error());
+    auto st = (*catalog)->DropTable(*id, purge);
+    if (!st) return ctx.Fail(st.error());
+    std::cout << "dropped table " << id->ToString() << (purge ? " and its files" : "") << "\n";
+    return kExitOk;
+  });
+
+  auto* rename = app.add_subcommand("rename", "rename a table");
+  static std::string from_name, to_name;
+  rename->add_option("FROM", from_name, "NS.TABLE")->required();
+  rename->add_option("TO", to_name, "NS.TABLE")->required();
+  OnRun(rename, exit_status, [&ctx] {
+    auto from = TableIdentifier::Parse(from_name);
+    if (!from) return ctx.Usage(from.error().message);
+    auto to = TableIdentifier::Parse(to_name);
+    if (!to) return ctx.Usage(to.error().message);
+    auto catalog = ctx.catalog();
+    if (!catalog) return ctx.Fail(catalog.error());
+    auto st = (*catalog)->RenameTable(*from, *to);
+    if (!st) return ctx.Fail(st.error());
+    std::cout << "renamed " << from->ToString() << " to " << to->ToString() << "\n";
+    return kExitOk;
+  });
+
+  auto* reg = app.add_subcommand("register", "register an existing metadata file as a table");
+  static std::string reg_name, reg_metadata;
+  reg->add_option("TABLE", reg_name, "NS.TABLE")->required();
+  reg->add_option("METADATA", reg_metadata, "path of a metadata.json file")->required();
+  OnRun(reg, exit_status, [&ctx] {
+    auto id = TableIdentifier::Parse(reg_name);
+    if (!id) return ctx.Usage(id.error().message);
+    auto catalog = ctx.catalog();
+    if (!catalog) return ctx.Fail(catalog.error());
+    auto table = (*catalog)->RegisterTable(*id, reg_metadata);
+    if (!table) return ctx.Fail(table.error());
+    std::cout << "registered " << id->ToString() << " at " << table->metadata_location << "\n";
+    return kExitOk;
+  });
+
+  auto* props_cmd = app.add_subcommand("properties", "show or change table properties");
+  static std::string props_table;
+  static std::vector<std::string> set_pairs, unset_keys;
+  static ListingOptions props_options;
+  props_cmd->add_option("TABLE", props_table, "NS.TABLE")->required();
+  props_cmd->add_option("--set", set_pairs, "KEY=VALUE, repeatable");
+  props_cmd->add_option("--unset", unset_keys, "KEY, repeatable");
+  AddFormatOption(props_cmd, &props_options);
+  OnRun(props_cmd, exit_status, [&ctx] {
+    auto id = TableIdentifier::Parse(props_table);
+    if (!id) return ctx.Usage(id.error().message);
+    auto updates = ParseKeyValues(set_pairs, "--set");
+    if (!updates) return ctx.Usage(updates.error().message);
+    auto catalog = ctx.catalog();
+    if (!catalog) return ctx.Fail(catalog.error());
+    auto table = (*catalog)->LoadTable(*id);
+    if (!table) return ctx.Fail(table.error());
+    if (!updates->empty() || !unset_keys.empty()) {
+      TableCommit commit{*id, {AssertTableUuid{table->metadata.table_uuid}}, {}};
+      if (!updates->empty()) commit.updates.push_back(SetProperties{*updates});
+      if (!unset_keys.empty()) commit.updates.push_back(RemoveProperties{unset_keys});
+      auto committed = (*catalog)->CommitTable(commit);
+      if (!committed) return ctx.Fail(committed.error());
+      table = std::move(committed);
+    }
+    Listing listing{{"key", "value"}, {}};
+    for (const auto& [k, v] : table->metadata.properties) listing.rows.push_back({k, v});
+    return Print(ctx, listing, props_options);
+  });
+}
+
+}  // namespace
+
+void RegisterCatalogCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
+  RegisterNamespaceCommands(app, ctx, exit_status);
+  RegisterTableCommands(app, ctx, exit_status);
+}
+
+}  // namespace floe::cli

@@ -1,0 +1,29 @@
+// Listings as the CLI prints them: an aligned table for people, csv / jsonl / json for scripts.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "util/result.h"
+
+namespace floe::cli {
+
+enum class OutputFormat { kTable, kCsv, kJsonl, kJson };
+
+Result<OutputFormat> ParseOutputFormat(const std::string& text);
+
+struct Listing {
+  std::vector<std::string> columns;
+  std::vector<std::vector<nlohmann::json>> rows;  // parallel to columns; null prints empty / null
+};
+
+// kJson prints one array of objects; kJsonl one object per line.
+void PrintListing(const Listing& listing, OutputFormat format, std::ostream& out);
+
+// A JSON value as a table or CSV cell: strings unquoted, null as "null" (table) or "" (csv).
+std::string CellText(const nlohmann::json& value, bool for_csv);
+
+}  // namespace floe::cli
