@@ -1,0 +1,276 @@
+#include "parquet/file_schema.h"
+
+#include <cmath>
+
+namespace floe::parquet {
+
+namespace {
+
+constexpr int kMaxNesting = 100;
+
+Status BuildNode(const std::vector<SchemaElement>& elements, size_t* next, SchemaNode* node, int depth,
+                 std::vector<std::string>* path, FileSchema* out) {
+  if (depth > kMaxNesting) return Corrupt("parquet schema nested too deeply");
+  if (*next >= elements.size()) return Corrupt("parquet schema: child count exceeds the element list");
+  node->element = elements[(*next)++];
+  const SchemaElement& e = node->element;
+  if (node->is_leaf()) {
+    if (!e.type) return Corrupt("parquet schema: leaf '" + e.name + "' has no type");
+    if (*e.type < 0 || *e.type > physical::kFixedLenByteArray) return Corrupt("parquet schema: leaf '" + e.name + "' has an unknown type");
+    if (*e.type == physical::kFixedLenByteArray && (!e.type_length || *e.type_length <= 0 || *e.type_length > (1 << 20)))
+      return Corrupt("parquet schema: fixed-length leaf '" + e.name + "' has a bad length");
+    node->leaf_index = static_cast<int>(out->leaves.size());
+    LeafDescriptor leaf;
+    leaf.path = *path;
+    leaf.element = e;
+    leaf.max_def_level = node->def_level;
+    leaf.max_rep_level = node->rep_level;
+    out->leaves.push_back(std::move(leaf));
+    return Ok();
+  }
+  int32_t n = *e.num_children;
+  if (n < 0 || static_cast<size_t>(n) > elements.size() - *next) return Corrupt("parquet schema: bad child count for '" + e.name + "'");
+  node->children.resize(n);
+  for (auto& child : node->children) {
+    if (*next >= elements.size()) return Corrupt("parquet schema: child count exceeds the element list");
+    const SchemaElement& ce = elements[*next];
+    int rep = ce.repetition_type.value_or(repetition::kRequired);
+    if (rep < 0 || rep > 2) return Corrupt("parquet schema: bad repetition for '" + ce.name + "'");
+    child.def_level = node->def_level + (rep != repetition::kRequired ? 1 : 0);
+    child.rep_level = node->rep_level + (rep == repetition::kRepeated ? 1 : 0);
+    path->push_back(ce.name);
+    FLOE_RETURN_IF_ERROR(BuildNode(elements, next, &child, depth + 1, path, out));
+    path->pop_back();
+  }
+  return Ok();
+}
+
+bool IsList(const SchemaNode& n) {
+  return n.element.converted_type == converted::kList || n.element.logical_type.kind == LogicalType::kList;
+}
+bool IsMap(const SchemaNode& n) {
+  return n.element.converted_type == converted::kMap || n.element.converted_type == converted::kMapKeyValue ||
+         n.element.logical_type.kind == LogicalType::kMap;
+}
+
+}  // namespace
+
+int DecimalBytesForPrecision(int precision) {
+  // The fewest bytes whose signed range holds 10^precision - 1.
+  for (int n = 1; n <= 16; ++n) {
+    double max = std::pow(2.0, 8 * n - 1) - 1;
+    if (std::floor(std::log10(max)) >= precision) return n;
+  }
+  return 16;
+}
+
+Result<FileSchema> BuildFileSchema(const std::vector<SchemaElement>& elements) {
+  FileSchema out;
+  if (elements.empty()) return Corrupt("parquet schema is empty");
+  size_t next = 0;
+  std::vector<std::string> path;
+  // The root is a group even when num_children is 0 (a file with no columns).
+  out.root.element = elements[0];
+  next = 1;
+  int32_t n = elements[0].num_children.value_or(0);
+  if (n < 0 || static_cast<size_t>(n) > elements.size() - 1) return Corrupt("parquet schema: bad root child count");
+  out.root.children.resize(n);
+  for (auto& child : out.root.children) {
+    if (next >= elements.size()) return Corrupt("parquet schema: child count exceeds the element list");
+    const SchemaElement& ce = elements[next];
+    int rep = ce.repetition_type.value_or(repetition::kRequired);
+    if (rep < 0 || rep > 2) return Corrupt("parquet schema: bad repetition for '" + ce.name + "'");
+    child.def_level = rep != repetition::kRequired ? 1 : 0;
+    child.rep_level = rep == repetition::kRepeated ? 1 : 0;
+    path.push_back(ce.name);
+    FLOE_RETURN_IF_ERROR(BuildNode(elements, &next, &child, 1, &path, &out));
+    path.pop_back();
+  }
+  if (next != elements.size()) return Corrupt("parquet schema: elements left over after the tree");
+  return out;
+}
+
+Result<TypePtr> IcebergTypeOf(const SchemaNode& node) {
+  const SchemaElement& e = node.element;
+  const std::string& name = e.name;
+  if (e.repetition_type == repetition::kRepeated) return NotSupported("column '" + name + "' is repeated (lists are not supported yet)");
+  if (!node.is_leaf()) {
+    if (IsList(node)) return NotSupported("column '" + name + "' is a list (not supported yet)");
+    if (IsMap(node)) return NotSupported("column '" + name + "' is a map (not supported yet)");
+    std::vector<NestedField> fields;
+    int id = 1;
+    for (const auto& c : node.children) {
+      FLOE_ASSIGN_OR_RETURN(TypePtr t, IcebergTypeOf(c));
+      fields.push_back(NestedField{c.field_id() >= 0 ? c.field_id() : id, c.element.name, t,
+                                   c.element.repetition_type == repetition::kRequired, ""});
+      ++id;
+    }
+    return Type::Struct(std::move(fields));
+  }
+  const LogicalType& lt = e.logical_type;
+  int32_t ct = e.converted_type.value_or(-1);
+  bool is_decimal = lt.kind == LogicalType::kDecimal || ct == converted::kDecimal;
+  if (is_decimal) {
+    int precision = lt.kind == LogicalType::kDecimal ? lt.precision : e.precision.value_or(0);
+    int scale = lt.kind == LogicalType::kDecimal ? lt.scale : e.scale.value_or(0);
+    if (precision <= 0 || precision > 38 || scale < 0 || scale > precision)
+      return Corrupt("column '" + name + "': bad decimal precision/scale");
+    return Type::Decimal(precision, scale);
+  }
+  switch (*e.type) {
+    case physical::kBoolean: return Type::Boolean();
+    case physical::kInt32:
+      if (lt.kind == LogicalType::kDate || ct == converted::kDate) return Type::Date();
+      if (lt.kind == LogicalType::kTime || ct == converted::kTimeMillis) return Type::Time();  // millis widened on read
+      if ((lt.kind == LogicalType::kInteger && !lt.is_signed && lt.bit_width == 32) || ct == converted::kUint32) return Type::Long();
+      return Type::Int();
+    case physical::kInt64:
+      if (lt.kind == LogicalType::kTimestamp) {
+        bool nanos = lt.unit == LogicalType::kNanos;
+        if (lt.adjusted_to_utc) return nanos ? Type::TimestampTzNs() : Type::TimestampTz();
+        return nanos ? Type::TimestampNs() : Type::Timestamp();
+      }
+      if (ct == converted::kTimestampMicros || ct == converted::kTimestampMillis) return Type::TimestampTz();
+      if (lt.kind == LogicalType::kTime || ct == converted::kTimeMicros) return Type::Time();
+      if ((lt.kind == LogicalType::kInteger && !lt.is_signed) || ct == converted::kUint64)
+        return NotSupported("column '" + name + "' is an unsigned 64-bit integer, which Iceberg cannot hold");
+      return Type::Long();
+    case physical::kInt96: return Type::TimestampTz();  // legacy Impala/Spark timestamps
+    case physical::kFloat: return Type::Float();
+    case physical::kDouble: return Type::Double();
+    case physical::kByteArray:
+      if (lt.kind == LogicalType::kString || lt.kind == LogicalType::kEnum || lt.kind == LogicalType::kJson ||
+          ct == converted::kUtf8 || ct == converted::kEnum || ct == converted::kJson)
+        return Type::String();
+      return Type::Binary();
+    case physical::kFixedLenByteArray:
+      if (lt.kind == LogicalType::kUuid && *e.type_length == 16) return Type::Uuid();
+      if (ct == converted::kInterval) return NotSupported("column '" + name + "' is an INTERVAL, which Iceberg cannot hold");
+      return Type::Fixed(*e.type_length);
+  }
+  return Corrupt("column '" + name + "' has an unknown physical type");
+}
+
+Result<Schema> InferIcebergSchema(const FileSchema& schema, std::vector<std::string>* skipped) {
+  std::vector<NestedField> fields;
+  int next_id = 1;
+  for (const auto& c : schema.root.children) {
+    int id = next_id++;
+    auto t = IcebergTypeOf(c);
+    if (!t) {
+      if (t.error().kind != ErrorKind::kNotSupported) return std::unexpected(t.error());
+      if (skipped) skipped->push_back(c.element.name);
+      continue;
+    }
+    fields.push_back(NestedField{c.field_id() >= 0 ? c.field_id() : id, c.element.name, *t,
+                                 c.element.repetition_type == repetition::kRequired, ""});
+  }
+  return Schema(0, std::move(fields));
+}
+
+namespace {
+
+Status AppendField(const NestedField& f, std::vector<SchemaElement>* out) {
+  SchemaElement e;
+  e.name = f.name;
+  e.field_id = f.id;
+  e.repetition_type = f.required ? repetition::kRequired : repetition::kOptional;
+  const Type& t = *f.type;
+  LogicalType& lt = e.logical_type;
+  switch (t.id()) {
+    case TypeId::kBoolean: e.type = physical::kBoolean; break;
+    case TypeId::kInt: e.type = physical::kInt32; break;
+    case TypeId::kLong: e.type = physical::kInt64; break;
+    case TypeId::kFloat: e.type = physical::kFloat; break;
+    case TypeId::kDouble: e.type = physical::kDouble; break;
+    case TypeId::kDate:
+      e.type = physical::kInt32;
+      e.converted_type = converted::kDate;
+      lt.kind = LogicalType::kDate;
+      break;
+    case TypeId::kTime:
+      e.type = physical::kInt64;
+      e.converted_type = converted::kTimeMicros;
+      lt.kind = LogicalType::kTime;
+      lt.unit = LogicalType::kMicros;
+      lt.adjusted_to_utc = false;
+      break;
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+      e.type = physical::kInt64;
+      e.converted_type = converted::kTimestampMicros;
+      lt.kind = LogicalType::kTimestamp;
+      lt.unit = LogicalType::kMicros;
+      lt.adjusted_to_utc = t.id() == TypeId::kTimestampTz;
+      break;
+    case TypeId::kTimestampNs:
+    case TypeId::kTimestampTzNs:
+      e.type = physical::kInt64;
+      lt.kind = LogicalType::kTimestamp;
+      lt.unit = LogicalType::kNanos;
+      lt.adjusted_to_utc = t.id() == TypeId::kTimestampTzNs;
+      break;
+    case TypeId::kString:
+      e.type = physical::kByteArray;
+      e.converted_type = converted::kUtf8;
+      lt.kind = LogicalType::kString;
+      break;
+    case TypeId::kBinary: e.type = physical::kByteArray; break;
+    case TypeId::kUuid:
+      e.type = physical::kFixedLenByteArray;
+      e.type_length = 16;
+      lt.kind = LogicalType::kUuid;
+      break;
+    case TypeId::kFixed:
+      e.type = physical::kFixedLenByteArray;
+      e.type_length = t.length();
+      break;
+    case TypeId::kDecimal:
+      if (t.precision() <= 9) {
+        e.type = physical::kInt32;
+      } else if (t.precision() <= 18) {
+        e.type = physical::kInt64;
+      } else {
+        e.type = physical::kFixedLenByteArray;
+        e.type_length = DecimalBytesForPrecision(t.precision());
+      }
+      e.converted_type = converted::kDecimal;
+      e.precision = t.precision();
+      e.scale = t.scale();
+      lt.kind = LogicalType::kDecimal;
+      lt.precision = t.precision();
+      lt.scale = t.scale();
+      break;
+    case TypeId::kStruct: {
+      e.num_children = static_cast<int32_t>(t.fields().size());
+      out->push_back(e);
+      for (const auto& child : t.fields()) {
+        auto st = AppendField(child, out);
+        if (!st) return std::unexpected(st.error().WithContext("in struct '" + f.name + "'"));
+      }
+      return Ok();
+    }
+    case TypeId::kList:
+      return NotSupported("parquet writer: column '" + f.name + "' (id " + std::to_string(f.id) +
+                          ") is a list; lists are not supported yet");
+    case TypeId::kMap:
+      return NotSupported("parquet writer: column '" + f.name + "' (id " + std::to_string(f.id) +
+                          ") is a map; maps are not supported yet");
+  }
+  out->push_back(std::move(e));
+  return Ok();
+}
+
+}  // namespace
+
+Result<std::vector<SchemaElement>> ToParquetSchema(const Schema& schema) {
+  std::vector<SchemaElement> out;
+  SchemaElement root;
+  root.name = "table";
+  root.num_children = static_cast<int32_t>(schema.fields().size());
+  out.push_back(root);
+  for (const auto& f : schema.fields()) FLOE_RETURN_IF_ERROR(AppendField(f, &out));
+  return out;
+}
+
+}  // namespace floe::parquet

@@ -1,0 +1,58 @@
+// The schema of a Parquet file as a tree, and its mapping to and from Iceberg schemas.
+//
+// Parquet stores the schema as a depth-first list of elements; FileSchema rebuilds the tree,
+// computes each leaf's maximum definition/repetition level, and checks the list is
+// well-formed (child counts that fit, names, a type on every leaf) so that the rest of the
+// reader can trust it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "parquet/parquet_format.h"
+#include "types/schema.h"
+
+namespace floe::parquet {
+
+struct SchemaNode {
+  SchemaElement element;
+  std::vector<SchemaNode> children;
+  int leaf_index = -1;   // index into FileSchema::leaves for primitive nodes
+  int def_level = 0;     // definition level at which this node is present (non-null)
+  int rep_level = 0;
+  bool is_leaf() const { return !element.num_children.has_value() || *element.num_children == 0; }
+  int field_id() const { return element.field_id.value_or(-1); }
+};
+
+struct LeafDescriptor {
+  std::vector<std::string> path;  // path_in_schema
+  SchemaElement element;          // the leaf's element
+  int max_def_level = 0;
+  int max_rep_level = 0;
+};
+
+struct FileSchema {
+  SchemaNode root;
+  std::vector<LeafDescriptor> leaves;
+};
+
+// Rebuilds the tree from a footer's schema list; Corrupt when the list is malformed.
+Result<FileSchema> BuildFileSchema(const std::vector<SchemaElement>& elements);
+
+// The Iceberg type a Parquet node holds, from its physical type and annotations;
+// NotSupported for lists, maps and types Iceberg lacks (e.g. INTERVAL).
+Result<TypePtr> IcebergTypeOf(const SchemaNode& node);
+
+// An Iceberg schema for a file: its field ids where present, else ids assigned in schema
+// order starting at 1 (files written by engines that do not know Iceberg). Columns whose
+// type Iceberg cannot hold (lists, maps, intervals) are left out and named in *skipped.
+Result<Schema> InferIcebergSchema(const FileSchema& schema, std::vector<std::string>* skipped = nullptr);
+
+// The Parquet schema floe writes for an Iceberg schema: field ids on every element,
+// annotations per the Iceberg spec. Lists and maps are refused, naming the column.
+Result<std::vector<SchemaElement>> ToParquetSchema(const Schema& schema);
+
+// Bytes of the FIXED_LEN_BYTE_ARRAY holding a decimal of this precision.
+int DecimalBytesForPrecision(int precision);
+
+}  // namespace floe::parquet

@@ -1,0 +1,276 @@
+#include "parquet/parquet_writer.h"
+
+#include <cstring>
+#include <functional>
+
+#include "parquet/compression.h"
+
+namespace floe::parquet {
+
+namespace {
+
+constexpr char kMagic[] = "PAR1";
+// Rows handed to all column writers before checking the row group's size.
+constexpr size_t kRowGroupCheckRows = 65536;
+
+Result<int64_t> SizeProperty(const std::map<std::string, std::string>& props, const std::string& key, int64_t def) {
+  auto it = props.find(key);
+  if (it == props.end()) return def;
+  try {
+    size_t used = 0;
+    long long v = std::stoll(it->second, &used);
+    if (used != it->second.size() || v <= 0) throw std::invalid_argument("bad");
+    return static_cast<int64_t>(v);
+  } catch (...) {
+    return InvalidArgument(key + ": expected a positive integer, got '" + it->second + "'");
+  }
+}
+
+}  // namespace
+
+struct ParquetWriter::Leaf {
+  int field_id = 0;
+  std::string name;                 // dotted
+  TypePtr type;
+  std::vector<int> field_ids;       // ids from the top-level field down to the leaf
+  std::vector<bool> optional;       // parallel to field_ids
+  LeafDescriptor descriptor;
+  std::unique_ptr<ColumnChunkWriter> writer;
+  // Accumulated over row groups for the metrics.
+  int64_t column_size = 0, value_count = 0, null_count = 0, nan_count = 0;
+  Literal min, max;
+};
+
+ParquetWriter::~ParquetWriter() = default;
+
+Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(OutputSink* sink, const Schema& schema,
+                                                           const std::map<std::string, std::string>& props) {
+  std::unique_ptr<ParquetWriter> w(new ParquetWriter());
+  w->sink_ = sink;
+  w->schema_ = schema;
+  FLOE_ASSIGN_OR_RETURN(w->elements_, ToParquetSchema(schema));
+  FLOE_ASSIGN_OR_RETURN(FileSchema fs, BuildFileSchema(w->elements_));
+  FLOE_ASSIGN_OR_RETURN(w->metrics_modes_, ResolveMetricsModes(schema, props));
+
+  ColumnWriterOptions opts;
+  FLOE_ASSIGN_OR_RETURN(int64_t rg, SizeProperty(props, "write.parquet.row-group-size-bytes", 128ll << 20));
+  FLOE_ASSIGN_OR_RETURN(int64_t page, SizeProperty(props, "write.parquet.page-size-bytes", 1ll << 20));
+  FLOE_ASSIGN_OR_RETURN(int64_t dict, SizeProperty(props, "write.parquet.dict-size-bytes", 2ll << 20));
+  w->row_group_size_ = static_cast<size_t>(rg);
+  opts.page_size = static_cast<size_t>(page);
+  opts.dict_size_limit = static_cast<size_t>(dict);
+  if (auto it = props.find("write.parquet.compression-codec"); it != props.end()) {
+    FLOE_ASSIGN_OR_RETURN(opts.codec, CodecFromName(it->second));
+  }
+  if (auto it = props.find("write.parquet.compression-level"); it != props.end()) {
+    try {
+      opts.compression_level = std::stoi(it->second);
+    } catch (...) {
+      return InvalidArgument("write.parquet.compression-level: expected an integer, got '" + it->second + "'");
+    }
+  } else if (opts.codec == codec::kGzip) {
+    opts.compression_level = 6;
+  }
+
+  w->codec_ = opts.codec;
+  // Walk the Iceberg schema in the same depth-first order as the Parquet leaves.
+  std::function<void(const std::vector<NestedField>&, std::vector<int>&, std::vector<bool>&, const std::string&)> walk =
+      [&](const std::vector<NestedField>& fields, std::vector<int>& ids, std::vector<bool>& opt, const std::string& prefix) {
+        for (const auto& f : fields) {
+          ids.push_back(f.id);
+          opt.push_back(!f.required);
+          std::string name = prefix.empty() ? f.name : prefix + "." + f.name;
+          if (f.type->id() == TypeId::kStruct) {
+            walk(f.type->fields(), ids, opt, name);
+          } else {
+            Leaf leaf;
+            leaf.field_id = f.id;
+            leaf.name = name;
+            leaf.type = f.type;
+            leaf.field_ids = ids;
+            leaf.optional = opt;
+            w->leaves_.push_back(std::move(leaf));
+          }
+          ids.pop_back();
+          opt.pop_back();
+        }
+      };
+  std::vector<int> ids;
+  std::vector<bool> opt;
+  walk(schema.fields(), ids, opt, "");
+  if (w->leaves_.size() != fs.leaves.size()) return InvalidArgument("parquet writer: schema and Parquet leaves disagree");
+  for (size_t i = 0; i < w->leaves_.size(); ++i) {
+    Leaf& leaf = w->leaves_[i];
+    leaf.descriptor = fs.leaves[i];
+    FLOE_ASSIGN_OR_RETURN(leaf.writer, ColumnChunkWriter::Make(leaf.descriptor, leaf.type, opts));
+    leaf.min = leaf.max = Literal::Null(leaf.type);
+  }
+  FLOE_RETURN_IF_ERROR(sink->Append(std::string_view(kMagic, 4)));
+  return w;
+}
+
+uint64_t ParquetWriter::EstimatedFileSize() const {
+  uint64_t size = sink_->position();
+  for (const auto& leaf : leaves_) size += leaf.writer->EstimatedSize();
+  return size;
+}
+
+Status ParquetWriter::Write(const ColumnBatch& batch) {
+  if (closed_) return InvalidArgument("parquet writer: Write after Close");
+  // Resolve each leaf's Column chain by field id.
+  std::vector<std::vector<const Column*>> chains(leaves_.size());
+  for (size_t li = 0; li < leaves_.size(); ++li) {
+    const Leaf& leaf = leaves_[li];
+    int top = batch.ColumnIndexById(leaf.field_ids[0]);
+    if (top < 0) return InvalidArgument("parquet writer: batch lacks column '" + leaf.name + "' (field id " + std::to_string(leaf.field_ids[0]) + ")");
+    const Column* col = &batch.columns[top];
+    const std::vector<NestedField>* fields = nullptr;
+    chains[li].push_back(col);
+    for (size_t d = 1; d < leaf.field_ids.size(); ++d) {
+      if (!col->type || col->type->id() != TypeId::kStruct) return InvalidArgument("parquet writer: column '" + leaf.name + "' is not a struct in the batch");
+      fields = &col->type->fields();
+      size_t k = 0;
+      while (k < fields->size() && (*fields)[k].id != leaf.field_ids[d]) ++k;
+      if (k == fields->size() || k >= col->children.size())
+        return InvalidArgument("parquet writer: batch lacks field id " + std::to_string(leaf.field_ids[d]) + " of '" + leaf.name + "'");
+      col = &col->children[k];
+      chains[li].push_back(col);
+    }
+    for (const Column* c : chains[li]) {
+      if (c->length < batch.num_rows) return InvalidArgument("parquet writer: column '" + leaf.name + "' is shorter than the batch");
+      if (!c->nulls.empty() && c->nulls.size() < batch.num_rows) return InvalidArgument("parquet writer: column '" + leaf.name + "' has too few null flags");
+    }
+    if (!chains[li].back()->type || chains[li].back()->type->id() != leaf.type->id())
+      return InvalidArgument("parquet writer: column '" + leaf.name + "' has type " +
+                             (chains[li].back()->type ? chains[li].back()->type->ToString() : "?") + ", the schema says " + leaf.type->ToString());
+  }
+
+  for (size_t begin = 0; begin < batch.num_rows; begin += kRowGroupCheckRows) {
+    size_t end = std::min(batch.num_rows, begin + kRowGroupCheckRows);
+    for (size_t li = 0; li < leaves_.size(); ++li) {
+      Leaf& leaf = leaves_[li];
+      const auto& chain = chains[li];
+      bool any_nulls = false;
+      for (const Column* c : chain) any_nulls |= !c->nulls.empty();
+      const uint8_t* levels = nullptr;
+      if (any_nulls) {
+        // The definition level of a row counts the optional fields present on the path.
+        levels_.assign(end, 0);
+        for (size_t r = begin; r < end; ++r) {
+          uint8_t level = 0;
+          for (size_t d = 0; d < chain.size(); ++d) {
+            if (chain[d]->IsNull(r)) {
+              if (!leaf.optional[d]) {
+                // A null struct makes its required children null: that is fine only when
+                // an optional ancestor is already null (d == 0 here means a real violation).
+                return InvalidArgument("parquet writer: column '" + leaf.name + "' is required but row " +
+                                       std::to_string(r) + " is null");
+              }
+              break;
+            }
+            if (leaf.optional[d]) ++level;
+          }
+          levels_[r] = level;
+        }
+        levels = levels_.data();
+      }
+      FLOE_RETURN_IF_ERROR(leaf.writer->Append(*chain.back(), levels, begin, end));
+    }
+    row_group_rows_ += static_cast<int64_t>(end - begin);
+    total_rows_ += static_cast<int64_t>(end - begin);
+    size_t buffered = 0;
+    for (const auto& leaf : leaves_) buffered += leaf.writer->EstimatedSize();
+    if (buffered >= row_group_size_) FLOE_RETURN_IF_ERROR(FlushRowGroup());
+  }
+  return Ok();
+}
+
+Status ParquetWriter::FlushRowGroup() {
+  if (row_group_rows_ == 0) return Ok();
+  RowGroup rg;
+  rg.num_rows = row_group_rows_;
+  rg.file_offset = static_cast<int64_t>(sink_->position());
+  int64_t compressed_total = 0;
+  for (auto& leaf : leaves_) {
+    FLOE_ASSIGN_OR_RETURN(ChunkResult chunk, leaf.writer->Finish());
+    int64_t start = static_cast<int64_t>(sink_->position());
+    FLOE_RETURN_IF_ERROR(sink_->Append(chunk.dictionary_page));
+    FLOE_RETURN_IF_ERROR(sink_->Append(chunk.data_pages));
+    int64_t size = static_cast<int64_t>(chunk.dictionary_page.size() + chunk.data_pages.size());
+    ColumnChunk cc;
+    cc.file_offset = start;
+    ColumnMetaData& md = cc.meta_data.emplace();
+    md.type = *leaf.descriptor.element.type;
+    md.encodings = chunk.encodings;
+    md.path_in_schema = leaf.descriptor.path;
+    md.codec = codec_;
+    md.num_values = chunk.num_values;
+    md.total_uncompressed_size = chunk.total_uncompressed_size;
+    md.total_compressed_size = size;
+    if (!chunk.dictionary_page.empty()) md.dictionary_page_offset = start;
+    md.data_page_offset = start + static_cast<int64_t>(chunk.dictionary_page.size());
+    md.statistics = chunk.footer_stats;
+    rg.columns.push_back(std::move(cc));
+    rg.total_byte_size += chunk.total_uncompressed_size;
+    compressed_total += size;
+
+    leaf.column_size += size;
+    leaf.value_count += chunk.num_values;
+    leaf.null_count += chunk.null_count;
+    leaf.nan_count += chunk.nan_count;
+    if (!chunk.min.is_null() && (leaf.min.is_null() || Literal::Compare(chunk.min, leaf.min) < 0)) leaf.min = chunk.min;
+    if (!chunk.max.is_null() && (leaf.max.is_null() || Literal::Compare(chunk.max, leaf.max) > 0)) leaf.max = chunk.max;
+  }
+  rg.total_compressed_size = compressed_total;
+  rg.ordinal = static_cast<int16_t>(footer_.row_groups.size());
+  footer_.row_groups.push_back(std::move(rg));
+  row_group_rows_ = 0;
+  return Ok();
+}
+
+Result<DataFileMetrics> ParquetWriter::Close() {
+  if (closed_) return InvalidArgument("parquet writer: Close called twice");
+  closed_ = true;
+  FLOE_RETURN_IF_ERROR(FlushRowGroup());
+  footer_.version = 1;
+  footer_.schema = elements_;
+  footer_.num_rows = total_rows_;
+  footer_.created_by = "floe version 0.1.0";
+  footer_.column_orders = leaves_.size();
+  std::string footer;
+  WriteFileMetaData(footer_, &footer);
+  uint32_t len = static_cast<uint32_t>(footer.size());
+  footer.append(reinterpret_cast<const char*>(&len), 4);
+  footer.append(kMagic, 4);
+  FLOE_RETURN_IF_ERROR(sink_->Append(footer));
+  FLOE_RETURN_IF_ERROR(sink_->Close());
+
+  DataFileMetrics m;
+  m.record_count = total_rows_;
+  m.file_size_in_bytes = static_cast<int64_t>(sink_->position());
+  for (const auto& rg : footer_.row_groups) m.split_offsets.push_back(*rg.file_offset);
+  for (const auto& leaf : leaves_) {
+    MetricsMode mode = metrics_modes_.count(leaf.field_id) ? metrics_modes_[leaf.field_id] : MetricsMode{};
+    m.column_sizes[leaf.field_id] = leaf.column_size;
+    if (mode.kind == MetricsMode::kNone) continue;
+    m.value_counts[leaf.field_id] = leaf.value_count;
+    m.null_value_counts[leaf.field_id] = leaf.null_count;
+    TypeId t = leaf.type->id();
+    if (t == TypeId::kFloat || t == TypeId::kDouble) m.nan_value_counts[leaf.field_id] = leaf.nan_count;
+    if (mode.kind == MetricsMode::kCounts || leaf.min.is_null()) continue;
+    if (mode.kind == MetricsMode::kTruncate && (t == TypeId::kString || t == TypeId::kBinary)) {
+      const std::string& lo = leaf.min.AsBytes();
+      const std::string& hi = leaf.max.AsBytes();
+      bool str = t == TypeId::kString;
+      m.lower_bounds[leaf.field_id] = Literal(leaf.type, str ? TruncateLowerString(lo, mode.length) : TruncateLowerBinary(lo, mode.length));
+      auto upper = str ? TruncateUpperString(hi, mode.length) : TruncateUpperBinary(hi, mode.length);
+      if (upper) m.upper_bounds[leaf.field_id] = Literal(leaf.type, *upper);
+      continue;
+    }
+    m.lower_bounds[leaf.field_id] = leaf.min;
+    m.upper_bounds[leaf.field_id] = leaf.max;
+  }
+  return m;
+}
+
+}  // namespace floe::parquet
