@@ -1,0 +1,268 @@
+#include "txn/commit_loop.h"
+
+#include <chrono>
+#include <set>
+#include <thread>
+
+#include "meta/table_properties.h"
+#include "txn/manifest_output.h"
+#include "util/clock.h"
+#include "util/uuid.h"
+
+namespace floe {
+namespace {
+
+double MillisSince(int64_t start_micros) { return (MonotonicMicros() - start_micros) / 1000.0; }
+
+int64_t NewSnapshotId(const TableMetadata& table) {
+  while (true) {
+    int64_t id = 0;
+    FillRandom(&id, sizeof id);
+    id &= 0x7fffffffffffffffLL;  // positive, as Iceberg's ids are
+    if (id != 0 && table.SnapshotById(id) == nullptr) return id;
+  }
+}
+
+void DeleteQuietly(FileIO& io, const std::vector<std::string>& paths) {
+  for (const auto& p : paths) (void)io.Delete(p);
+}
+
+}  // namespace
+
+std::string OperationContext::NewMetadataFilePath(const TableMetadata& table, const std::string& suffix) const {
+  std::string location = table.location;
+  while (!location.empty() && location.back() == '/') location.pop_back();
+  return location + "/metadata/" + RandomUuidString() + suffix;
+}
+
+std::string IdempotencyKeyProperty(const TableMetadata& table) {
+  return table.Property(props::kIdempotencyKeyProperty, props::kIdempotencyKeySummaryDefault);
+}
+
+const Snapshot* FindIdempotentSnapshot(const TableMetadata& table, const std::string& branch, const std::string& key) {
+  const Snapshot* head = table.SnapshotForRef(branch);
+  if (!head) return nullptr;
+  std::string property = IdempotencyKeyProperty(table);
+  for (const Snapshot* s : table.Ancestry(head->snapshot_id)) {
+    auto it = s->summary.find(property);
+    if (it != s->summary.end() && it->second == key) return s;
+  }
+  return nullptr;
+}
+
+std::string CommitReport::ToString() const {
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "snapshot %lld (sequence %lld) after %d attempt%s, %d conflict%s; validate %.1f ms, write %.1f ms, "
+                "swap %.1f ms, total %.1f ms",
+                static_cast<long long>(snapshot_id), static_cast<long long>(sequence_number), attempts,
+                attempts == 1 ? "" : "s", conflicts, conflicts == 1 ? "" : "s", validate_ms, write_ms, swap_ms,
+                total_ms);
+  std::string out = buf;
+  if (idempotent_replay) out += " (idempotency key already committed: nothing written)";
+  return out;
+}
+
+Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id, SnapshotOperation& operation,
+                                     const CommitOptions& options) {
+  const int64_t start = MonotonicMicros();
+  CommitReport report;
+  OperationContext ctx;
+  ctx.io = catalog.io().get();
+  ctx.branch = options.branch;
+  FileIO& io = *ctx.io;
+
+  FLOE_ASSIGN_OR_RETURN(LoadedTable loaded, catalog.LoadTable(id));
+  const RetryPolicy policy = options.retry.value_or(RetryPolicy::FromProperties(loaded.metadata.properties));
+  Backoff backoff(policy.backoff());
+
+  if (options.idempotency_key) {
+    if (const Snapshot* done = FindIdempotentSnapshot(loaded.metadata, options.branch, *options.idempotency_key)) {
+      report.idempotent_replay = true;
+      report.snapshot_id = done->snapshot_id;
+      report.sequence_number = done->sequence_number;
+      report.metadata_location = loaded.metadata_location;
+      report.total_ms = MillisSince(start);
+      return report;
+    }
+  }
+
+  {
+    const int64_t t = MonotonicMicros();
+    auto prepared = operation.Prepare(ctx, loaded.metadata);
+    report.write_ms += MillisSince(t);
+    if (!prepared) {
+      DeleteQuietly(io, operation.prepared_files());
+      return std::unexpected(prepared.error());
+    }
+  }
+
+  // Files of attempts whose swap certainly failed; deleted once the commit is decided.
+  std::vector<std::string> failed_attempt_files;
+  // Set when some attempt's outcome stayed unknown: its files (and the prepared ones, which it
+  // may reference) must survive, whatever happens next.
+  bool keep_prepared_files = false;
+  std::string last_conflict;
+
+  const int max_attempts = policy.num_retries + 1;
+  for (int attempt = 1;; ++attempt) {
+    report.attempts = attempt;
+    if (attempt > 1) {
+      FLOE_ASSIGN_OR_RETURN(loaded, catalog.LoadTable(id));
+      if (options.idempotency_key) {
+        // Another process (or a lost answer of ours) may have committed the same key meanwhile.
+        if (const Snapshot* done = FindIdempotentSnapshot(loaded.metadata, options.branch, *options.idempotency_key)) {
+          DeleteQuietly(io, failed_attempt_files);
+          if (!keep_prepared_files) DeleteQuietly(io, operation.prepared_files());
+          report.idempotent_replay = true;
+          report.snapshot_id = done->snapshot_id;
+          report.sequence_number = done->sequence_number;
+          report.metadata_location = loaded.metadata_location;
+          report.total_ms = MillisSince(start);
+          return report;
+        }
+      }
+    }
+    const TableMetadata& current = loaded.metadata;
+    const Snapshot* head = current.SnapshotForRef(options.branch);
+    if (options.branch != kMainBranch) {
+      auto ref = current.refs.find(options.branch);
+      if (ref == current.refs.end()) {
+        DeleteQuietly(io, failed_attempt_files);
+        if (!keep_prepared_files) DeleteQuietly(io, operation.prepared_files());
+        return NotFound("table " + id.ToString() + " has no branch '" + options.branch + "' (create it first)");
+      }
+      if (ref->second.type == RefType::kTag) {
+        DeleteQuietly(io, failed_attempt_files);
+        if (!keep_prepared_files) DeleteQuietly(io, operation.prepared_files());
+        return InvalidArgument("'" + options.branch + "' is a tag of " + id.ToString() + "; writes go to branches");
+      }
+    }
+
+    int64_t t = MonotonicMicros();
+    auto valid = operation.Validate(ctx, current, head);
+    report.validate_ms += MillisSince(t);
+    if (!valid) {
+      DeleteQuietly(io, failed_attempt_files);
+      if (!keep_prepared_files) DeleteQuietly(io, operation.prepared_files());
+      return std::unexpected(valid.error());
+    }
+
+    t = MonotonicMicros();
+    const int64_t snapshot_id = NewSnapshotId(current);
+    const int64_t sequence_number = current.format_version >= 2 ? current.last_sequence_number + 1 : 0;
+    auto output = operation.Apply(ctx, current, head, snapshot_id, sequence_number);
+    if (!output) {
+      DeleteQuietly(io, failed_attempt_files);
+      if (!keep_prepared_files) DeleteQuietly(io, operation.prepared_files());
+      return std::unexpected(output.error());
+    }
+    std::string list_path = ctx.NewMetadataFilePath(current, ".avro");
+    {
+      // Manifest lists are named snap-<id>-<attempt>-<uuid>.avro, as Iceberg's writers do.
+      std::string dir = list_path.substr(0, list_path.rfind('/') + 1);
+      list_path = dir + "snap-" + std::to_string(snapshot_id) + "-" + std::to_string(attempt) + "-" +
+                  list_path.substr(list_path.rfind('/') + 1);
+    }
+    std::optional<int64_t> parent_id;
+    if (head) parent_id = head->snapshot_id;
+    auto list_written =
+        WriteManifestListFile(io, current, output->manifests, snapshot_id, parent_id, sequence_number, list_path);
+    std::vector<std::string> attempt_files = output->attempt_files;
+    attempt_files.push_back(list_path);
+    if (!list_written) {
+      DeleteQuietly(io, attempt_files);
+      DeleteQuietly(io, failed_attempt_files);
+      if (!keep_prepared_files) DeleteQuietly(io, operation.prepared_files());
+      return std::unexpected(list_written.error());
+    }
+
+    Snapshot snapshot;
+    snapshot.snapshot_id = snapshot_id;
+    snapshot.parent_snapshot_id = parent_id;
+    snapshot.sequence_number = sequence_number;
+    snapshot.timestamp_ms = std::max<int64_t>(NowMillis(), current.last_updated_ms);
+    snapshot.manifest_list = list_path;
+    snapshot.schema_id = current.current_schema_id;
+    snapshot.summary = output->summary.Build(operation.operation(), head ? &head->summary : nullptr);
+    for (const auto& [k, v] : options.summary) snapshot.summary[k] = v;
+    if (options.idempotency_key) snapshot.summary[IdempotencyKeyProperty(current)] = *options.idempotency_key;
+
+    SnapshotRef ref;
+    if (auto it = current.refs.find(options.branch); it != current.refs.end()) ref = it->second;
+    ref.snapshot_id = snapshot_id;
+    ref.type = RefType::kBranch;
+
+    TableCommit commit;
+    commit.id = id;
+    commit.requirements.push_back(AssertTableUuid{current.table_uuid});
+    commit.requirements.push_back(AssertRefSnapshotId{options.branch, parent_id});
+    commit.updates.push_back(AddSnapshot{snapshot});
+    commit.updates.push_back(SetSnapshotRef{options.branch, ref});
+    report.write_ms += MillisSince(t);
+
+    if (options.before_swap) options.before_swap(attempt);
+
+    t = MonotonicMicros();
+    auto committed = catalog.CommitTable(commit);
+    report.swap_ms += MillisSince(t);
+
+    if (committed) {
+      DeleteQuietly(io, failed_attempt_files);
+      report.snapshot_id = snapshot_id;
+      report.sequence_number = sequence_number;
+      report.metadata_location = committed->metadata_location;
+      report.total_ms = MillisSince(start);
+      return report;
+    }
+
+    const Error& error = committed.error();
+    if (error.kind == ErrorKind::kCommitStateUnknown) {
+      // Reconcile: the reload tells whether our swap landed.
+      auto reloaded = catalog.LoadTable(id);
+      if (reloaded && reloaded->metadata.SnapshotById(snapshot_id) != nullptr) {
+        DeleteQuietly(io, failed_attempt_files);
+        report.snapshot_id = snapshot_id;
+        report.sequence_number = sequence_number;
+        report.metadata_location = reloaded->metadata_location;
+        report.reconciled_unknown = true;
+        report.total_ms = MillisSince(start);
+        return report;
+      }
+      if (!reloaded) {
+        // We cannot tell: keep every file and report the unknown outcome.
+        return std::unexpected(error.WithContext("commit to " + id.ToString() + " may or may not have landed"));
+      }
+      // Certainly not landed (the reload shows no trace of it): the attempt failed.
+      failed_attempt_files.insert(failed_attempt_files.end(), attempt_files.begin(), attempt_files.end());
+      last_conflict = "lost answer: " + error.message;
+    } else if (error.kind == ErrorKind::kCommitConflict) {
+      ++report.conflicts;
+      last_conflict = error.message;
+      report.conflict_reasons.push_back(error.message);
+      failed_attempt_files.insert(failed_attempt_files.end(), attempt_files.begin(), attempt_files.end());
+    } else {
+      // Anything else (I/O, unavailable) may have happened before or after the swap point of a
+      // backend we do not know: keep the attempt's files.
+      keep_prepared_files = true;
+      DeleteQuietly(io, failed_attempt_files);
+      return std::unexpected(error);
+    }
+
+    const double elapsed = MillisSince(start);
+    if (attempt >= max_attempts || elapsed >= static_cast<double>(policy.total_timeout_ms)) {
+      DeleteQuietly(io, failed_attempt_files);
+      if (!keep_prepared_files) DeleteQuietly(io, operation.prepared_files());
+      char when[64];
+      std::snprintf(when, sizeof when, "%.0f ms", elapsed);
+      return CommitConflict("commit to " + id.ToString() + " gave up after " + std::to_string(attempt) +
+                            " attempts over " + when + " (commit.retry.num-retries=" +
+                            std::to_string(policy.num_retries) + "); what kept conflicting: " + last_conflict);
+    }
+    const int64_t wait = backoff.WaitMs(attempt);
+    report.backoff_ms += static_cast<double>(wait);
+    std::this_thread::sleep_for(std::chrono::milliseconds(wait));
+  }
+}
+
+}  // namespace floe

@@ -1,0 +1,42 @@
+// The optimistic commit loop: load, validate, build, compare-and-swap; retry on conflict.
+//
+//   conflict  -> back off (exponential, jitter), reload, re-validate, rebuild metadata only
+//   refused   -> ValidationFailed: final, never retried
+//   unknown   -> reload and look for our snapshot: found = done, not found = retry;
+//                an attempt's files are never deleted while its fate is unknown
+// Idempotency: a commit may carry a key, stored in its snapshot summary. If the target branch's
+// ancestry already holds a snapshot with that key, the commit returns it and writes nothing.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "catalog/catalog.h"
+#include "txn/commit_report.h"
+#include "txn/retry_policy.h"
+#include "txn/snapshot_operation.h"
+
+namespace floe {
+
+struct CommitOptions {
+  std::string branch = kMainBranch;
+  std::optional<std::string> idempotency_key;
+  std::optional<RetryPolicy> retry;  // default: from the table's properties
+  // Extra summary entries (e.g. an application id).
+  std::map<std::string, std::string> summary;
+  // Test hook, called after the attempt's files are written and before the swap.
+  std::function<void(int attempt)> before_swap;
+};
+
+// Commits `operation` to table `id`. On success the report says what happened; on failure the
+// error's kind says why (CommitConflict after retries ran out, ValidationFailed, ...).
+Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id, SnapshotOperation& operation,
+                                     const CommitOptions& options = {});
+
+// The summary key that holds idempotency keys for a table (configurable by property).
+std::string IdempotencyKeyProperty(const TableMetadata& table);
+// The snapshot in `branch`'s ancestry whose summary carries `key`, if any.
+const Snapshot* FindIdempotentSnapshot(const TableMetadata& table, const std::string& branch, const std::string& key);
+
+}  // namespace floe

@@ -1,0 +1,26 @@
+// Writing manifests and manifest lists through FileIO (the avro room encodes, this places).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/file_io.h"
+#include "meta/data_file.h"
+#include "meta/manifest_file.h"
+#include "meta/table_metadata.h"
+
+namespace floe {
+
+// Writes `entries` (all of one spec and one content kind) as a new manifest at `path`
+// (create-if-absent). The returned ManifestFile has counts, partition summaries and length;
+// the caller sets added_snapshot_id and the sequence numbers when it lists the manifest.
+Result<ManifestFile> WriteManifestFile(FileIO& io, const TableMetadata& table, int spec_id, ManifestContent content,
+                                       const std::vector<ManifestEntry>& entries, const std::string& path);
+
+// Writes a snapshot's manifest list at `path` (create-if-absent).
+Status WriteManifestListFile(FileIO& io, const TableMetadata& table, const std::vector<ManifestFile>& manifests,
+                             int64_t snapshot_id, std::optional<int64_t> parent_snapshot_id, int64_t sequence_number,
+                             const std::string& path);
+
+}  // namespace floe
