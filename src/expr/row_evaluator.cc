@@ -1,0 +1,357 @@
+#include "expr/row_evaluator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string_view>
+#include <unordered_set>
+
+#include "expr/value_ops.h"
+
+namespace floe {
+namespace {
+
+// Applies a comparison between every row's value (get(i)) and one literal.
+template <typename Get, typename V>
+void CompareLoop(Op op, size_t n, Get get, V lit, uint8_t* out) {
+  switch (op) {
+    case Op::kLt: for (size_t i = 0; i < n; ++i) out[i] = get(i) < lit; break;
+    case Op::kLtEq: for (size_t i = 0; i < n; ++i) out[i] = get(i) <= lit; break;
+    case Op::kGt: for (size_t i = 0; i < n; ++i) out[i] = get(i) > lit; break;
+    case Op::kGtEq: for (size_t i = 0; i < n; ++i) out[i] = get(i) >= lit; break;
+    case Op::kEq: for (size_t i = 0; i < n; ++i) out[i] = get(i) == lit; break;
+    case Op::kNotEq: for (size_t i = 0; i < n; ++i) out[i] = get(i) != lit; break;
+    default: std::memset(out, 0, n); break;
+  }
+}
+
+// IN / NOT IN over values comparable with ==; NaN never equals anything, so NaN is NOT IN.
+template <typename Get, typename V>
+void InLoop(bool in, size_t n, Get get, std::vector<V> set, uint8_t* out) {
+  if (set.size() <= 8) {
+    for (size_t i = 0; i < n; ++i) {
+      auto v = get(i);
+      bool found = false;
+      for (const V& s : set) found |= (v == s);
+      out[i] = found == in;
+    }
+    return;
+  }
+  std::sort(set.begin(), set.end());
+  for (size_t i = 0; i < n; ++i) {
+    auto v = get(i);
+    bool found = std::binary_search(set.begin(), set.end(), static_cast<V>(v)) && v == v;  // v == v: not NaN
+    out[i] = found == in;
+  }
+}
+
+// Numeric values of one side of an arithmetic term: a scalar or one value per row.
+struct Numbers {
+  bool floating = false;
+  bool scalar = false;
+  int64_t long_scalar = 0;
+  double double_scalar = 0;
+  std::vector<int64_t> longs;
+  std::vector<double> doubles;
+  std::vector<uint8_t> nulls;  // empty = none
+
+  bool IsNull(size_t i) const { return !nulls.empty() && nulls[i]; }
+  int64_t LongAt(size_t i) const { return scalar ? long_scalar : longs[i]; }
+  double DoubleAt(size_t i) const { return scalar ? double_scalar : doubles[i]; }
+};
+
+class RowEvaluator {
+ public:
+  explicit RowEvaluator(const ColumnBatch& batch) : batch_(batch), n_(batch.num_rows) {}
+
+  Status Eval(const Expr& e, uint8_t* out) {
+    switch (e->op()) {
+      case Op::kTrue: std::memset(out, 1, n_); return Ok();
+      case Op::kFalse: std::memset(out, 0, n_); return Ok();
+      case Op::kAnd:
+      case Op::kOr: {
+        FLOE_RETURN_IF_ERROR(Eval(e->left(), out));
+        bool is_and = e->op() == Op::kAnd;
+        // Skip the right side when the left already decides every row.
+        bool decided = std::all_of(out, out + n_, [&](uint8_t v) { return v == (is_and ? 0 : 1); });
+        if (decided) return Ok();
+        std::vector<uint8_t> right(n_);
+        FLOE_RETURN_IF_ERROR(Eval(e->right(), right.data()));
+        if (is_and) {
+          for (size_t i = 0; i < n_; ++i) out[i] &= right[i];
+        } else {
+          for (size_t i = 0; i < n_; ++i) out[i] |= right[i];
+        }
+        return Ok();
+      }
+      case Op::kNot: return InvalidArgument("internal: NOT must be rewritten before row evaluation");
+      default: return EvalPredicate(*e, out);
+    }
+  }
+
+ private:
+  Result<const Column*> ColumnOf(const Term& t) {
+    const Column* c = FindColumn(batch_, t.field_id);
+    if (!c) return InvalidArgument("column '" + t.name + "' (field id " + std::to_string(t.field_id) + ") is not in the batch");
+    if (c->length != n_ && c->type->is_primitive())
+      return InvalidArgument("column '" + t.name + "' has " + std::to_string(c->length) + " values for " +
+                             std::to_string(n_) + " rows");
+    return c;
+  }
+
+  static void MaskNulls(const std::vector<uint8_t>& nulls, uint8_t* out, size_t n) {
+    if (nulls.empty()) return;
+    for (size_t i = 0; i < n; ++i) out[i] &= static_cast<uint8_t>(nulls[i] == 0);
+  }
+
+  Status EvalPredicate(const Expression& e, uint8_t* out) {
+    const Term& t = *e.term();
+    if (t.kind == Term::Kind::kArithmetic) return EvalArithmeticPredicate(e, out);
+    if (t.kind != Term::Kind::kReference) return InvalidArgument("predicate " + ToString(e.term()) + " has no column");
+    FLOE_ASSIGN_OR_RETURN(const Column* c, ColumnOf(t));
+    Op op = e.op();
+    const std::vector<uint8_t>& nulls = c->nulls;
+    switch (op) {
+      case Op::kIsNull:
+      case Op::kNotNull:
+        for (size_t i = 0; i < n_; ++i) out[i] = (!nulls.empty() && nulls[i]) == (op == Op::kIsNull);
+        return Ok();
+      case Op::kIsNan:
+      case Op::kNotNan:
+        for (size_t i = 0; i < n_; ++i) {
+          bool null = !nulls.empty() && nulls[i];
+          bool nan = !null && (c->type->id() == TypeId::kFloat ? std::isnan(c->floats[i]) : std::isnan(c->doubles[i]));
+          out[i] = op == Op::kIsNan ? nan : !nan;
+        }
+        return Ok();
+      default: break;
+    }
+    FLOE_RETURN_IF_ERROR(EvalValues(*c, op, e.literals(), out));
+    MaskNulls(nulls, out, n_);
+    return Ok();
+  }
+
+  Status EvalValues(const Column& c, Op op, const std::vector<Literal>& lits, uint8_t* out) {
+    bool in = op == Op::kIn || op == Op::kNotIn;
+    switch (c.type->id()) {
+      case TypeId::kBoolean: {
+        auto get = [&](size_t i) { return c.bools[i] != 0; };
+        return Typed<bool>(op, get, lits, [](const Literal& l) { return l.AsBool(); }, out);
+      }
+      case TypeId::kInt:
+      case TypeId::kDate: {
+        auto get = [&](size_t i) { return static_cast<int64_t>(c.ints[i]); };
+        return Typed<int64_t>(op, get, lits, [](const Literal& l) { return l.AsInt64(); }, out);
+      }
+      case TypeId::kLong:
+      case TypeId::kTime:
+      case TypeId::kTimestamp:
+      case TypeId::kTimestampTz:
+      case TypeId::kTimestampNs:
+      case TypeId::kTimestampTzNs: {
+        const int64_t* v = c.longs.data();
+        auto get = [v](size_t i) { return v[i]; };
+        return Typed<int64_t>(op, get, lits, [](const Literal& l) { return l.AsInt64(); }, out);
+      }
+      case TypeId::kFloat: {
+        const float* v = c.floats.data();
+        auto get = [v](size_t i) { return v[i]; };
+        return Typed<float>(op, get, lits, [](const Literal& l) { return l.AsFloat(); }, out);
+      }
+      case TypeId::kDouble: {
+        const double* v = c.doubles.data();
+        auto get = [v](size_t i) { return v[i]; };
+        return Typed<double>(op, get, lits, [](const Literal& l) { return l.AsDouble(); }, out);
+      }
+      case TypeId::kDecimal: {
+        const __int128* v = c.decimals.data();
+        auto get = [v](size_t i) { return v[i]; };
+        return Typed<__int128>(op, get, lits, [](const Literal& l) { return l.AsDecimal(); }, out);
+      }
+      case TypeId::kString:
+      case TypeId::kBinary:
+      case TypeId::kFixed:
+      case TypeId::kUuid: {
+        auto get = [&c](size_t i) { return c.BytesAt(i); };
+        if (op == Op::kStartsWith || op == Op::kNotStartsWith) {
+          std::string_view p = lits.front().AsBytes();
+          bool want = op == Op::kStartsWith;
+          for (size_t i = 0; i < n_; ++i) out[i] = get(i).starts_with(p) == want;
+          return Ok();
+        }
+        if (op == Op::kLike || op == Op::kNotLike) {
+          std::string_view p = lits.front().AsBytes();
+          bool want = op == Op::kLike;
+          for (size_t i = 0; i < n_; ++i) out[i] = LikeMatch(get(i), p) == want;
+          return Ok();
+        }
+        if (in && lits.size() > 8) {
+          std::unordered_set<std::string_view> set;
+          for (const auto& l : lits) set.insert(l.AsBytes());
+          for (size_t i = 0; i < n_; ++i) out[i] = set.contains(get(i)) == (op == Op::kIn);
+          return Ok();
+        }
+        return Typed<std::string_view>(op, get, lits, [](const Literal& l) { return std::string_view(l.AsBytes()); }, out);
+      }
+      default: return InvalidArgument("cannot compare values of type " + c.type->ToString());
+    }
+  }
+
+  template <typename V, typename Get, typename Conv>
+  Status Typed(Op op, Get get, const std::vector<Literal>& lits, Conv conv, uint8_t* out) {
+    if (op == Op::kIn || op == Op::kNotIn) {
+      std::vector<V> set;
+      for (const auto& l : lits) set.push_back(conv(l));
+      InLoop<Get, V>(op == Op::kIn, n_, get, std::move(set), out);
+      return Ok();
+    }
+    if (op == Op::kStartsWith || op == Op::kNotStartsWith || op == Op::kLike || op == Op::kNotLike)
+      return InvalidArgument(std::string(OpName(op)) + " needs a string column");
+    CompareLoop(op, n_, get, conv(lits.front()), out);
+    return Ok();
+  }
+
+  Status EvalNumbers(const TermPtr& t, bool floating, Numbers* out) {
+    out->floating = floating;
+    switch (t->kind) {
+      case Term::Kind::kLiteral:
+        out->scalar = true;
+        if (floating) {
+          out->double_scalar = t->literal.type()->id() == TypeId::kFloat    ? t->literal.AsFloat()
+                               : t->literal.type()->id() == TypeId::kDouble ? t->literal.AsDouble()
+                                                                            : static_cast<double>(t->literal.AsInt64());
+        } else {
+          out->long_scalar = t->literal.AsInt64();
+        }
+        return Ok();
+      case Term::Kind::kReference: {
+        FLOE_ASSIGN_OR_RETURN(const Column* c, ColumnOf(*t));
+        out->nulls = c->nulls;
+        auto fill = [&](auto&& value) {
+          if (floating) {
+            out->doubles.resize(n_);
+            for (size_t i = 0; i < n_; ++i) out->doubles[i] = static_cast<double>(value(i));
+          } else {
+            out->longs.resize(n_);
+            for (size_t i = 0; i < n_; ++i) out->longs[i] = static_cast<int64_t>(value(i));
+          }
+        };
+        switch (c->type->id()) {
+          case TypeId::kInt: fill([&](size_t i) { return c->ints[i]; }); return Ok();
+          case TypeId::kLong: fill([&](size_t i) { return c->longs[i]; }); return Ok();
+          case TypeId::kFloat:
+            if (!floating) break;
+            fill([&](size_t i) { return c->floats[i]; });
+            return Ok();
+          case TypeId::kDouble:
+            if (!floating) break;
+            fill([&](size_t i) { return c->doubles[i]; });
+            return Ok();
+          default: break;
+        }
+        return InvalidArgument("arithmetic on column '" + t->name + "' of type " + c->type->ToString());
+      }
+      case Term::Kind::kArithmetic: {
+        Numbers a, b;
+        FLOE_RETURN_IF_ERROR(EvalNumbers(t->left, floating, &a));
+        FLOE_RETURN_IF_ERROR(EvalNumbers(t->right, floating, &b));
+        bool has_nulls = !a.nulls.empty() || !b.nulls.empty();
+        if (has_nulls) {
+          out->nulls.assign(n_, 0);
+          for (size_t i = 0; i < n_; ++i) out->nulls[i] = a.IsNull(i) || b.IsNull(i);
+        }
+        if (floating) {
+          out->doubles.resize(n_);
+          for (size_t i = 0; i < n_; ++i) {
+            auto v = ArithDouble(t->arith, a.DoubleAt(i), b.DoubleAt(i));
+            out->doubles[i] = v.value_or(0);
+            if (!v) MarkNull(out, i);
+          }
+        } else {
+          out->longs.resize(n_);
+          for (size_t i = 0; i < n_; ++i) {
+            auto v = ArithLong(t->arith, a.LongAt(i), b.LongAt(i));
+            out->longs[i] = v.value_or(0);
+            if (!v) MarkNull(out, i);
+          }
+        }
+        return Ok();
+      }
+    }
+    return InvalidArgument("unknown term");
+  }
+
+  void MarkNull(Numbers* out, size_t i) {
+    if (out->nulls.empty()) out->nulls.assign(n_, 0);
+    out->nulls[i] = 1;
+  }
+
+  Status EvalArithmeticPredicate(const Expression& e, uint8_t* out) {
+    bool floating = e.term()->type && e.term()->type->id() == TypeId::kDouble;
+    Numbers v;
+    FLOE_RETURN_IF_ERROR(EvalNumbers(e.term(), floating, &v));
+    Op op = e.op();
+    switch (op) {
+      case Op::kIsNull:
+      case Op::kNotNull:
+        for (size_t i = 0; i < n_; ++i) out[i] = v.IsNull(i) == (op == Op::kIsNull);
+        return Ok();
+      case Op::kIsNan:
+      case Op::kNotNan:
+        for (size_t i = 0; i < n_; ++i) {
+          bool nan = floating && !v.IsNull(i) && std::isnan(v.DoubleAt(i));
+          out[i] = op == Op::kIsNan ? nan : !nan;
+        }
+        return Ok();
+      default: break;
+    }
+    if (floating) {
+      const double* d = v.doubles.data();
+      auto get = [d](size_t i) { return d[i]; };
+      FLOE_RETURN_IF_ERROR(Typed<double>(op, get, e.literals(), [](const Literal& l) {
+        return l.type()->id() == TypeId::kDouble ? l.AsDouble() : static_cast<double>(l.AsInt64()); }, out));
+    } else {
+      const int64_t* l = v.longs.data();
+      auto get = [l](size_t i) { return l[i]; };
+      FLOE_RETURN_IF_ERROR(Typed<int64_t>(op, get, e.literals(), [](const Literal& x) { return x.AsInt64(); }, out));
+    }
+    MaskNulls(v.nulls, out, n_);
+    return Ok();
+  }
+
+  const ColumnBatch& batch_;
+  size_t n_;
+};
+
+const Column* FindIn(const Type& type, const std::vector<Column>& columns, int field_id) {
+  const auto& fields = type.fields();
+  for (size_t i = 0; i < fields.size() && i < columns.size(); ++i) {
+    if (fields[i].id == field_id) return &columns[i];
+    if (fields[i].type->id() == TypeId::kStruct) {
+      if (const Column* c = FindIn(*fields[i].type, columns[i].children, field_id)) return c;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const Column* FindColumn(const ColumnBatch& batch, int field_id) {
+  for (size_t i = 0; i < batch.fields.size() && i < batch.columns.size(); ++i) {
+    if (batch.fields[i].id == field_id) return &batch.columns[i];
+    if (batch.fields[i].type->id() == TypeId::kStruct) {
+      if (const Column* c = FindIn(*batch.fields[i].type, batch.columns[i].children, field_id)) return c;
+    }
+  }
+  return nullptr;
+}
+
+Result<std::vector<uint8_t>> EvaluateRows(const Expr& bound, const ColumnBatch& batch) {
+  if (!bound || !bound->is_bound()) return InvalidArgument("EvaluateRows needs a bound expression");
+  std::vector<uint8_t> out(batch.num_rows);
+  RowEvaluator evaluator(batch);
+  FLOE_RETURN_IF_ERROR(evaluator.Eval(RewriteNot(bound), out.data()));
+  return out;
+}
+
+}  // namespace floe
