@@ -8,6 +8,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,8 @@ class MetadataBuilder {
   // Start a brand-new table (format version 1 or 2; 3 where supported).
   static MetadataBuilder ForNewTable(int format_version = 2);
 
+  // Validates then applies one update; an update that changes nothing is fine. After a failed
+  // update the builder is spent: later Apply calls and Build return that first error.
   Status Apply(const TableUpdate& update);
   Status ApplyAll(const std::vector<TableUpdate>& updates);
 
@@ -39,6 +42,10 @@ class MetadataBuilder {
   std::optional<int> last_added_order_id_;
   bool changed_ = false;
   int64_t previous_main_snapshot_ = -1;
+  bool new_table_ = false;                   // ForNewTable: no base, no metadata-log entry
+  std::set<int64_t> added_snapshot_ids_;     // snapshots added by this builder
+  std::vector<int64_t> main_history_;        // snapshots main was set to, in order
+  std::optional<Error> error_;               // first failed update: Build refuses after it
   friend class MetadataBuilderAccess;
 };
 

@@ -19,6 +19,10 @@ Result<TableMetadata> TableMetadataFromJson(const nlohmann::json& j);
 nlohmann::json TableMetadataToJson(const TableMetadata& m);
 std::string WriteTableMetadata(const TableMetadata& m);  // pretty, stable key order
 
+// Parse then write: what `floe inspect` prints for a metadata document. The error is the
+// parser's (kind Corrupt, or NotSupported for an unknown format version).
+Result<std::string> NormalizeMetadataJson(std::string_view json_text);
+
 nlohmann::json TypeToJson(const Type& t);
 Result<TypePtr> TypeFromJson(const nlohmann::json& j);
 nlohmann::json SchemaToJson(const Schema& s);

@@ -56,6 +56,12 @@ struct TableMetadata {
   std::string Property(const std::string& key, const std::string& default_value) const;
   int64_t PropertyInt(const std::string& key, int64_t default_value) const;
   bool PropertyBool(const std::string& key, bool default_value) const;
+
+  // Checks the rules every document must keep: the current schema, default spec and default
+  // sort order exist; ids are unique; refs and current-snapshot-id name existing snapshots
+  // (and agree on main); v2+ has a table-uuid; no snapshot is newer than last-sequence-number.
+  // The parser and the builder both call it; InvalidArgument names the broken rule.
+  Status Validate() const;
 };
 
 }  // namespace floe

@@ -1,0 +1,34 @@
+#include "meta/data_file.h"
+
+#include <cctype>
+
+namespace floe {
+
+std::string_view FileContentName(FileContent c) {
+  switch (c) {
+    case FileContent::kData: return "DATA";
+    case FileContent::kPositionDeletes: return "POSITION_DELETES";
+    case FileContent::kEqualityDeletes: return "EQUALITY_DELETES";
+  }
+  return "UNKNOWN";
+}
+
+std::string_view FileFormatName(FileFormat f) {
+  switch (f) {
+    case FileFormat::kParquet: return "PARQUET";
+    case FileFormat::kAvro: return "AVRO";
+    case FileFormat::kOrc: return "ORC";
+    case FileFormat::kPuffin: return "PUFFIN";
+  }
+  return "UNKNOWN";
+}
+
+Result<FileFormat> ParseFileFormat(std::string_view text) {
+  std::string upper(text);
+  for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (FileFormat f : {FileFormat::kParquet, FileFormat::kAvro, FileFormat::kOrc, FileFormat::kPuffin})
+    if (upper == FileFormatName(f)) return f;
+  return InvalidArgument("unknown file format '" + std::string(text) + "' (parquet, avro, orc or puffin)");
+}
+
+}  // namespace floe

@@ -1,0 +1,452 @@
+// MetadataBuilder: applies updates one at a time, validating each before it touches anything.
+//
+// The rules follow Iceberg's TableMetadata.Builder so that a REST client sees the same
+// behaviour from floe's server as from Iceberg's: re-adding an identical schema, spec or sort
+// order reuses its id; -1 means "the one added last"; main moving appends to the snapshot
+// log; Build appends the base document to the metadata log and trims it.
+#include "meta/metadata_builder.h"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+
+#include "meta/table_properties.h"
+#include "util/uuid.h"
+
+namespace floe {
+
+namespace {
+
+constexpr int kMaxFormatVersion = 3;
+// A snapshot-log entry for a main change whose time is the commit's: filled in by Build.
+constexpr int64_t kPendingTimestamp = std::numeric_limits<int64_t>::min();
+
+std::string Str(int64_t v) { return std::to_string(v); }
+
+bool SameRef(const SnapshotRef& a, const SnapshotRef& b) {
+  return a.snapshot_id == b.snapshot_id && a.type == b.type && a.min_snapshots_to_keep == b.min_snapshots_to_keep &&
+         a.max_snapshot_age_ms == b.max_snapshot_age_ms && a.max_ref_age_ms == b.max_ref_age_ms;
+}
+
+std::string Lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+// Applies one update to a builder; one operator() per update type.
+class MetadataBuilderAccess {
+ public:
+  explicit MetadataBuilderAccess(MetadataBuilder& b) : b_(b), m_(b.metadata_) {}
+
+  Status operator()(const AssignUuid& u) {
+    if (u.uuid.empty()) return InvalidArgument("Cannot assign an empty uuid");
+    if (Lower(u.uuid) == Lower(m_.table_uuid)) return Ok();
+    if (!m_.table_uuid.empty()) return InvalidArgument("Cannot reassign uuid: the table's uuid is " + m_.table_uuid);
+    m_.table_uuid = u.uuid;
+    return Changed();
+  }
+
+  Status operator()(const UpgradeFormatVersion& u) {
+    if (u.format_version < 1 || u.format_version > kMaxFormatVersion)
+      return InvalidArgument("Cannot upgrade table to unsupported format version: v" + Str(u.format_version) +
+                             " (supported: v" + Str(kMaxFormatVersion) + ")");
+    if (u.format_version == m_.format_version) return Ok();
+    // A table being created has nothing a lower version could not express yet.
+    if (u.format_version < m_.format_version && !b_.new_table_)
+      return InvalidArgument("Cannot downgrade v" + Str(m_.format_version) + " table to v" + Str(u.format_version));
+    m_.format_version = u.format_version;
+    if (m_.format_version >= 3 && !m_.next_row_id) m_.next_row_id = 0;
+    if (m_.format_version < 3) m_.next_row_id.reset();
+    return Changed();
+  }
+
+  Status operator()(const AddSchema& u) {
+    if (auto st = u.schema.Validate(); !st) return st;
+    if (u.last_column_id && *u.last_column_id < m_.last_column_id)
+      return InvalidArgument("Invalid last column ID: " + Str(*u.last_column_id) + " < " + Str(m_.last_column_id) +
+                             " (previous last column ID)");
+    int new_last = std::max({m_.last_column_id, u.schema.HighestFieldId(), u.last_column_id.value_or(0)});
+    int id = 0;
+    bool found = false;
+    for (const auto& s : m_.schemas) {
+      if (s.SameStructure(u.schema)) {
+        id = s.schema_id();
+        found = true;
+        break;
+      }
+      id = std::max(id, s.schema_id() + 1);
+    }
+    if (!found) {
+      m_.schemas.emplace_back(id, u.schema.fields(), u.schema.identifier_field_ids());
+      b_.changed_ = true;
+    }
+    b_.last_added_schema_id_ = id;
+    if (new_last != m_.last_column_id) {
+      m_.last_column_id = new_last;
+      b_.changed_ = true;
+    }
+    return Ok();
+  }
+
+  Status operator()(const SetCurrentSchema& u) {
+    int id = u.schema_id;
+    if (id == -1) {
+      if (!b_.last_added_schema_id_) return InvalidArgument("Cannot set last added schema: no schema has been added");
+      id = *b_.last_added_schema_id_;
+    }
+    if (!m_.SchemaById(id)) return InvalidArgument("Cannot set current schema to unknown schema: " + Str(id));
+    if (id == m_.current_schema_id) return Ok();
+    m_.current_schema_id = id;
+    return Changed();
+  }
+
+  Status operator()(const AddPartitionSpec& u) {
+    const Schema* schema = m_.SchemaById(m_.current_schema_id);
+    if (!schema) return InvalidArgument("Cannot add a partition spec: the table has no current schema");
+    if (auto st = u.spec.Validate(*schema); !st) return st;
+    std::set<int> field_ids;
+    for (const auto& f : u.spec.fields()) {
+      if (!field_ids.insert(f.field_id).second)
+        return InvalidArgument("partition spec has two fields with field id " + Str(f.field_id));
+      if (f.field_id < PartitionSpec::kFirstFieldId)
+        return InvalidArgument("partition field '" + f.name + "' has field id " + Str(f.field_id) +
+                               "; partition field ids start at " + Str(PartitionSpec::kFirstFieldId));
+    }
+    if (m_.format_version == 1) {
+      for (size_t i = 0; i < u.spec.fields().size(); ++i)
+        if (u.spec.fields()[i].field_id != PartitionSpec::kFirstFieldId + static_cast<int>(i))
+          return InvalidArgument("Spec does not use sequential IDs that are required in v1 (field '" +
+                                 u.spec.fields()[i].name + "' has id " + Str(u.spec.fields()[i].field_id) + ")");
+    }
+    int id = 0;
+    bool found = false;
+    for (const auto& s : m_.partition_specs) {
+      if (s.CompatibleWith(u.spec)) {
+        id = s.spec_id();
+        found = true;
+        break;
+      }
+      id = std::max(id, s.spec_id() + 1);
+    }
+    if (!found) {
+      m_.partition_specs.emplace_back(id, u.spec.fields());
+      for (const auto& f : u.spec.fields()) m_.last_partition_id = std::max(m_.last_partition_id, f.field_id);
+      b_.changed_ = true;
+    }
+    b_.last_added_spec_id_ = id;
+    return Ok();
+  }
+
+  Status operator()(const SetDefaultSpec& u) {
+    int id = u.spec_id;
+    if (id == -1) {
+      if (!b_.last_added_spec_id_) return InvalidArgument("Cannot set last added spec: no spec has been added");
+      id = *b_.last_added_spec_id_;
+    }
+    if (!m_.SpecById(id)) return InvalidArgument("Cannot set default partition spec to unknown spec: " + Str(id));
+    if (id == m_.default_spec_id) return Ok();
+    m_.default_spec_id = id;
+    return Changed();
+  }
+
+  Status operator()(const AddSortOrder& u) {
+    const SortOrder& order = u.sort_order;
+    if (!order.is_unsorted()) {
+      const Schema* schema = m_.SchemaById(m_.current_schema_id);
+      if (!schema) return InvalidArgument("Cannot add a sort order: the table has no current schema");
+      if (auto st = order.Validate(*schema); !st) return st;
+    }
+    // Iceberg keeps order id 0 for "unsorted"; sorted orders are numbered from 1.
+    int id = order.is_unsorted() ? 0 : 1;
+    bool found = false;
+    for (const auto& o : m_.sort_orders) {
+      if (o.SameFields(order)) {
+        id = o.order_id();
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      int max_id = -1;
+      for (const auto& o : m_.sort_orders) max_id = std::max(max_id, o.order_id());
+      if (order.is_unsorted()) {
+        id = m_.SortOrderById(0) ? max_id + 1 : 0;  // 0 taken by a sorted order: unusual, but keep ids unique
+      } else {
+        id = std::max(1, max_id + 1);
+      }
+    }
+    if (!found) {
+      m_.sort_orders.emplace_back(id, order.fields());
+      b_.changed_ = true;
+    }
+    b_.last_added_order_id_ = id;
+    return Ok();
+  }
+
+  Status operator()(const SetDefaultSortOrder& u) {
+    int id = u.sort_order_id;
+    if (id == -1) {
+      if (!b_.last_added_order_id_) return InvalidArgument("Cannot set last added sort order: no sort order has been added");
+      id = *b_.last_added_order_id_;
+    }
+    if (!m_.SortOrderById(id)) return InvalidArgument("Cannot set default sort order to unknown order: " + Str(id));
+    if (id == m_.default_sort_order_id) return Ok();
+    m_.default_sort_order_id = id;
+    return Changed();
+  }
+
+  Status operator()(const AddSnapshot& u) {
+    const Snapshot& s = u.snapshot;
+    if (m_.schemas.empty()) return InvalidArgument("Attempting to add a snapshot before a schema is added");
+    if (m_.SnapshotById(s.snapshot_id)) return InvalidArgument("Snapshot already exists for id: " + Str(s.snapshot_id));
+    if (m_.format_version >= 2 && s.sequence_number <= m_.last_sequence_number)
+      return InvalidArgument("Cannot add snapshot with sequence number " + Str(s.sequence_number) +
+                             " older than last sequence number " + Str(m_.last_sequence_number));
+    if (m_.format_version >= 3) {
+      // Row lineage: each snapshot claims the row-id range [first-row-id, first-row-id + added-rows).
+      if (!s.first_row_id) return InvalidArgument("Cannot add a snapshot: first-row-id is null (required in v3)");
+      int64_t next = m_.next_row_id.value_or(0);
+      if (*s.first_row_id < next)
+        return InvalidArgument("Cannot add a snapshot, first-row-id is behind table next-row-id: " +
+                               Str(*s.first_row_id) + " < " + Str(next));
+      m_.next_row_id = next + s.added_rows.value_or(0);
+    }
+    m_.snapshots.push_back(s);
+    m_.last_sequence_number = std::max(m_.last_sequence_number, s.sequence_number);
+    b_.added_snapshot_ids_.insert(s.snapshot_id);
+    return Changed();
+  }
+
+  Status operator()(const SetSnapshotRef& u) {
+    if (u.ref_name.empty()) return InvalidArgument("Cannot set a ref with an empty name");
+    const Snapshot* snapshot = m_.SnapshotById(u.ref.snapshot_id);
+    if (!snapshot) return InvalidArgument("Cannot set " + u.ref_name + " to unknown snapshot: " + Str(u.ref.snapshot_id));
+    if (u.ref.type == RefType::kTag && (u.ref.min_snapshots_to_keep || u.ref.max_snapshot_age_ms))
+      return InvalidArgument("Tag " + u.ref_name + " cannot have min-snapshots-to-keep or max-snapshot-age-ms");
+    if (u.ref_name == kMainBranch && u.ref.type != RefType::kBranch)
+      return InvalidArgument("Cannot set main to a tag: main must be a branch");
+    auto it = m_.refs.find(u.ref_name);
+    if (it != m_.refs.end() && SameRef(it->second, u.ref)) return Ok();
+    m_.refs[u.ref_name] = u.ref;
+    if (u.ref_name == kMainBranch) {
+      m_.current_snapshot_id = u.ref.snapshot_id;
+      // A snapshot committed in this change became current when it was made; an older one
+      // becomes current now (a rollback), which Build knows.
+      bool added_here = b_.added_snapshot_ids_.contains(u.ref.snapshot_id);
+      m_.snapshot_log.push_back({added_here ? snapshot->timestamp_ms : kPendingTimestamp, u.ref.snapshot_id});
+      b_.main_history_.push_back(u.ref.snapshot_id);
+    }
+    return Changed();
+  }
+
+  Status operator()(const RemoveSnapshots& u) {
+    std::set<int64_t> removed;
+    std::set<int64_t> wanted(u.snapshot_ids.begin(), u.snapshot_ids.end());
+    std::erase_if(m_.snapshots, [&](const Snapshot& s) {
+      if (!wanted.contains(s.snapshot_id)) return false;
+      removed.insert(s.snapshot_id);
+      return true;
+    });
+    if (removed.empty()) return Ok();
+    // Refs to removed snapshots go with them; a removed main leaves the table without a
+    // current snapshot.
+    for (auto it = m_.refs.begin(); it != m_.refs.end();) {
+      if (removed.contains(it->second.snapshot_id)) {
+        if (it->first == kMainBranch) m_.current_snapshot_id.reset();
+        it = m_.refs.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    std::erase_if(m_.statistics, [&](const StatisticsFile& f) { return removed.contains(f.snapshot_id); });
+    std::erase_if(m_.partition_statistics,
+                  [&](const PartitionStatisticsFile& f) { return removed.contains(f.snapshot_id); });
+    for (int64_t id : removed) b_.added_snapshot_ids_.erase(id);
+    return Changed();
+  }
+
+  Status operator()(const RemoveSnapshotRef& u) {
+    auto it = m_.refs.find(u.ref_name);
+    if (it == m_.refs.end()) return Ok();
+    m_.refs.erase(it);
+    if (u.ref_name == kMainBranch) m_.current_snapshot_id.reset();
+    return Changed();
+  }
+
+  Status operator()(const SetLocation& u) {
+    if (u.location.empty()) return InvalidArgument("Cannot set an empty table location");
+    if (u.location == m_.location) return Ok();
+    m_.location = u.location;
+    return Changed();
+  }
+
+  Status operator()(const SetProperties& u) {
+    for (const auto& [k, v] : u.updates) {
+      auto it = m_.properties.find(k);
+      if (it != m_.properties.end() && it->second == v) continue;
+      m_.properties[k] = v;
+      b_.changed_ = true;
+    }
+    return Ok();
+  }
+
+  Status operator()(const RemoveProperties& u) {
+    for (const auto& k : u.removals)
+      if (m_.properties.erase(k)) b_.changed_ = true;
+    return Ok();
+  }
+
+  Status operator()(const SetStatistics& u) {
+    std::erase_if(m_.statistics, [&](const StatisticsFile& f) { return f.snapshot_id == u.statistics.snapshot_id; });
+    m_.statistics.push_back(u.statistics);
+    return Changed();
+  }
+
+  Status operator()(const RemoveStatistics& u) {
+    if (std::erase_if(m_.statistics, [&](const StatisticsFile& f) { return f.snapshot_id == u.snapshot_id; }))
+      b_.changed_ = true;
+    return Ok();
+  }
+
+  Status operator()(const SetPartitionStatistics& u) {
+    std::erase_if(m_.partition_statistics, [&](const PartitionStatisticsFile& f) {
+      return f.snapshot_id == u.partition_statistics.snapshot_id;
+    });
+    m_.partition_statistics.push_back(u.partition_statistics);
+    return Changed();
+  }
+
+  Status operator()(const RemovePartitionStatistics& u) {
+    if (std::erase_if(m_.partition_statistics,
+                      [&](const PartitionStatisticsFile& f) { return f.snapshot_id == u.snapshot_id; }))
+      b_.changed_ = true;
+    return Ok();
+  }
+
+  Status operator()(const RemovePartitionSpecs& u) {
+    for (int id : u.spec_ids)
+      if (id == m_.default_spec_id) return InvalidArgument("Cannot remove the default partition spec: " + Str(id));
+    std::set<int> ids(u.spec_ids.begin(), u.spec_ids.end());
+    if (std::erase_if(m_.partition_specs, [&](const PartitionSpec& s) { return ids.contains(s.spec_id()); }))
+      b_.changed_ = true;
+    return Ok();
+  }
+
+  Status operator()(const RemoveSchemas& u) {
+    for (int id : u.schema_ids)
+      if (id == m_.current_schema_id) return InvalidArgument("Cannot remove current schema: " + Str(id));
+    std::set<int> ids(u.schema_ids.begin(), u.schema_ids.end());
+    if (std::erase_if(m_.schemas, [&](const Schema& s) { return ids.contains(s.schema_id()); })) b_.changed_ = true;
+    return Ok();
+  }
+
+ private:
+  Status Changed() {
+    b_.changed_ = true;
+    return Ok();
+  }
+
+  MetadataBuilder& b_;
+  TableMetadata& m_;
+};
+
+MetadataBuilder MetadataBuilder::From(const TableMetadata& base, std::string base_location) {
+  MetadataBuilder b;
+  b.metadata_ = base;
+  if (!base_location.empty()) b.base_location_ = std::move(base_location);
+  b.base_last_updated_ms_ = base.last_updated_ms;
+  b.previous_main_snapshot_ = base.current_snapshot_id.value_or(-1);
+  return b;
+}
+
+MetadataBuilder MetadataBuilder::ForNewTable(int format_version) {
+  MetadataBuilder b;
+  b.new_table_ = true;
+  TableMetadata& m = b.metadata_;
+  m.format_version = format_version;
+  // Nothing is current until the creating updates say so.
+  m.current_schema_id = -1;
+  m.default_spec_id = -1;
+  m.default_sort_order_id = -1;
+  m.last_partition_id = PartitionSpec::kFirstFieldId - 1;
+  if (format_version >= 3) m.next_row_id = 0;
+  if (format_version < 1 || format_version > kMaxFormatVersion)
+    b.error_ = Error{ErrorKind::kInvalidArgument, "Unsupported format version for a new table: v" + Str(format_version)};
+  return b;
+}
+
+Status MetadataBuilder::Apply(const TableUpdate& update) {
+  if (error_) return std::unexpected(*error_);
+  // Every update validates before it writes, but a copy keeps even a bug from leaving half an
+  // update behind.
+  TableMetadata before = metadata_;
+  MetadataBuilderAccess access(*this);
+  Status st = std::visit(access, update);
+  if (!st) {
+    metadata_ = std::move(before);
+    Error e = st.error();
+    e.kind = ErrorKind::kInvalidArgument;
+    error_ = e.WithContext(UpdateName(update));
+    return std::unexpected(*error_);
+  }
+  return Ok();
+}
+
+Status MetadataBuilder::ApplyAll(const std::vector<TableUpdate>& updates) {
+  for (const auto& u : updates) FLOE_RETURN_IF_ERROR(Apply(u));
+  return Ok();
+}
+
+Result<TableMetadata> MetadataBuilder::Build(int64_t now_ms) {
+  if (error_) return std::unexpected(*error_);
+  if (!new_table_ && !changed_) return metadata_;  // nothing changed: the base, as it was
+  TableMetadata m = metadata_;
+  if (new_table_) {
+    if (m.table_uuid.empty()) m.table_uuid = RandomUuidString();
+    // A table created without a spec or order is unpartitioned and unsorted.
+    if (m.partition_specs.empty()) {
+      m.partition_specs.push_back(PartitionSpec::Unpartitioned());
+      m.default_spec_id = 0;
+    }
+    if (m.sort_orders.empty()) {
+      m.sort_orders.push_back(SortOrder::Unsorted());
+      m.default_sort_order_id = 0;
+    }
+  }
+  m.last_updated_ms = now_ms;
+
+  // Snapshot log. Main moving several times in one change logs only where it ended for
+  // snapshots made in this change (the others were never visible to anyone).
+  std::set<int64_t> intermediate;
+  for (size_t i = 0; i + 1 < main_history_.size(); ++i)
+    if (added_snapshot_ids_.contains(main_history_[i]) && main_history_[i] != main_history_.back())
+      intermediate.insert(main_history_[i]);
+  std::vector<SnapshotLogEntry> log;
+  for (auto e : m.snapshot_log) {
+    if (!m.SnapshotById(e.snapshot_id)) {
+      // An entry for a removed snapshot invalidates the history before it: the log must not
+      // show the table passing through a state that can no longer be read.
+      log.clear();
+      continue;
+    }
+    if (intermediate.contains(e.snapshot_id)) continue;
+    if (e.timestamp_ms == kPendingTimestamp) e.timestamp_ms = now_ms;
+    log.push_back(e);
+  }
+  m.snapshot_log = std::move(log);
+
+  // Metadata log: the version this one replaces, bounded by previous-versions-max.
+  if (base_location_) {
+    m.metadata_log.push_back({base_last_updated_ms_.value_or(0), *base_location_});
+    int64_t max_entries = std::max<int64_t>(
+        1, m.PropertyInt(props::kMetadataPreviousVersionsMax, props::kMetadataPreviousVersionsMaxDefault));
+    if (static_cast<int64_t>(m.metadata_log.size()) > max_entries)
+      m.metadata_log.erase(m.metadata_log.begin(), m.metadata_log.end() - max_entries);
+  }
+  FLOE_RETURN_IF_ERROR(m.Validate());
+  return m;
+}
+
+}  // namespace floe
