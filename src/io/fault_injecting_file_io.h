@@ -43,10 +43,12 @@ inline constexpr size_t kFileOpCount = 12;
 std::string_view FileOpName(FileOp op);
 
 struct FaultRule {
-  std::optional<FileOp> op;   // every operation when unset
-  std::string path_contains;  // every path when empty (for kListPrefix: the prefix)
-  int64_t skip = 0;           // let this many matching calls through first
-  int64_t times = 1;          // then fail this many; -1: every one after
+  // Which calls the rule matches. Every member has a default so a rule can be
+  // written with designated initializers naming only what it needs.
+  std::optional<FileOp> op = std::nullopt;  // every operation when unset
+  std::string path_contains = "";           // every path when empty (kListPrefix: the prefix)
+  int64_t skip = 0;                         // let this many matching calls through first
+  int64_t times = 1;                        // then fail this many; -1: every one after
   // Run the call on the wrapped FileIO, then report the failure anyway: the
   // effect happened but the caller cannot know (a lost answer).
   bool apply_then_fail = false;
