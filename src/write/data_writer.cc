@@ -1,0 +1,213 @@
+#include "write/data_writer.h"
+
+#include <unordered_map>
+
+#include "meta/table_properties.h"
+#include "parquet/parquet_writer.h"
+#include "util/uuid.h"
+#include "write/file_sink.h"
+
+namespace floe {
+
+struct DataWriter::OpenFile {
+  std::vector<Literal> partition;
+  std::unique_ptr<FileIOSink> sink;
+  std::unique_ptr<parquet::ParquetWriter> writer;
+};
+
+namespace {
+
+std::string EscapePathPart(const std::string& s) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == ':' || c == '+') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  return out;
+}
+
+std::string TrimSlash(std::string s) {
+  while (!s.empty() && s.back() == '/') s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+std::string PartitionPath(const PartitionSpec& spec, const std::vector<Literal>& partition) {
+  std::string out;
+  for (size_t i = 0; i < spec.fields().size() && i < partition.size(); ++i) {
+    if (!out.empty()) out += "/";
+    const Literal& v = partition[i];
+    out += EscapePathPart(spec.fields()[i].name) + "=" + (v.is_null() ? "null" : EscapePathPart(v.ToString()));
+  }
+  return out;
+}
+
+DataWriter::DataWriter(FileIO& io, const TableMetadata& table)
+    : io_(io),
+      table_(table),
+      schema_(table.CurrentSchema()),
+      spec_(table.DefaultSpec()),
+      target_file_size_(table.PropertyInt(props::kTargetFileSizeBytes, props::kTargetFileSizeBytesDefault)) {}
+
+DataWriter::~DataWriter() {
+  // Files never finished are not published: their OutputFile aborts on destruction.
+  for (auto& [key, file] : open_)
+    if (file->sink) file->sink->Abort();
+}
+
+Result<ColumnBatch> DataWriter::ConformToSchema(const ColumnBatch& batch) const {
+  bool same = batch.fields.size() == schema_.fields().size();
+  for (size_t i = 0; same && i < batch.fields.size(); ++i)
+    same = batch.fields[i].id == schema_.fields()[i].id && batch.fields[i].type->Equals(*schema_.fields()[i].type);
+  if (same) return batch;
+  ColumnBatch out(schema_);
+  out.num_rows = batch.num_rows;
+  for (size_t i = 0; i < schema_.fields().size(); ++i) {
+    const NestedField& field = schema_.fields()[i];
+    int index = batch.ColumnIndexById(field.id);
+    if (index >= 0 && batch.fields[index].type->Equals(*field.type)) {
+      out.columns[i] = batch.columns[index];
+      continue;
+    }
+    if (index >= 0) {
+      // Different but convertible type (e.g. int into long): convert value by value.
+      Column converted(field.type);
+      for (size_t r = 0; r < batch.num_rows; ++r) {
+        auto st = converted.Append(batch.columns[index].Get(r));
+        if (!st) return std::unexpected(st.error().WithContext("column '" + field.name + "'"));
+      }
+      out.columns[i] = std::move(converted);
+      continue;
+    }
+    if (field.required) return InvalidArgument("required column '" + field.name + "' is missing from the rows");
+    Column nulls(field.type);
+    for (size_t r = 0; r < batch.num_rows; ++r) nulls.AppendNull();
+    out.columns[i] = std::move(nulls);
+  }
+  return out;
+}
+
+Result<DataWriter::OpenFile*> DataWriter::FileFor(const std::vector<Literal>& partition, const std::string& key) {
+  auto it = open_.find(key);
+  if (it != open_.end()) return it->second.get();
+  std::string dir = TrimSlash(table_.location) + "/data";
+  if (!spec_.fields().empty()) dir += "/" + PartitionPath(spec_, partition);
+  std::string path = dir + "/" + RandomUuidString() + ".parquet";
+  FLOE_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> out, io_.NewOutputFile(path));
+  auto file = std::make_unique<OpenFile>();
+  file->partition = partition;
+  file->sink = std::make_unique<FileIOSink>(std::move(out));
+  FLOE_ASSIGN_OR_RETURN(file->writer, parquet::ParquetWriter::Open(file->sink.get(), schema_, table_.properties));
+  OpenFile* raw = file.get();
+  open_[key] = std::move(file);
+  return raw;
+}
+
+Status DataWriter::CloseFile(OpenFile& file) {
+  FLOE_ASSIGN_OR_RETURN(parquet::DataFileMetrics m, file.writer->Close());
+  written_.push_back(file.sink->path());
+  DataFile f;
+  f.content = FileContent::kData;
+  f.file_path = file.sink->path();
+  f.file_format = FileFormat::kParquet;
+  f.spec_id = spec_.spec_id();
+  f.partition = file.partition;
+  f.record_count = m.record_count;
+  f.file_size_in_bytes = m.file_size_in_bytes;
+  f.column_sizes = m.column_sizes;
+  f.value_counts = m.value_counts;
+  f.null_value_counts = m.null_value_counts;
+  f.nan_value_counts = m.nan_value_counts;
+  for (const auto& [id, v] : m.lower_bounds)
+    if (auto b = v.ToBinary()) f.lower_bounds[id] = *b;
+  for (const auto& [id, v] : m.upper_bounds)
+    if (auto b = v.ToBinary()) f.upper_bounds[id] = *b;
+  f.split_offsets = m.split_offsets;
+  f.sort_order_id = table_.default_sort_order_id;
+  stats_.bytes += f.file_size_in_bytes;
+  ++stats_.files;
+  finished_.push_back(std::move(f));
+  file.sink.reset();
+  return Ok();
+}
+
+Status DataWriter::Write(const ColumnBatch& input) {
+  if (input.num_rows == 0) return Ok();
+  FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, ConformToSchema(input));
+  stats_.rows += static_cast<int64_t>(batch.num_rows);
+
+  // Group rows by partition tuple.
+  std::vector<std::pair<std::vector<Literal>, std::string>> partitions;  // tuple, key
+  std::vector<uint32_t> partition_of_row(batch.num_rows, 0);
+  if (!spec_.fields().empty()) {
+    std::vector<int> source_columns;
+    for (const auto& pf : spec_.fields()) {
+      int index = batch.ColumnIndexById(pf.source_id);
+      if (index < 0) return InvalidArgument("partition source column id " + std::to_string(pf.source_id) + " is missing");
+      source_columns.push_back(index);
+    }
+    std::unordered_map<std::string, uint32_t> index_of_key;
+    std::string key;
+    std::vector<Literal> tuple(spec_.fields().size());
+    for (size_t r = 0; r < batch.num_rows; ++r) {
+      key.clear();
+      for (size_t p = 0; p < spec_.fields().size(); ++p) {
+        FLOE_ASSIGN_OR_RETURN(tuple[p], spec_.fields()[p].transform.Apply(batch.columns[source_columns[p]].Get(r)));
+        if (tuple[p].is_null()) {
+          key += '\x01';
+        } else {
+          FLOE_ASSIGN_OR_RETURN(std::string bytes, tuple[p].ToBinary());
+          key += '\x02' + std::to_string(bytes.size()) + ':' + bytes;
+        }
+      }
+      auto [it, inserted] = index_of_key.emplace(key, static_cast<uint32_t>(partitions.size()));
+      if (inserted) partitions.emplace_back(tuple, key);
+      partition_of_row[r] = it->second;
+    }
+  } else {
+    partitions.emplace_back(std::vector<Literal>{}, std::string());
+  }
+
+  for (uint32_t p = 0; p < partitions.size(); ++p) {
+    const auto& [tuple, key] = partitions[p];
+    ColumnBatch rows;
+    if (partitions.size() == 1) {
+      rows = std::move(batch);
+    } else {
+      std::vector<uint8_t> keep(batch.num_rows);
+      for (size_t r = 0; r < batch.num_rows; ++r) keep[r] = partition_of_row[r] == p;
+      rows = batch.Filter(keep);
+    }
+    FLOE_ASSIGN_OR_RETURN(OpenFile * file, FileFor(tuple, key));
+    FLOE_RETURN_IF_ERROR(file->writer->Write(rows));
+    if (static_cast<int64_t>(file->writer->EstimatedFileSize()) >= target_file_size_) {
+      FLOE_RETURN_IF_ERROR(CloseFile(*file));
+      open_.erase(key);  // the next rows of this partition start a new file
+    }
+  }
+  return Ok();
+}
+
+Result<std::vector<DataFile>> DataWriter::Finish() {
+  for (auto& [key, file] : open_) FLOE_RETURN_IF_ERROR(CloseFile(*file));
+  open_.clear();
+  return finished_;
+}
+
+void DataWriter::Abort() {
+  for (auto& [key, file] : open_)
+    if (file->sink) file->sink->Abort();
+  open_.clear();
+  for (const auto& path : written_) (void)io_.Delete(path);
+  written_.clear();
+  finished_.clear();
+}
+
+}  // namespace floe

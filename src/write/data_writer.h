@@ -1,0 +1,63 @@
+// DataWriter: rows into Parquet data files, split by the table's partition spec and rolled
+// at write.target-file-size-bytes. Files get unique names (invariant 1) under <location>/data/.
+//
+// Nothing is visible to readers until a commit lists the files; if the commit certainly
+// fails, Abort() (or the caller) deletes them.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io/file_io.h"
+#include "meta/data_file.h"
+#include "meta/table_metadata.h"
+#include "types/column_batch.h"
+
+namespace floe {
+
+struct WriteStats {
+  int64_t rows = 0;
+  int64_t bytes = 0;
+  int64_t files = 0;
+};
+
+class DataWriter {
+ public:
+  // Writes with the table's current schema and default spec.
+  DataWriter(FileIO& io, const TableMetadata& table);
+  ~DataWriter();
+
+  // The batch's columns are matched to the table schema by field id (missing optional columns
+  // are written as null; a missing required column is an error naming it).
+  Status Write(const ColumnBatch& batch);
+  // Closes every open file; the data files to commit.
+  Result<std::vector<DataFile>> Finish();
+  // Deletes every file written so far (the commit certainly failed or was never made).
+  void Abort();
+
+  const WriteStats& stats() const { return stats_; }
+  const std::vector<std::string>& written_paths() const { return written_; }
+
+ private:
+  struct OpenFile;
+  Result<OpenFile*> FileFor(const std::vector<Literal>& partition, const std::string& key);
+  Status CloseFile(OpenFile& file);
+  Result<ColumnBatch> ConformToSchema(const ColumnBatch& batch) const;
+
+  FileIO& io_;
+  const TableMetadata& table_;
+  Schema schema_;
+  PartitionSpec spec_;
+  int64_t target_file_size_;
+  std::map<std::string, std::unique_ptr<OpenFile>> open_;
+  std::vector<DataFile> finished_;
+  std::vector<std::string> written_;
+  WriteStats stats_;
+};
+
+// "country=DE/ts_day=2026-01-02": the folder of a partition tuple, values escaped for paths.
+std::string PartitionPath(const PartitionSpec& spec, const std::vector<Literal>& partition);
+
+}  // namespace floe
