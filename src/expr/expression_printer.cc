@@ -88,20 +88,27 @@ bool IsKeyword(std::string_view word) {
   return false;
 }
 
-std::string SqlIdentifierPart(std::string_view part) {
-  bool plain = !part.empty() && !std::isdigit(static_cast<unsigned char>(part[0])) && !IsKeyword(part);
-  for (char c : part) plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
-  if (plain) return std::string(part);
+std::string QuoteWhole(std::string_view name) {
   std::string out = "\"";
-  for (char c : part) {
+  for (char c : name) {
     out.push_back(c);
     if (c == '"') out.push_back('"');
   }
   return out + "\"";
 }
 
+// Bare when the lexer would read it back as one word (non-ASCII bytes count as letters).
+std::string SqlIdentifierPart(std::string_view part) {
+  auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80; };
+  bool plain = !part.empty() && letter(part[0]) && !IsKeyword(part);
+  for (char c : part) plain = plain && (letter(c) || std::isdigit(static_cast<unsigned char>(c)) || c == '$');
+  return plain ? std::string(part) : QuoteWhole(part);
+}
+
 // Dotted names print part by part so that "a.b" reads back as the nested field a.b.
 std::string SqlIdentifier(std::string_view name) {
+  if (name.empty() || name.front() == '.' || name.back() == '.' || name.find("..") != std::string_view::npos)
+    return QuoteWhole(name);  // empty parts would not read back part by part
   std::string out;
   size_t start = 0;
   while (true) {

@@ -79,6 +79,7 @@ Result<std::vector<Token>> Tokenize(std::string_view text) {
       std::string upper = Upper(word);
       t.kind = Token::Kind::kIdentifier;
       t.text = std::string(word);
+      t.raw = t.text;
       for (const char* k : kKeywords) {
         if (upper == k) {
           t.kind = Token::Kind::kKeyword;

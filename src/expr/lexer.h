@@ -22,6 +22,7 @@ struct Token {
   };
   Kind kind = Kind::kEnd;
   std::string text;
+  std::string raw;  // the text as written (keywords keep their case here)
   size_t pos = 0;  // 0-based offset of the token's first character
 
   bool Is(Kind k, std::string_view t) const { return kind == k && text == t; }

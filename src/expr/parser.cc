@@ -5,6 +5,7 @@
 #include "expr/parser.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 
 #include "expr/lexer.h"
@@ -377,6 +378,7 @@ class Parser {
     }
     auto v = ArithDouble(op, ToDouble(x), ToDouble(y));
     if (!v) return InvalidArgument("division by zero" + At(op_token.pos));
+    if (!std::isfinite(*v)) return InvalidArgument("arithmetic overflow" + At(op_token.pos));
     return Literal::Double(*v);
   }
 
@@ -405,7 +407,7 @@ class Parser {
       Operand zero;
       zero.pos = sign.pos;
       zero.term = LiteralTerm(Literal::Long(0));
-      return Combine(zero, inner, Token{Token::Kind::kSymbol, "-", sign.pos});
+      return Combine(zero, inner, Token{Token::Kind::kSymbol, "-", "-", sign.pos});
     }
     return ParsePrimary();
   }
@@ -460,7 +462,8 @@ class Parser {
           if (Peek().kind != Token::Kind::kIdentifier && Peek().kind != Token::Kind::kQuotedIdentifier &&
               Peek().kind != Token::Kind::kKeyword)
             return InvalidArgument("expected a field name after '.'" + At(Peek().pos));
-          name += "." + Take().text;
+          const Token& part = Take();
+          name += "." + (part.kind == Token::Kind::kKeyword ? part.raw : part.text);
         }
         out.term = Ref(std::move(name));
         return out;
