@@ -1,0 +1,79 @@
+// Reading Iceberg manifests (v1-v3, data and delete) from bytes, as any Iceberg writer makes them.
+//
+// Fields are matched to the spec by field id, then by name; unknown fields are skipped, absent
+// optional fields read as empty. The partition spec and schema come from the file's key-value
+// metadata, or, when a writer left them out, from the caller's table metadata; failing both,
+// partition values are typed from the Avro schema itself.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "meta/data_file.h"
+#include "meta/manifest_file.h"
+#include "meta/table_metadata.h"
+
+namespace floe {
+
+struct ManifestReadOptions {
+  // The manifest's entry in its manifest list. When given, entries inherit snapshot id and
+  // sequence numbers from it per the spec (null snapshot id: the manifest's added_snapshot_id;
+  // null sequence numbers of ADDED entries, or of any entry in a v1 manifest: its
+  // sequence_number; v3 first_row_id likewise). When absent, nulls stay null, except that v1
+  // manifests' sequence numbers read as 0.
+  const ManifestFile* manifest = nullptr;
+  // Supplies schema and spec when the file's metadata lacks them.
+  const TableMetadata* table = nullptr;
+};
+
+// What the header says about the manifest.
+struct ManifestInfo {
+  int format_version = 1;
+  ManifestContent content = ManifestContent::kData;
+  int spec_id = 0;
+  std::optional<Schema> schema;  // absent when neither the file nor the table gives one
+  PartitionSpec spec;            // fields are empty when unknown (the partition type then comes from Avro)
+  TypePtr partition_type;        // the struct type of every entry's partition tuple
+  std::map<std::string, std::string> metadata;  // the header's key-value metadata, avro.* excluded
+};
+
+// Streams the entries of one manifest; `bytes` must outlive the reader.
+class ManifestReader {
+ public:
+  // `path` names the file in error messages.
+  static Result<ManifestReader> Open(std::string_view bytes, std::string_view path,
+                                     const ManifestReadOptions& options = {});
+  ManifestReader(ManifestReader&&) noexcept;
+  ManifestReader& operator=(ManifestReader&&) noexcept;
+  ~ManifestReader();
+
+  const ManifestInfo& info() const;
+
+  // Reads the next entry into *entry (overwriting it); false after the last.
+  Result<bool> Next(ManifestEntry* entry);
+
+ private:
+  struct State;
+  explicit ManifestReader(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+struct ManifestContents {
+  ManifestInfo info;
+  std::vector<ManifestEntry> entries;
+};
+
+Result<ManifestContents> ReadManifest(std::string_view bytes, std::string_view path,
+                                      const ManifestReadOptions& options = {});
+
+// The manifest list entry describing a manifest, computed by reading it: counts, partition
+// summaries, min sequence number. For v1 snapshots that list manifests without a manifest list
+// (Snapshot::v1_manifests): `snapshot_id` stands in for entries without one.
+Result<ManifestFile> SummarizeManifest(std::string_view bytes, std::string_view path, int64_t snapshot_id,
+                                       const TableMetadata* table = nullptr);
+
+}  // namespace floe
