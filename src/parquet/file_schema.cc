@@ -55,6 +55,15 @@ bool IsMap(const SchemaNode& n) {
 
 }  // namespace
 
+int TimeUnitOf(const SchemaElement& e) {
+  const LogicalType& lt = e.logical_type;
+  if (lt.kind == LogicalType::kTimestamp || lt.kind == LogicalType::kTime) return lt.unit;
+  int32_t ct = e.converted_type.value_or(-1);
+  if (ct == converted::kTimestampMillis || ct == converted::kTimeMillis) return LogicalType::kMillis;
+  if (ct == converted::kTimestampMicros || ct == converted::kTimeMicros) return LogicalType::kMicros;
+  return 0;
+}
+
 int DecimalBytesForPrecision(int precision) {
   // The fewest bytes whose signed range holds 10^precision - 1.
   for (int n = 1; n <= 16; ++n) {

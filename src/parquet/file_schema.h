@@ -52,6 +52,10 @@ Result<Schema> InferIcebergSchema(const FileSchema& schema, std::vector<std::str
 // annotations per the Iceberg spec. Lists and maps are refused, naming the column.
 Result<std::vector<SchemaElement>> ToParquetSchema(const Schema& schema);
 
+// The time unit of a time/timestamp leaf: LogicalType::kMillis/kMicros/kNanos, 0 when the
+// leaf carries no unit annotation.
+int TimeUnitOf(const SchemaElement& element);
+
 // Bytes of the FIXED_LEN_BYTE_ARRAY holding a decimal of this precision.
 int DecimalBytesForPrecision(int precision);
 
