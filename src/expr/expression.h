@@ -8,8 +8,10 @@
 //
 // Null semantics are SQL's three-valued logic: a comparison, IN, LIKE or starts-with with a
 // null operand is unknown, which is not a match; NOT of unknown stays unknown. IS NULL and
-// IS NAN are never unknown (is_nan(null) is false). Floating-point comparisons follow IEEE:
-// NaN compares false to everything except `!=`, and -0.0 == 0.0.
+// IS NAN are never unknown (is_nan(null) is false). Floating-point values are totally ordered
+// as in Iceberg's and Spark's evaluators: NaN sorts above every number (so `x > 5` holds for
+// NaN, `x < 5` and `x = 5` do not), and -0.0 == 0.0. A total order keeps every predicate's
+// negation exact, which RewriteNot relies on. Binding rejects NaN literals (use IS NAN).
 #pragma once
 
 #include <memory>

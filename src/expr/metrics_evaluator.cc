@@ -102,8 +102,9 @@ class MetricsEvaluator {
       case Op::kNotNan: return !f.AllNaN();
       case Op::kLt: return !f.AllNullOrNaN() && !(f.lower && CompareValues(*f.lower, lits[0]) >= 0);
       case Op::kLtEq: return !f.AllNullOrNaN() && !(f.lower && CompareValues(*f.lower, lits[0]) > 0);
-      case Op::kGt: return !f.AllNullOrNaN() && !(f.upper && CompareValues(*f.upper, lits[0]) <= 0);
-      case Op::kGtEq: return !f.AllNullOrNaN() && !(f.upper && CompareValues(*f.upper, lits[0]) < 0);
+      // NaN sorts above every number, so NaN rows satisfy > and >=; bounds leave NaN out.
+      case Op::kGt: return !f.AllNull() && (!f.NoNaNs() || !(f.upper && CompareValues(*f.upper, lits[0]) <= 0));
+      case Op::kGtEq: return !f.AllNull() && (!f.NoNaNs() || !(f.upper && CompareValues(*f.upper, lits[0]) < 0));
       case Op::kEq: return !f.AllNullOrNaN() && !below_lower(lits[0]) && !above_upper(lits[0]);
       case Op::kIn: {
         if (f.AllNullOrNaN()) return false;
@@ -157,7 +158,7 @@ class MetricsEvaluator {
 
   static bool Strict(const Expression& e, const ColumnFacts& f) {
     const auto& lits = e.literals();
-    // Ordered comparisons, = and IN need every value present and not NaN.
+    // <, <=, = and IN need every value present and not NaN.
     bool plain = f.NoNulls() && f.NoNaNs();
     auto outside = [&](const Literal& v) {
       return (f.lower && CompareValues(v, *f.lower) < 0) || (f.upper && CompareValues(v, *f.upper) > 0);
@@ -169,8 +170,9 @@ class MetricsEvaluator {
       case Op::kNotNan: return f.AllNull() || (f.floating && f.nans && *f.nans == 0) || !f.floating;
       case Op::kLt: return plain && f.upper && CompareValues(*f.upper, lits[0]) < 0;
       case Op::kLtEq: return plain && f.upper && CompareValues(*f.upper, lits[0]) <= 0;
-      case Op::kGt: return plain && f.lower && CompareValues(*f.lower, lits[0]) > 0;
-      case Op::kGtEq: return plain && f.lower && CompareValues(*f.lower, lits[0]) >= 0;
+      // NaN rows satisfy > and >=: only nulls and numbers below the literal spoil them.
+      case Op::kGt: return f.NoNulls() && (f.AllNaN() || (f.lower && CompareValues(*f.lower, lits[0]) > 0));
+      case Op::kGtEq: return f.NoNulls() && (f.AllNaN() || (f.lower && CompareValues(*f.lower, lits[0]) >= 0));
       case Op::kEq:
       case Op::kIn: {
         if (!plain || !f.lower || !f.upper || CompareValues(*f.lower, *f.upper) != 0) return false;

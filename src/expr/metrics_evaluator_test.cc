@@ -52,8 +52,12 @@ TEST(MetricsEvaluatorTest, InclusiveUsesBoundsAndCounts) {
   EXPECT_TRUE(InclusiveMetrics(BindText("name LIKE '%x'"), m));
   EXPECT_FALSE(InclusiveMetrics(BindText("id > 100 OR name = 'zebra'"), m));
   EXPECT_TRUE(InclusiveMetrics(BindText("NOT (id > 100)"), m));
-  // NaN rows: score > 5 is false for NaN (IEEE), score != 1 is true for NaN.
+  // NaN sorts above every number: NaN rows satisfy score > 5 but not score < 0.5.
+  EXPECT_TRUE(InclusiveMetrics(BindText("score > 5"), m));
+  EXPECT_FALSE(InclusiveMetrics(BindText("score < 0.5"), m));
+  m.nan_value_counts[4] = 0;
   EXPECT_FALSE(InclusiveMetrics(BindText("score > 5"), m));
+  m.nan_value_counts[4] = 3;
   EXPECT_TRUE(InclusiveMetrics(BindText("score IS NAN"), m));
   // Arithmetic is never judged: it never excludes a file.
   EXPECT_TRUE(InclusiveMetrics(BindText("id % 2 = 0 AND id * 1000 < 0"), m));
@@ -68,6 +72,7 @@ TEST(MetricsEvaluatorTest, StrictNeedsEveryRow) {
   EXPECT_FALSE(StrictMetrics(BindText("name >= 'a'"), m));  // two names are null
   EXPECT_TRUE(StrictMetrics(BindText("name IS NULL OR id > 0"), m));
   EXPECT_FALSE(StrictMetrics(BindText("score < 100"), m));  // NaN rows do not match
+  EXPECT_TRUE(StrictMetrics(BindText("score > 0.5"), m));   // NaN rows do
   EXPECT_TRUE(StrictMetrics(BindText("score <> 100"), m));  // NaN != 100 holds
   EXPECT_FALSE(StrictMetrics(BindText("id % 1 = 0"), m));   // arithmetic never makes "all match"
   EXPECT_FALSE(StrictMetrics(BindText("NOT (id >= 10)"), m));

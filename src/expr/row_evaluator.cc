@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <string_view>
+#include <type_traits>
 #include <unordered_set>
 
 #include "expr/value_ops.h"
@@ -11,14 +12,27 @@
 namespace floe {
 namespace {
 
-// Applies a comparison between every row's value (get(i)) and one literal.
+// Applies a comparison between every row's value (get(i)) and one literal (never NaN: the
+// binder rejects NaN literals). Floating point: NaN sorts above every number, -0.0 == 0.0.
 template <typename Get, typename V>
 void CompareLoop(Op op, size_t n, Get get, V lit, uint8_t* out) {
   switch (op) {
     case Op::kLt: for (size_t i = 0; i < n; ++i) out[i] = get(i) < lit; break;
     case Op::kLtEq: for (size_t i = 0; i < n; ++i) out[i] = get(i) <= lit; break;
-    case Op::kGt: for (size_t i = 0; i < n; ++i) out[i] = get(i) > lit; break;
-    case Op::kGtEq: for (size_t i = 0; i < n; ++i) out[i] = get(i) >= lit; break;
+    case Op::kGt:
+      if constexpr (std::is_floating_point_v<V>) {
+        for (size_t i = 0; i < n; ++i) out[i] = get(i) > lit || get(i) != get(i);  // NaN sorts above numbers
+      } else {
+        for (size_t i = 0; i < n; ++i) out[i] = get(i) > lit;
+      }
+      break;
+    case Op::kGtEq:
+      if constexpr (std::is_floating_point_v<V>) {
+        for (size_t i = 0; i < n; ++i) out[i] = get(i) >= lit || get(i) != get(i);
+      } else {
+        for (size_t i = 0; i < n; ++i) out[i] = get(i) >= lit;
+      }
+      break;
     case Op::kEq: for (size_t i = 0; i < n; ++i) out[i] = get(i) == lit; break;
     case Op::kNotEq: for (size_t i = 0; i < n; ++i) out[i] = get(i) != lit; break;
     default: std::memset(out, 0, n); break;

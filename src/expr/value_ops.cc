@@ -36,6 +36,7 @@ bool IsTimestampType(TypeId id) {
 int CompareValues(const Literal& a, const Literal& b) {
   if (IsFloating(a) || IsFloating(b)) {
     double x = AsFloating(a), y = AsFloating(b);
+    if (std::isnan(x) || std::isnan(y)) return std::isnan(x) - std::isnan(y);  // NaN above all numbers
     return x < y ? -1 : (y < x ? 1 : 0);
   }
   return Literal::Compare(a, b);
@@ -256,9 +257,8 @@ Truth EvaluatePredicate(Op op, const Literal& v, const std::vector<Literal>& lit
     default: break;
   }
   if (null) return Truth::kUnknown;
-  bool nan = IsNaN(v);
   auto compare = [&](const Literal& lit) -> std::optional<int> {
-    if (nan || lit.is_null() || IsNaN(lit)) return std::nullopt;  // NaN is unordered
+    if (lit.is_null()) return std::nullopt;
     return CompareValues(v, lit);
   };
   switch (op) {

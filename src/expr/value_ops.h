@@ -15,8 +15,9 @@ namespace floe {
 // Three-valued truth.
 enum class Truth : uint8_t { kFalse, kTrue, kUnknown };
 
-// Orders two non-null, non-NaN values of the same (or an integer-widened) type. Unlike
-// Literal::Compare, floating point is compared numerically: -0.0 == 0.0.
+// Orders two non-null values of the same (or an integer-widened) type. Floating point follows
+// the expression model: NaN equals NaN and sorts above every number, and -0.0 == 0.0 (unlike
+// Literal::Compare, which puts -0.0 first).
 int CompareValues(const Literal& a, const Literal& b);
 bool IsNaN(const Literal& v);  // false for nulls and non-floating types
 
