@@ -155,7 +155,8 @@ nlohmann::json UpdateToJson(const TableUpdate& u) {
                  [&](const SetSnapshotRef& a) {
                    j["ref-name"] = a.ref_name;
                    // The ref's own fields sit beside "action" (allOf SnapshotReference).
-                   for (auto& [k, v] : SnapshotRefToJson(a.ref).items()) j[k] = v;
+                   Json ref = SnapshotRefToJson(a.ref);
+                   for (auto it = ref.begin(); it != ref.end(); ++it) j[it.key()] = it.value();
                  },
                  [&](const RemoveSnapshots& a) { j["snapshot-ids"] = a.snapshot_ids; },
                  [&](const RemoveSnapshotRef& a) { j["ref-name"] = a.ref_name; },
