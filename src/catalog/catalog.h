@@ -39,6 +39,9 @@ struct TableIdentifier {
 
 // Checks a namespace part or table name before it becomes part of a path.
 Status ValidateName(std::string_view name, std::string_view what);
+// Every part of a namespace (at least one; no part may hold '.', which separates levels).
+Status ValidateNamespace(const Namespace& ns);
+Status ValidateIdentifier(const TableIdentifier& id);
 
 struct LoadedTable {
   TableIdentifier id;
@@ -97,6 +100,9 @@ class Catalog {
 struct CatalogOptions {
   std::string name = "default";
   std::optional<std::string> warehouse;  // overrides the URI's default warehouse
+  // Relative metadata and data locations (as PyIceberg writes when its warehouse is relative)
+  // are resolved against this folder instead of the working directory.
+  std::optional<std::string> base_dir;
 };
 
 // Opens a catalog by URI:

@@ -1,0 +1,130 @@
+// OpenCatalog: a catalog chosen by URI.
+//
+// Where the warehouse comes from (the catalog property every new table's location derives
+// from), first match wins:
+//   1. CatalogOptions::warehouse;
+//   2. the URI's ?warehouse= parameter;
+//   3. SQLite: the folder holding the database file; storage: the URI's folder itself;
+//      PostgreSQL: none, so it is an error (a server has no natural local folder).
+// The warehouse is not written into the shared tables: Java and PyIceberg read every row of
+// iceberg_namespace_properties as a namespace, so a reserved row would show up as one.
+// A local warehouse path is made absolute (against base_dir when given), so the locations
+// written into metadata mean the same thing from any working directory.
+#include "catalog/catalog.h"
+
+#include <filesystem>
+#include <system_error>
+
+#include "catalog/catalog_uri.h"
+#include "catalog/rebased_file_io.h"
+#include "catalog/sql/postgres_connection.h"
+#include "catalog/sql/sql_catalog.h"
+#include "catalog/sql/sqlite_connection.h"
+#include "catalog/storage/storage_catalog.h"
+#include "io/local_file_io.h"
+#include "io/local_path.h"
+
+namespace floe {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kDefaultDatabase = "./warehouse/catalog.db";
+constexpr const char* kDefaultWarehouse = "./warehouse";
+
+std::string Absolute(const std::string& path, const CatalogOptions& options) {
+  fs::path p(path);
+  if (p.is_absolute()) return p.lexically_normal().string();
+  fs::path base = options.base_dir ? fs::path(*options.base_dir) : fs::current_path();
+  std::string out = (base / p).lexically_normal().string();
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
+}
+
+// The warehouse as locations will be written: local paths absolute, URIs unchanged.
+Result<std::string> NormalizeWarehouse(const std::string& warehouse, const CatalogOptions& options) {
+  if (warehouse.empty()) return InvalidArgument("warehouse location is empty");
+  if (HasUriScheme(warehouse)) {
+    FLOE_ASSIGN_OR_RETURN(std::string local, LocalPath(warehouse));  // only file: URIs have a FileIO yet
+    return Absolute(local, options);
+  }
+  return Absolute(warehouse, options);
+}
+
+std::shared_ptr<FileIO> MakeIO(const CatalogOptions& options) {
+  std::shared_ptr<FileIO> io = std::make_shared<LocalFileIO>();
+  if (options.base_dir) io = std::make_shared<RebasedFileIO>(io, *options.base_dir);
+  return io;
+}
+
+Status CreateFolder(const std::string& folder) {
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  if (ec) return IOError("cannot create folder " + folder + ": " + ec.message());
+  return Ok();
+}
+
+Result<std::unique_ptr<Catalog>> OpenSqlite(const std::string& db_path, const std::optional<std::string>& warehouse,
+                                            const std::string& name, const CatalogOptions& options) {
+  const bool in_memory = db_path == ":memory:";
+  std::string path = in_memory ? db_path : Absolute(db_path, options);
+  std::string wh;
+  if (warehouse) {
+    FLOE_ASSIGN_OR_RETURN(wh, NormalizeWarehouse(*warehouse, options));
+  } else if (in_memory) {
+    return InvalidArgument("an in-memory SQLite catalog needs a warehouse: add ?warehouse=/path");
+  } else {
+    wh = fs::path(path).parent_path().string();
+  }
+  if (!in_memory) FLOE_RETURN_IF_ERROR(CreateFolder(fs::path(path).parent_path().string()));
+  FLOE_ASSIGN_OR_RETURN(auto conn, SqliteConnection::Open(path));
+  FLOE_ASSIGN_OR_RETURN(auto catalog, SqlCatalog::Open(std::move(conn), name, wh, MakeIO(options)));
+  return std::unique_ptr<Catalog>(std::move(catalog));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Catalog>> OpenCatalog(const std::string& uri, const CatalogOptions& options) {
+  try {
+    if (uri.empty()) {
+      // The default catalog: SQLite in ./warehouse, created on first use.
+      std::optional<std::string> wh = options.warehouse ? options.warehouse : std::optional<std::string>(kDefaultWarehouse);
+      return OpenSqlite(kDefaultDatabase, wh, options.name, options);
+    }
+    FLOE_ASSIGN_OR_RETURN(CatalogUri parsed, ParseCatalogUri(uri));
+    std::string name = options.name;
+    if (name == "default" && parsed.floe_params.count("catalog")) name = parsed.floe_params["catalog"];
+    std::optional<std::string> warehouse = options.warehouse;
+    if (!warehouse && parsed.floe_params.count("warehouse")) warehouse = parsed.floe_params["warehouse"];
+
+    if (parsed.scheme == "sqlite") return OpenSqlite(parsed.path, warehouse, name, options);
+
+    if (parsed.scheme == "postgresql") {
+      if (!warehouse) {
+        return InvalidArgument("PostgreSQL catalog " + parsed.backend_uri +
+                               " needs a warehouse: add ?warehouse=/path/to/warehouse to the URI or set "
+                               "CatalogOptions::warehouse");
+      }
+      FLOE_ASSIGN_OR_RETURN(std::string wh, NormalizeWarehouse(*warehouse, options));
+      FLOE_ASSIGN_OR_RETURN(auto conn, PostgresConnection::Open(parsed.backend_uri));
+      FLOE_ASSIGN_OR_RETURN(auto catalog, SqlCatalog::Open(std::move(conn), name, wh, MakeIO(options)));
+      return std::unique_ptr<Catalog>(std::move(catalog));
+    }
+
+    if (parsed.scheme == "file") {
+      FLOE_ASSIGN_OR_RETURN(std::string wh, NormalizeWarehouse(warehouse.value_or(parsed.path), options));
+      return std::unique_ptr<Catalog>(std::make_unique<StorageCatalog>(name, wh, MakeIO(options)));
+    }
+
+    if (parsed.scheme == "http" || parsed.scheme == "https") {
+      return NotSupported("REST catalog " + uri +
+                          ": the REST client is not built yet; use sqlite://, postgresql:// or file:// for now");
+    }
+    return InvalidArgument("catalog URI '" + uri + "' has unknown scheme '" + parsed.scheme +
+                           "': use sqlite://, postgresql://, file:// or http(s)://");
+  } catch (const std::exception& e) {  // std::filesystem and allocation failures
+    return IOError("opening catalog '" + uri + "': " + e.what());
+  }
+}
+
+}  // namespace floe

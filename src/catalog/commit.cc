@@ -1,0 +1,183 @@
+#include "catalog/commit.h"
+
+#include <zlib.h>
+
+#include <cstdio>
+#include <set>
+
+#include "meta/metadata_builder.h"
+#include "meta/metadata_json.h"
+#include "util/clock.h"
+#include "util/uuid.h"
+
+namespace floe {
+namespace {
+
+Result<std::string> Gunzip(std::string_view data, const std::string& location) {
+  z_stream zs{};
+  if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return IOError("cannot start gzip decoder for " + location);
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  zs.avail_in = static_cast<uInt>(data.size());
+  std::string out;
+  char buf[64 * 1024];
+  int rc;
+  do {
+    zs.next_out = reinterpret_cast<Bytef*>(buf);
+    zs.avail_out = sizeof buf;
+    rc = inflate(&zs, Z_NO_FLUSH);
+    if (rc != Z_OK && rc != Z_STREAM_END) {
+      inflateEnd(&zs);
+      return Corrupt("metadata file " + location + " is not valid gzip");
+    }
+    out.append(buf, sizeof buf - zs.avail_out);
+  } while (rc != Z_STREAM_END);
+  inflateEnd(&zs);
+  return out;
+}
+
+bool RequiresCreate(const std::vector<TableRequirement>& requirements) {
+  for (const auto& r : requirements) {
+    if (std::holds_alternative<AssertCreate>(r)) return true;
+  }
+  return false;
+}
+
+// A commit prepared up to its swap: the new document is written, nothing points at it yet.
+struct Prepared {
+  PointerSwap swap;
+  TableMetadata metadata;
+};
+
+// Steps 1-3 of a commit: load, apply, write the new document.
+Result<Prepared> Prepare(PointerStore& store, FileIO& io, const TableCommit& commit) {
+  FLOE_RETURN_IF_ERROR(ValidateIdentifier(commit.id));
+  std::string base_location;
+  std::optional<TableMetadata> base;
+  auto current = store.CurrentMetadataLocation(commit.id);
+  if (current) {
+    base_location = *current;
+    FLOE_ASSIGN_OR_RETURN(base, ReadMetadataFile(io, base_location));
+  } else if (current.error().kind != ErrorKind::kNotFound || !RequiresCreate(commit.requirements)) {
+    return std::unexpected(current.error());
+  }
+
+  FLOE_ASSIGN_OR_RETURN(TableMetadata next, ApplyCommit(base ? &*base : nullptr, base_location, commit.requirements,
+                                                        commit.updates, NowMillis()));
+  FLOE_ASSIGN_OR_RETURN(std::string new_location, store.NewMetadataLocation(commit.id, next, base_location));
+
+  auto written = io.CreateIfAbsent(new_location, WriteTableMetadata(next));
+  if (!written) {
+    const Error& e = written.error();
+    if (e.kind == ErrorKind::kAlreadyExists) {
+      // Someone else's document has this name. It is not ours to delete.
+      return CommitConflict("commit to " + commit.id.ToString() + " lost: " + new_location +
+                            " was created by another commit first");
+    }
+    if (store.DocumentIsPointer()) {
+      return CommitStateUnknown("commit to " + commit.id.ToString() + ": writing " + new_location +
+                                " failed and it may or may not exist: " + e.message);
+    }
+    return std::unexpected(e.WithContext("writing table metadata for " + commit.id.ToString()));
+  }
+  return Prepared{PointerSwap{commit.id, base_location, new_location}, std::move(next)};
+}
+
+// After a swap that certainly did not happen, the new documents are garbage.
+void DeleteQuietly(FileIO& io, const std::vector<Prepared>& prepared) {
+  for (const auto& p : prepared) (void)io.Delete(p.swap.new_location);
+}
+
+// What a failed swap means for the documents written for it.
+Error FinishFailedSwap(FileIO& io, const std::vector<Prepared>& prepared, const Error& error) {
+  if (error.kind == ErrorKind::kCommitStateUnknown) return error;  // they may be live: keep them
+  DeleteQuietly(io, prepared);
+  return error;
+}
+
+}  // namespace
+
+Result<TableMetadata> ReadMetadataFile(FileIO& io, const std::string& location) {
+  auto bytes = io.ReadAll(location);
+  if (!bytes) return std::unexpected(bytes.error().WithContext("reading table metadata " + location));
+  std::string text = std::move(*bytes);
+  if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b) {
+    FLOE_ASSIGN_OR_RETURN(text, Gunzip(text, location));
+  }
+  auto metadata = ParseTableMetadata(text);
+  if (!metadata) return std::unexpected(metadata.error().WithContext("parsing table metadata " + location));
+  return metadata;
+}
+
+Result<LoadedTable> LoadTableVia(PointerStore& store, FileIO& io, const TableIdentifier& id) {
+  FLOE_RETURN_IF_ERROR(ValidateIdentifier(id));
+  FLOE_ASSIGN_OR_RETURN(std::string location, store.CurrentMetadataLocation(id));
+  FLOE_ASSIGN_OR_RETURN(TableMetadata metadata, ReadMetadataFile(io, location));
+  return LoadedTable{id, std::move(location), std::move(metadata)};
+}
+
+Result<LoadedTable> CommitTableVia(PointerStore& store, FileIO& io, const TableCommit& commit) {
+  FLOE_ASSIGN_OR_RETURN(Prepared prepared, Prepare(store, io, commit));
+  auto swapped = store.SwapPointer(prepared.swap);
+  if (!swapped) return std::unexpected(FinishFailedSwap(io, {prepared}, swapped.error()));
+  return LoadedTable{commit.id, prepared.swap.new_location, std::move(prepared.metadata)};
+}
+
+Result<std::vector<LoadedTable>> CommitTransactionVia(PointerStore& store, FileIO& io,
+                                                      const std::vector<TableCommit>& commits) {
+  if (commits.empty()) return std::vector<LoadedTable>{};
+  std::set<TableIdentifier> seen;
+  for (const auto& c : commits) {
+    if (!seen.insert(c.id).second) {
+      return InvalidArgument("transaction names table " + c.id.ToString() + " twice; merge its changes into one commit");
+    }
+  }
+  std::vector<Prepared> prepared;
+  for (const auto& c : commits) {
+    auto p = Prepare(store, io, c);
+    if (!p) {
+      DeleteQuietly(io, prepared);
+      return std::unexpected(p.error());
+    }
+    prepared.push_back(std::move(*p));
+  }
+  std::vector<PointerSwap> swaps;
+  for (const auto& p : prepared) swaps.push_back(p.swap);
+  auto swapped = store.SwapPointers(swaps);
+  if (!swapped) return std::unexpected(FinishFailedSwap(io, prepared, swapped.error()));
+  std::vector<LoadedTable> out;
+  for (auto& p : prepared) out.push_back(LoadedTable{p.swap.id, p.swap.new_location, std::move(p.metadata)});
+  return out;
+}
+
+std::string MetadataFolder(const TableMetadata& metadata) {
+  std::string folder = metadata.Property("write.metadata.path", "");
+  if (folder.empty()) {
+    folder = metadata.location;
+    while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
+    folder += "/metadata";
+  }
+  while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
+  return folder;
+}
+
+int64_t ParseMetadataVersion(std::string_view location) {
+  size_t slash = location.rfind('/');
+  std::string_view name = slash == std::string_view::npos ? location : location.substr(slash + 1);
+  if (!name.empty() && name[0] == 'v') name.remove_prefix(1);
+  int64_t version = 0;
+  size_t digits = 0;
+  while (digits < name.size() && digits < 18 && name[digits] >= '0' && name[digits] <= '9') {
+    version = version * 10 + (name[digits] - '0');
+    ++digits;
+  }
+  if (digits == 0 || digits == name.size() || (name[digits] != '-' && name[digits] != '.')) return -1;
+  return version;
+}
+
+std::string VersionedMetadataLocation(const std::string& folder, int64_t version) {
+  char number[32];
+  std::snprintf(number, sizeof number, "%05lld", static_cast<long long>(version));
+  return folder + "/" + number + "-" + RandomUuidString() + ".metadata.json";
+}
+
+}  // namespace floe

@@ -1,0 +1,93 @@
+// The SQL catalog: table pointers in a SQL database, shared with Iceberg's JDBC catalog and
+// PyIceberg's SqlCatalog (same tables, same columns, same meaning of each row).
+//
+//   iceberg_tables(catalog_name, table_namespace, table_name, metadata_location,
+//                  previous_metadata_location [, iceberg_type])
+//   iceberg_namespace_properties(catalog_name, namespace, property_key, property_value)
+//
+// A namespace is stored as its parts joined by '.'. It exists when it has a property row (a
+// namespace created with no properties gets the row exists=true, as PyIceberg and Java write)
+// or holds a table, or when a namespace below it does. The commit's swap is
+//   UPDATE iceberg_tables SET metadata_location = new, previous_metadata_location = old
+//   WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND metadata_location = old
+// and it wins only if exactly one row changed. A multi-table commit runs all its swaps in one
+// database transaction.
+//
+// The iceberg_type column (Java's JDBC catalog schema V1, which also keeps views) is optional:
+// when the table has it, floe writes 'TABLE' and ignores rows of other types.
+#pragma once
+
+#include <memory>
+#include <functional>
+#include <mutex>
+#include <string>
+
+#include "catalog/catalog.h"
+#include "catalog/commit.h"
+#include "catalog/sql/sql_connection.h"
+
+namespace floe {
+
+class SqlCatalog : public Catalog, public PointerStore {
+ public:
+  // Creates the two tables if they are absent (with the DDL PyIceberg uses) and checks for the
+  // optional iceberg_type column.
+  static Result<std::unique_ptr<SqlCatalog>> Open(std::unique_ptr<SqlConnection> connection, std::string name,
+                                                  std::string warehouse, std::shared_ptr<FileIO> io);
+
+  std::string name() const override { return name_; }
+  std::shared_ptr<FileIO> io() const override { return io_; }
+  std::string warehouse_location() const override { return warehouse_; }
+
+  Status CreateNamespace(const Namespace& ns, const Properties& properties) override;
+  Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) override;
+  Result<Properties> LoadNamespaceProperties(const Namespace& ns) override;
+  Status UpdateNamespaceProperties(const Namespace& ns, const Properties& updates,
+                                   const std::vector<std::string>& removals) override;
+  Result<bool> NamespaceExists(const Namespace& ns) override;
+  Status DropNamespace(const Namespace& ns) override;
+
+  Result<LoadedTable> CreateTable(const TableIdentifier& id, const CreateTableRequest& request) override;
+  Result<LoadedTable> LoadTable(const TableIdentifier& id) override;
+  Result<bool> TableExists(const TableIdentifier& id) override;
+  Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) override;
+  Status DropTable(const TableIdentifier& id, bool purge) override;
+  Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override;
+  Result<LoadedTable> RegisterTable(const TableIdentifier& id, const std::string& metadata_location) override;
+
+  Result<LoadedTable> CommitTable(const TableCommit& commit) override;
+  Result<std::vector<LoadedTable>> CommitTransaction(const std::vector<TableCommit>& commits) override;
+
+  // PointerStore: used by the shared commit routine; public so benchmarks can time the bare swap.
+  Result<std::string> CurrentMetadataLocation(const TableIdentifier& id) override;
+  Result<std::string> NewMetadataLocation(const TableIdentifier& id, const TableMetadata& next,
+                                          const std::string& base_location) override;
+  Status SwapPointer(const PointerSwap& swap) override;
+  Status SwapPointers(const std::vector<PointerSwap>& swaps) override;
+
+  const std::string& database() const { return database_; }
+
+ private:
+  SqlCatalog(std::unique_ptr<SqlConnection> connection, std::string name, std::string warehouse,
+             std::shared_ptr<FileIO> io);
+
+  // The helpers below expect mu_ to be held.
+  Result<std::vector<std::string>> AllNamespacesLocked();
+  Result<bool> NamespaceExistsLocked(const std::string& ns);
+  Result<bool> TableRowExistsLocked(const TableIdentifier& id);
+  Status RunSwapLocked(const PointerSwap& swap);
+  // Runs `body` inside a write transaction; rolls back when it fails.
+  Status InWriteTransaction(const std::function<Status()>& body);
+
+  std::string TypeFilter() const;
+
+  std::mutex mu_;  // one statement at a time on the connection
+  std::unique_ptr<SqlConnection> conn_;
+  std::string name_;
+  std::string warehouse_;
+  std::shared_ptr<FileIO> io_;
+  std::string database_;
+  bool has_type_column_ = false;
+};
+
+}  // namespace floe

@@ -1,0 +1,87 @@
+// The storage catalog: no catalog service, only the warehouse's files (Iceberg's "Hadoop" layout).
+//
+//   <warehouse>/<ns part>/.../<table>/metadata/v<N>.metadata.json   the table's versions
+//   <warehouse>/<ns part>/.../<table>/metadata/version-hint.text    a hint for other engines
+//   <warehouse>/<ns part>/.../.namespace/v<N>.json                  a namespace's properties
+//
+// The table's current version is the highest N present; the pointer *is* the set of names, so
+// a commit is the create-if-absent of v<N+1>.metadata.json: of two writers that started from
+// v<N>, the file system lets exactly one create it. version-hint.text is rewritten after a
+// commit for engines that look for it; floe never trusts it (it can be stale or missing).
+//
+// A namespace exists when it has a properties file or holds a table or a namespace below it.
+// Its properties are versioned the same way (create-if-absent of v<N+1>.json), so concurrent
+// property updates never lose one another. Names beginning with '.' are refused (they would
+// collide with ".namespace" and with temporary files).
+//
+// What this catalog cannot do is listed in docs/catalogs.md: no atomic multi-table commit,
+// no rename, listing costs a walk of the warehouse, a drop racing a commit can leave a table
+// behind.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "catalog/catalog.h"
+#include "catalog/commit.h"
+
+namespace floe {
+
+class StorageCatalog : public Catalog, public PointerStore {
+ public:
+  StorageCatalog(std::string name, std::string warehouse, std::shared_ptr<FileIO> io);
+
+  std::string name() const override { return name_; }
+  std::shared_ptr<FileIO> io() const override { return io_; }
+  std::string warehouse_location() const override { return warehouse_; }
+
+  Status CreateNamespace(const Namespace& ns, const Properties& properties) override;
+  Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) override;
+  Result<Properties> LoadNamespaceProperties(const Namespace& ns) override;
+  Status UpdateNamespaceProperties(const Namespace& ns, const Properties& updates,
+                                   const std::vector<std::string>& removals) override;
+  Result<bool> NamespaceExists(const Namespace& ns) override;
+  Status DropNamespace(const Namespace& ns) override;
+
+  Result<LoadedTable> CreateTable(const TableIdentifier& id, const CreateTableRequest& request) override;
+  Result<LoadedTable> LoadTable(const TableIdentifier& id) override;
+  Result<bool> TableExists(const TableIdentifier& id) override;
+  Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) override;
+  // Without purge: deletes the version documents and the hint (the table's catalog entry);
+  // manifests and data stay. With purge: also everything the metadata reaches.
+  Status DropTable(const TableIdentifier& id, bool purge) override;
+  // NotSupported: a table is its folder, and moving a folder is neither atomic on object
+  // stores nor safe against a commit landing in the old folder meanwhile.
+  Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override;
+  // Copies the document to <table>/metadata/v1.metadata.json (create-if-absent).
+  Result<LoadedTable> RegisterTable(const TableIdentifier& id, const std::string& metadata_location) override;
+
+  Result<LoadedTable> CommitTable(const TableCommit& commit) override;
+  // One table only: several tables cannot be committed atomically without a catalog service.
+  Result<std::vector<LoadedTable>> CommitTransaction(const std::vector<TableCommit>& commits) override;
+
+  // PointerStore.
+  Result<std::string> CurrentMetadataLocation(const TableIdentifier& id) override;
+  Result<std::string> NewMetadataLocation(const TableIdentifier& id, const TableMetadata& next,
+                                          const std::string& base_location) override;
+  bool DocumentIsPointer() const override { return true; }
+  Status SwapPointer(const PointerSwap& swap) override;
+  Status SwapPointers(const std::vector<PointerSwap>& swaps) override;
+
+  std::string TableFolder(const TableIdentifier& id) const;
+  std::string NamespaceFolder(const Namespace& ns) const;
+
+ private:
+  struct Listing;
+  // Every namespace and table at or below `ns` ({} = the whole warehouse).
+  Result<Listing> Scan(const Namespace& ns);
+  // The newest properties file of a namespace and its version; version 0 when there is none.
+  Result<std::pair<int64_t, std::string>> CurrentPropertiesFile(const Namespace& ns);
+  Status CheckName(const Namespace& ns, const std::string* table) const;
+
+  std::string name_;
+  std::string warehouse_;
+  std::shared_ptr<FileIO> io_;
+};
+
+}  // namespace floe
