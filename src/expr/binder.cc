@@ -16,6 +16,11 @@ std::string Describe(const TermPtr& bound) {
   return bound->type->ToString() + " expression " + ToSql(bound);
 }
 
+bool HasReference(const Term& t) {
+  if (t.kind == Term::Kind::kReference) return true;
+  return t.kind == Term::Kind::kArithmetic && (HasReference(*t.left) || HasReference(*t.right));
+}
+
 class Binder {
  public:
   Binder(const Schema& schema, bool case_sensitive) : schema_(schema), case_sensitive_(case_sensitive) {}
@@ -75,7 +80,7 @@ class Binder {
 
   Result<Expr> BindPredicate(const Expr& e) {
     FLOE_ASSIGN_OR_RETURN(TermPtr term, BindTerm(e->term()));
-    if (term->kind == Term::Kind::kLiteral)
+    if (!HasReference(*term))
       return InvalidArgument("predicate " + ToSql(e) + " needs a column, not only values");
     TypeId id = term->type->id();
     Op op = e->op();

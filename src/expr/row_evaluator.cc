@@ -59,20 +59,35 @@ void InLoop(bool in, size_t n, Get get, std::vector<V> set, uint8_t* out) {
   }
 }
 
-// Numeric values of one side of an arithmetic term: a scalar or one value per row.
+// Numeric values of one side of an arithmetic term: a scalar or one value per row. The
+// per-row pointers point into a column (no copy) or into this object's own storage.
 struct Numbers {
-  bool floating = false;
   bool scalar = false;
   int64_t long_scalar = 0;
   double double_scalar = 0;
-  std::vector<int64_t> longs;
-  std::vector<double> doubles;
-  std::vector<uint8_t> nulls;  // empty = none
+  const int64_t* longs = nullptr;
+  const double* doubles = nullptr;
+  const uint8_t* nulls = nullptr;  // nullptr = no nulls
+  std::vector<int64_t> long_storage;
+  std::vector<double> double_storage;
+  std::vector<uint8_t> null_storage;
 
-  bool IsNull(size_t i) const { return !nulls.empty() && nulls[i]; }
+  bool IsNull(size_t i) const { return nulls && nulls[i]; }
   int64_t LongAt(size_t i) const { return scalar ? long_scalar : longs[i]; }
   double DoubleAt(size_t i) const { return scalar ? double_scalar : doubles[i]; }
 };
+
+// out[i] = f(a[i], b[i]) with the scalar cases hoisted out of the loop.
+template <typename T, typename F>
+void Kernel(size_t n, bool a_scalar, T as, const T* a, bool b_scalar, T bs, const T* b, T* out, F f) {
+  if (a_scalar) {
+    for (size_t i = 0; i < n; ++i) out[i] = f(as, b[i]);
+  } else if (b_scalar) {
+    for (size_t i = 0; i < n; ++i) out[i] = f(a[i], bs);
+  } else {
+    for (size_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
+  }
+}
 
 class RowEvaluator {
  public:
@@ -186,7 +201,9 @@ class RowEvaluator {
       case TypeId::kBinary:
       case TypeId::kFixed:
       case TypeId::kUuid: {
-        auto get = [&c](size_t i) { return c.BytesAt(i); };
+        const char* data = c.bytes.data();
+        const uint32_t* off = c.offsets.data();
+        auto get = [data, off](size_t i) { return std::string_view(data + off[i], off[i + 1] - off[i]); };
         if (op == Op::kStartsWith || op == Op::kNotStartsWith) {
           std::string_view p = lits.front().AsBytes();
           bool want = op == Op::kStartsWith;
@@ -197,6 +214,25 @@ class RowEvaluator {
           std::string_view p = lits.front().AsBytes();
           bool want = op == Op::kLike;
           for (size_t i = 0; i < n_; ++i) out[i] = LikeMatch(get(i), p) == want;
+          return Ok();
+        }
+        if (op == Op::kEq || op == Op::kNotEq) {
+          // Length first, then the bytes; short literals (country codes, ids) skip memcmp calls.
+          std::string_view lit = lits.front().AsBytes();
+          const size_t len = lit.size();
+          const uint8_t want = op == Op::kEq;
+          for (size_t i = 0; i < n_; ++i) {
+            uint32_t start = off[i];
+            bool same = off[i + 1] - start == len;
+            if (same) {
+              if (len <= 16) {
+                for (size_t k = 0; k < len; ++k) same &= data[start + k] == lit[k];
+              } else {
+                same = std::memcmp(data + start, lit.data(), len) == 0;
+              }
+            }
+            out[i] = same == want;
+          }
           return Ok();
         }
         if (in && lits.size() > 8) {
@@ -226,7 +262,6 @@ class RowEvaluator {
   }
 
   Status EvalNumbers(const TermPtr& t, bool floating, Numbers* out) {
-    out->floating = floating;
     switch (t->kind) {
       case Term::Kind::kLiteral:
         out->scalar = true;
@@ -240,26 +275,33 @@ class RowEvaluator {
         return Ok();
       case Term::Kind::kReference: {
         FLOE_ASSIGN_OR_RETURN(const Column* c, ColumnOf(*t));
-        out->nulls = c->nulls;
+        out->nulls = c->nulls.empty() ? nullptr : c->nulls.data();
+        TypeId id = c->type->id();
+        if (!floating && id == TypeId::kLong) {
+          out->longs = c->longs.data();
+          return Ok();
+        }
+        if (floating && id == TypeId::kDouble) {
+          out->doubles = c->doubles.data();
+          return Ok();
+        }
         auto fill = [&](auto&& value) {
           if (floating) {
-            out->doubles.resize(n_);
-            for (size_t i = 0; i < n_; ++i) out->doubles[i] = static_cast<double>(value(i));
+            out->double_storage.resize(n_);
+            for (size_t i = 0; i < n_; ++i) out->double_storage[i] = static_cast<double>(value(i));
+            out->doubles = out->double_storage.data();
           } else {
-            out->longs.resize(n_);
-            for (size_t i = 0; i < n_; ++i) out->longs[i] = static_cast<int64_t>(value(i));
+            out->long_storage.resize(n_);
+            for (size_t i = 0; i < n_; ++i) out->long_storage[i] = static_cast<int64_t>(value(i));
+            out->longs = out->long_storage.data();
           }
         };
-        switch (c->type->id()) {
+        switch (id) {
           case TypeId::kInt: fill([&](size_t i) { return c->ints[i]; }); return Ok();
           case TypeId::kLong: fill([&](size_t i) { return c->longs[i]; }); return Ok();
           case TypeId::kFloat:
             if (!floating) break;
             fill([&](size_t i) { return c->floats[i]; });
-            return Ok();
-          case TypeId::kDouble:
-            if (!floating) break;
-            fill([&](size_t i) { return c->doubles[i]; });
             return Ok();
           default: break;
         }
@@ -269,25 +311,31 @@ class RowEvaluator {
         Numbers a, b;
         FLOE_RETURN_IF_ERROR(EvalNumbers(t->left, floating, &a));
         FLOE_RETURN_IF_ERROR(EvalNumbers(t->right, floating, &b));
-        bool has_nulls = !a.nulls.empty() || !b.nulls.empty();
-        if (has_nulls) {
-          out->nulls.assign(n_, 0);
-          for (size_t i = 0; i < n_; ++i) out->nulls[i] = a.IsNull(i) || b.IsNull(i);
+        if (a.scalar && b.scalar) {  // constant sub-term such as (2 * 3) in x + (2 * 3)
+          out->scalar = true;
+          auto l = ArithLong(t->arith, a.long_scalar, b.long_scalar);
+          auto d = ArithDouble(t->arith, a.double_scalar, b.double_scalar);
+          if (floating ? !d : !l) {
+            out->null_storage.assign(n_, 1);
+            out->nulls = out->null_storage.data();
+          }
+          out->long_scalar = l.value_or(0);
+          out->double_scalar = d.value_or(0);
+          return Ok();
+        }
+        if (a.nulls || b.nulls) {
+          out->null_storage.resize(n_);
+          for (size_t i = 0; i < n_; ++i) out->null_storage[i] = a.IsNull(i) || b.IsNull(i);
+          out->nulls = out->null_storage.data();
         }
         if (floating) {
-          out->doubles.resize(n_);
-          for (size_t i = 0; i < n_; ++i) {
-            auto v = ArithDouble(t->arith, a.DoubleAt(i), b.DoubleAt(i));
-            out->doubles[i] = v.value_or(0);
-            if (!v) MarkNull(out, i);
-          }
+          out->double_storage.resize(n_);
+          out->doubles = out->double_storage.data();
+          ComputeDoubles(t->arith, a, b, out);
         } else {
-          out->longs.resize(n_);
-          for (size_t i = 0; i < n_; ++i) {
-            auto v = ArithLong(t->arith, a.LongAt(i), b.LongAt(i));
-            out->longs[i] = v.value_or(0);
-            if (!v) MarkNull(out, i);
-          }
+          out->long_storage.resize(n_);
+          out->longs = out->long_storage.data();
+          ComputeLongs(t->arith, a, b, out);
         }
         return Ok();
       }
@@ -295,9 +343,58 @@ class RowEvaluator {
     return InvalidArgument("unknown term");
   }
 
+  void ComputeLongs(ArithOp op, const Numbers& a, const Numbers& b, Numbers* out) {
+    using U = uint64_t;
+    int64_t* r = out->long_storage.data();
+    auto run = [&](auto f) { Kernel<int64_t>(n_, a.scalar, a.long_scalar, a.longs, b.scalar, b.long_scalar, b.longs, r, f); };
+    switch (op) {
+      case ArithOp::kAdd: run([](int64_t x, int64_t y) { return static_cast<int64_t>(static_cast<U>(x) + static_cast<U>(y)); }); return;
+      case ArithOp::kSub: run([](int64_t x, int64_t y) { return static_cast<int64_t>(static_cast<U>(x) - static_cast<U>(y)); }); return;
+      case ArithOp::kMul: run([](int64_t x, int64_t y) { return static_cast<int64_t>(static_cast<U>(x) * static_cast<U>(y)); }); return;
+      case ArithOp::kDiv:
+      case ArithOp::kMod:
+        // The common `x % 2`: a divisor that can neither be zero nor overflow.
+        if (b.scalar && b.long_scalar != 0 && b.long_scalar != -1) {
+          if (op == ArithOp::kDiv) {
+            run([](int64_t x, int64_t y) { return x / y; });
+          } else {
+            run([](int64_t x, int64_t y) { return x % y; });
+          }
+          return;
+        }
+        for (size_t i = 0; i < n_; ++i) {
+          auto v = ArithLong(op, a.LongAt(i), b.LongAt(i));
+          r[i] = v.value_or(0);
+          if (!v) MarkNull(out, i);
+        }
+        return;
+    }
+  }
+
+  void ComputeDoubles(ArithOp op, const Numbers& a, const Numbers& b, Numbers* out) {
+    double* r = out->double_storage.data();
+    auto run = [&](auto f) { Kernel<double>(n_, a.scalar, a.double_scalar, a.doubles, b.scalar, b.double_scalar, b.doubles, r, f); };
+    switch (op) {
+      case ArithOp::kAdd: run([](double x, double y) { return x + y; }); return;
+      case ArithOp::kSub: run([](double x, double y) { return x - y; }); return;
+      case ArithOp::kMul: run([](double x, double y) { return x * y; }); return;
+      default:
+        for (size_t i = 0; i < n_; ++i) {
+          auto v = ArithDouble(op, a.DoubleAt(i), b.DoubleAt(i));
+          r[i] = v.value_or(0);
+          if (!v) MarkNull(out, i);
+        }
+        return;
+    }
+  }
+
   void MarkNull(Numbers* out, size_t i) {
-    if (out->nulls.empty()) out->nulls.assign(n_, 0);
-    out->nulls[i] = 1;
+    if (out->null_storage.empty()) {
+      out->null_storage.assign(n_, 0);
+      if (out->nulls) std::copy(out->nulls, out->nulls + n_, out->null_storage.begin());
+      out->nulls = out->null_storage.data();
+    }
+    out->null_storage[i] = 1;
   }
 
   Status EvalArithmeticPredicate(const Expression& e, uint8_t* out) {
@@ -319,17 +416,22 @@ class RowEvaluator {
         return Ok();
       default: break;
     }
+    if (v.scalar) {  // a term without columns: the binder rejects these, but stay safe
+      std::memset(out, 0, n_);
+      return Ok();
+    }
     if (floating) {
-      const double* d = v.doubles.data();
+      const double* d = v.doubles;
       auto get = [d](size_t i) { return d[i]; };
       FLOE_RETURN_IF_ERROR(Typed<double>(op, get, e.literals(), [](const Literal& l) {
         return l.type()->id() == TypeId::kDouble ? l.AsDouble() : static_cast<double>(l.AsInt64()); }, out));
     } else {
-      const int64_t* l = v.longs.data();
+      const int64_t* l = v.longs;
       auto get = [l](size_t i) { return l[i]; };
       FLOE_RETURN_IF_ERROR(Typed<int64_t>(op, get, e.literals(), [](const Literal& x) { return x.AsInt64(); }, out));
     }
-    MaskNulls(v.nulls, out, n_);
+    if (v.nulls)
+      for (size_t i = 0; i < n_; ++i) out[i] &= static_cast<uint8_t>(v.nulls[i] == 0);
     return Ok();
   }
 
