@@ -92,7 +92,11 @@ cmd_start() {
   for old in /tmp/floe-pg.*; do
     [[ -d "$old" ]] || continue
     if ! live_postmaster "$old" >/dev/null; then
-      rm -rf "$old"
+      # Dead: its server left a pid file, or it is too old to be a start in
+      # progress (another run may be inside initdb right now).
+      if [[ -f "$old/data/postmaster.pid" || -n "$(find "$old" -maxdepth 0 -mmin +10)" ]]; then
+        rm -rf "$old"
+      fi
     elif [[ "$(cat "$old/owner" 2>/dev/null)" == "$env_file" ]]; then
       stop_cluster "$old"
     fi
