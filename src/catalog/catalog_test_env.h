@@ -1,0 +1,83 @@
+// Test and benchmark helpers: a throwaway catalog of each backend (header-only, not in the
+// library). PostgreSQL needs FLOE_TEST_PG_URI (scripts/pg.sh starts a cluster and sets it).
+#pragma once
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "catalog/catalog.h"
+#include "util/uuid.h"
+
+namespace floe::testing_env {
+
+enum class Backend { kSqlite, kPostgres, kStorage };
+
+inline const char* BackendName(Backend b) {
+  switch (b) {
+    case Backend::kSqlite: return "Sqlite";
+    case Backend::kPostgres: return "Postgres";
+    case Backend::kStorage: return "Storage";
+  }
+  return "?";
+}
+
+inline std::string PgUri() {
+  const char* uri = std::getenv("FLOE_TEST_PG_URI");
+  return uri ? uri : "";
+}
+
+// A fresh folder under the system temp folder, removed by the destructor.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& label = "floe-catalog") {
+    path_ = (std::filesystem::temp_directory_path() / (label + "-" + RandomUuidString().substr(0, 12))).string();
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Where one test's catalog lives: every instance opened from the same place shares its state.
+struct CatalogPlace {
+  Backend backend;
+  std::string uri;
+  std::string name;  // unique per test, so reruns against one PostgreSQL never collide
+};
+
+// A catalog place inside `dir`; empty uri when the backend is unavailable (no PostgreSQL).
+inline CatalogPlace MakePlace(Backend backend, const std::string& dir) {
+  CatalogPlace place{backend, "", "t" + RandomUuidString().substr(0, 8)};
+  switch (backend) {
+    case Backend::kSqlite: place.uri = "sqlite://" + dir + "/catalog.db"; break;
+    case Backend::kPostgres:
+      if (!PgUri().empty()) {
+        place.uri = PgUri() + (PgUri().find('?') == std::string::npos ? "?" : "&") + "warehouse=" + dir + "/warehouse";
+      }
+      break;
+    case Backend::kStorage: place.uri = "file://" + dir + "/warehouse"; break;
+  }
+  return place;
+}
+
+inline Result<std::unique_ptr<Catalog>> OpenPlace(const CatalogPlace& place) {
+  CatalogOptions options;
+  options.name = place.name;
+  return OpenCatalog(place.uri, options);
+}
+
+inline Schema SimpleSchema() {
+  return Schema(0, {NestedField{1, "id", Type::Long(), true, ""}, NestedField{2, "data", Type::String(), false, ""}});
+}
+
+}  // namespace floe::testing_env
