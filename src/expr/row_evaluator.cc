@@ -35,7 +35,7 @@ void CompareLoop(Op op, size_t n, Get get, V lit, uint8_t* out) {
       break;
     case Op::kEq: for (size_t i = 0; i < n; ++i) out[i] = get(i) == lit; break;
     case Op::kNotEq: for (size_t i = 0; i < n; ++i) out[i] = get(i) != lit; break;
-    default: std::memset(out, 0, n); break;
+    default: std::fill_n(out, n, uint8_t{0}); break;
   }
 }
 
@@ -95,8 +95,8 @@ class RowEvaluator {
 
   Status Eval(const Expr& e, uint8_t* out) {
     switch (e->op()) {
-      case Op::kTrue: std::memset(out, 1, n_); return Ok();
-      case Op::kFalse: std::memset(out, 0, n_); return Ok();
+      case Op::kTrue: std::fill_n(out, n_, uint8_t{1}); return Ok();
+      case Op::kFalse: std::fill_n(out, n_, uint8_t{0}); return Ok();
       case Op::kAnd:
       case Op::kOr: {
         FLOE_RETURN_IF_ERROR(Eval(e->left(), out));
@@ -160,8 +160,36 @@ class RowEvaluator {
     return Ok();
   }
 
+  // Whether a literal has the storage a column's typed loop reads it as (a column may come from
+  // a file written before a type promotion, e.g. float data under a double field).
+  static bool Compatible(const Column& c, const Literal& l) {
+    const auto& v = l.value();
+    switch (c.type->id()) {
+      case TypeId::kBoolean: return std::holds_alternative<bool>(v);
+      case TypeId::kFloat:
+      case TypeId::kDouble:
+        return std::holds_alternative<float>(v) || std::holds_alternative<double>(v) ||
+               std::holds_alternative<int32_t>(v) || std::holds_alternative<int64_t>(v);
+      case TypeId::kDecimal: return std::holds_alternative<__int128>(v);
+      case TypeId::kString:
+      case TypeId::kBinary:
+      case TypeId::kFixed:
+      case TypeId::kUuid: return std::holds_alternative<std::string>(v);
+      default: return std::holds_alternative<int32_t>(v) || std::holds_alternative<int64_t>(v);
+    }
+  }
+
+  static double AnyDouble(const Literal& l) {
+    if (auto* f = std::get_if<float>(&l.value())) return *f;
+    if (auto* d = std::get_if<double>(&l.value())) return *d;
+    return static_cast<double>(l.AsInt64());
+  }
+
   Status EvalValues(const Column& c, Op op, const std::vector<Literal>& lits, uint8_t* out) {
     bool in = op == Op::kIn || op == Op::kNotIn;
+    for (const Literal& l : lits)
+      if (l.is_null() || !Compatible(c, l))
+        return InvalidArgument("cannot compare a " + c.type->ToString() + " column with " + LiteralToSql(l));
     switch (c.type->id()) {
       case TypeId::kBoolean: {
         auto get = [&](size_t i) { return c.bools[i] != 0; };
@@ -183,14 +211,15 @@ class RowEvaluator {
         return Typed<int64_t>(op, get, lits, [](const Literal& l) { return l.AsInt64(); }, out);
       }
       case TypeId::kFloat: {
+        // Compared in double: exact for float values and float or double literals alike.
         const float* v = c.floats.data();
-        auto get = [v](size_t i) { return v[i]; };
-        return Typed<float>(op, get, lits, [](const Literal& l) { return l.AsFloat(); }, out);
+        auto get = [v](size_t i) { return static_cast<double>(v[i]); };
+        return Typed<double>(op, get, lits, AnyDouble, out);
       }
       case TypeId::kDouble: {
         const double* v = c.doubles.data();
         auto get = [v](size_t i) { return v[i]; };
-        return Typed<double>(op, get, lits, [](const Literal& l) { return l.AsDouble(); }, out);
+        return Typed<double>(op, get, lits, AnyDouble, out);
       }
       case TypeId::kDecimal: {
         const __int128* v = c.decimals.data();
@@ -417,15 +446,17 @@ class RowEvaluator {
       default: break;
     }
     if (v.scalar) {  // a term without columns: the binder rejects these, but stay safe
-      std::memset(out, 0, n_);
+      std::fill_n(out, n_, uint8_t{0});
       return Ok();
     }
     if (floating) {
       const double* d = v.doubles;
       auto get = [d](size_t i) { return d[i]; };
-      FLOE_RETURN_IF_ERROR(Typed<double>(op, get, e.literals(), [](const Literal& l) {
-        return l.type()->id() == TypeId::kDouble ? l.AsDouble() : static_cast<double>(l.AsInt64()); }, out));
+      FLOE_RETURN_IF_ERROR(Typed<double>(op, get, e.literals(), AnyDouble, out));
     } else {
+      for (const Literal& x : e.literals())
+        if (!std::holds_alternative<int32_t>(x.value()) && !std::holds_alternative<int64_t>(x.value()))
+          return InvalidArgument("cannot compare long expression " + ToSql(e.term()) + " with " + LiteralToSql(x));
       const int64_t* l = v.longs;
       auto get = [l](size_t i) { return l[i]; };
       FLOE_RETURN_IF_ERROR(Typed<int64_t>(op, get, e.literals(), [](const Literal& x) { return x.AsInt64(); }, out));

@@ -290,11 +290,18 @@ Truth EvaluatePredicate(Op op, const Literal& v, const std::vector<Literal>& lit
     }
     case Op::kStartsWith:
     case Op::kNotStartsWith: {
+      if (!std::holds_alternative<std::string>(v.value()) || lits.empty() ||
+          !std::holds_alternative<std::string>(lits.front().value()))
+        return Truth::kUnknown;  // a value of the wrong kind (a caller's mismatched tuple)
       bool starts = std::string_view(v.AsBytes()).starts_with(lits.front().AsBytes());
       return truth(starts == (op == Op::kStartsWith));
     }
     case Op::kLike:
-    case Op::kNotLike: return truth(LikeMatch(v.AsBytes(), lits.front().AsBytes()) == (op == Op::kLike));
+    case Op::kNotLike:
+      if (!std::holds_alternative<std::string>(v.value()) || lits.empty() ||
+          !std::holds_alternative<std::string>(lits.front().value()))
+        return Truth::kUnknown;
+      return truth(LikeMatch(v.AsBytes(), lits.front().AsBytes()) == (op == Op::kLike));
     default: return Truth::kUnknown;
   }
 }
