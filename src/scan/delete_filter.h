@@ -1,0 +1,67 @@
+// Applying delete files to the rows of one data file.
+//
+// A task's delete files are read into two kinds of sets: the positions deleted from this data
+// file (position deletes), and per distinct list of equality field ids, the value tuples deleted
+// (equality deletes). A data row survives when its position is not in the first and its values
+// are in none of the second. Which delete files a data file gets is DeleteIndex's job; once a
+// delete file applies, every row of it applies (except position rows naming another file).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "types/column_batch.h"
+
+namespace floe {
+
+// Positions deleted from one data file.
+class PositionDeleteSet {
+ public:
+  // Adds the rows of a position delete batch (columns by field id: file_path 2147483546, pos
+  // 2147483545) whose file_path is `data_file_path`. Paths compare as written, byte for byte.
+  Status Add(const ColumnBatch& deletes, std::string_view data_file_path);
+  bool empty() const { return positions_.empty(); }
+  size_t size() const { return positions_.size(); }
+
+  // Clears keep[i] for every row i whose file position (first_position + i) is deleted.
+  void Apply(int64_t first_position, std::vector<uint8_t>* keep);
+
+ private:
+  void Normalize();
+  std::vector<int64_t> positions_;
+  bool sorted_ = true;
+};
+
+// Value tuples deleted by equality delete files that share one list of equality field ids.
+//
+// Values compare the way Iceberg's equality deletes do: by value after type promotion (an int
+// written before a column became long equals the same long), null equal to null, floats by
+// their bits (NaN matches NaN; -0.0 does not match 0.0).
+class EqualityDeleteSet {
+ public:
+  explicit EqualityDeleteSet(std::vector<int> field_ids) : field_ids_(std::move(field_ids)) {}
+
+  const std::vector<int>& field_ids() const { return field_ids_; }
+  bool empty() const { return keys_.empty(); }
+  size_t size() const { return keys_.size(); }
+
+  // Adds every row of an equality delete batch; it must have a column for each field id.
+  Status Add(const ColumnBatch& deletes, std::string_view delete_file_path);
+  // Clears keep[i] for every row of `data` whose values are in the set; `data` must have a
+  // column for each field id.
+  Status Apply(const ColumnBatch& data, std::vector<uint8_t>* keep) const;
+
+ private:
+  Result<std::vector<const Column*>> KeyColumns(const ColumnBatch& batch, std::string_view what) const;
+  std::vector<int> field_ids_;
+  std::unordered_set<std::string> keys_;
+};
+
+// Appends an encoding of column[row] to `key` such that two values are equal exactly when
+// their encodings are (see EqualityDeleteSet for what equal means).
+void AppendValueKey(const Column& column, size_t row, std::string* key);
+
+}  // namespace floe

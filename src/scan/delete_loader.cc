@@ -1,0 +1,86 @@
+#include "scan/delete_loader.h"
+
+#include "scan/delete_index.h"
+#include "scan/file_source.h"
+
+namespace floe {
+
+Result<std::shared_ptr<const ColumnBatch>> DeleteFileCache::Get(const std::string& path, const Loader& load) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = batches_.find(path);
+    if (it != batches_.end()) return it->second;
+  }
+  FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, load());
+  auto shared = std::make_shared<const ColumnBatch>(std::move(batch));
+  std::lock_guard<std::mutex> lock(mutex_);
+  return batches_.emplace(path, shared).first->second;
+}
+
+const NestedField* FindFieldInTable(const TableMetadata& table, int field_id) {
+  if (const NestedField* f = table.CurrentSchema().FindField(field_id)) return f;
+  for (auto it = table.schemas.rbegin(); it != table.schemas.rend(); ++it)
+    if (const NestedField* f = it->FindField(field_id)) return f;
+  return nullptr;
+}
+
+namespace {
+
+Result<ColumnBatch> ReadDeleteFile(FileIO& io, const DataFile& file, const Schema& projection) {
+  if (file.file_format != FileFormat::kParquet)
+    return NotSupported("delete file " + file.file_path + " is " + std::string(FileFormatName(file.file_format)) +
+                        "; only Parquet delete files can be read");
+  FLOE_ASSIGN_OR_RETURN(auto parquet_file, OpenParquetFile(io, file.file_path));
+  parquet::ReadOptions options;
+  options.projection = projection;
+  auto batch = parquet::ReadParquetFile(parquet_file, options);
+  if (!batch) return std::unexpected(batch.error().WithContext("reading delete file " + file.file_path));
+  return batch;
+}
+
+Result<Schema> EqualityProjection(const TableMetadata& table, const DataFile& file) {
+  std::vector<NestedField> fields;
+  for (int id : file.equality_ids) {
+    const NestedField* f = FindFieldInTable(table, id);
+    if (!f)
+      return Corrupt("equality delete file " + file.file_path + " names field id " + std::to_string(id) +
+                     ", which no schema of the table has");
+    if (!f->type->is_primitive())
+      return Corrupt("equality delete file " + file.file_path + " names field " + f->name + ", which is not primitive");
+    // Read top-level equality columns directly; nested ones are found in the file by id too,
+    // since the Parquet reader matches every projected field by its id.
+    NestedField copy = *f;
+    copy.required = false;
+    fields.push_back(copy);
+  }
+  return Schema(0, std::move(fields));
+}
+
+}  // namespace
+
+Result<TaskDeletes> LoadTaskDeletes(FileIO& io, const TableMetadata& table, const FileScanTask& task,
+                                    DeleteFileCache* cache) {
+  TaskDeletes out;
+  DeleteFileCache local;
+  if (!cache) cache = &local;
+  static const Schema kPositionSchema(0, {NestedField{kDeleteFilePathFieldId, "file_path", Type::String(), true, ""},
+                                          NestedField{kDeletePosFieldId, "pos", Type::Long(), true, ""}});
+  for (const ManifestEntry& e : task.deletes) {
+    const DataFile& file = e.file;
+    if (file.content == FileContent::kPositionDeletes) {
+      FLOE_ASSIGN_OR_RETURN(auto batch, cache->Get(file.file_path, [&] { return ReadDeleteFile(io, file, kPositionSchema); }));
+      FLOE_RETURN_IF_ERROR(out.positions.Add(*batch, task.file.file_path));
+      continue;
+    }
+    FLOE_ASSIGN_OR_RETURN(Schema projection, EqualityProjection(table, file));
+    FLOE_ASSIGN_OR_RETURN(auto batch, cache->Get(file.file_path, [&] { return ReadDeleteFile(io, file, projection); }));
+    EqualityDeleteSet* set = nullptr;
+    for (auto& s : out.equality)
+      if (s.field_ids() == file.equality_ids) set = &s;
+    if (!set) set = &out.equality.emplace_back(file.equality_ids);
+    FLOE_RETURN_IF_ERROR(set->Add(*batch, file.file_path));
+  }
+  return out;
+}
+
+}  // namespace floe

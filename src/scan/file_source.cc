@@ -1,0 +1,29 @@
+#include "scan/file_source.h"
+
+namespace floe {
+
+Result<std::shared_ptr<FileIOSource>> FileIOSource::Open(FileIO& io, const std::string& path) {
+  FLOE_ASSIGN_OR_RETURN(auto file, io.NewInputFile(path));
+  return std::shared_ptr<FileIOSource>(new FileIOSource(std::move(file)));
+}
+
+Result<std::string_view> FileIOSource::Read(uint64_t offset, uint64_t length) const {
+  auto buffer = std::make_unique<char[]>(length == 0 ? 1 : length);
+  FLOE_ASSIGN_OR_RETURN(std::string_view view,
+                        file_->ReadAt(static_cast<int64_t>(offset), static_cast<int64_t>(length), buffer.get()));
+  if (view.data() == buffer.get()) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    buffers_.push_back(std::move(buffer));
+  }
+  return view;
+}
+
+Result<std::shared_ptr<const parquet::ParquetFile>> OpenParquetFile(FileIO& io, const std::string& path) {
+  auto source = FileIOSource::Open(io, path);
+  if (!source) return std::unexpected(source.error().WithContext("opening data file " + path));
+  auto file = parquet::ParquetFile::Open(*source);
+  if (!file) return std::unexpected(file.error().WithContext("reading the Parquet footer of " + path));
+  return std::shared_ptr<const parquet::ParquetFile>(*file);
+}
+
+}  // namespace floe

@@ -1,0 +1,32 @@
+// What a scan reads: which snapshot, which rows (a filter), which columns.
+//
+// Split out of table_scan.h so that snapshot selection and the metadata tables can take the
+// same options without pulling in the whole scan.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "expr/expression.h"
+
+namespace floe {
+
+struct ScanOptions {
+  // At most one of the three picks the snapshot; none means the table's current snapshot.
+  std::optional<int64_t> snapshot_id;
+  std::optional<std::string> ref;       // a branch or tag name
+  std::optional<int64_t> as_of_ms;      // the snapshot current at this time (snapshot log)
+
+  // Rows to keep: `filter_text` (WHERE syntax, parsed by the expr room) and `filter` (an
+  // unbound or bound expression) are ANDed; empty text and a null expression mean all rows.
+  std::string filter_text;
+  Expr filter;
+
+  // Top-level or dotted column names to return; empty means every column of the schema.
+  std::vector<std::string> columns;
+  bool case_sensitive = true;
+};
+
+}  // namespace floe

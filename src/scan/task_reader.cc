@@ -1,0 +1,240 @@
+// ReadTask and ReadTable (table_scan.h).
+#include <algorithm>
+#include <set>
+
+#include "expr/metrics_evaluator.h"
+#include "expr/row_evaluator.h"
+#include "scan/delete_loader.h"
+#include "scan/file_source.h"
+#include "scan/table_scan.h"
+
+namespace floe {
+
+namespace {
+
+bool TypeHolds(const Type& type, int id) {
+  for (const auto& f : type.fields())
+    if (f.id == id || (f.type->is_nested() && TypeHolds(*f.type, id))) return true;
+  return false;
+}
+
+// The top-level field of `schema` that is or holds `id`.
+const NestedField* TopLevelOf(const Schema& schema, int id) {
+  for (const auto& f : schema.fields())
+    if (f.id == id || (f.type->is_nested() && TypeHolds(*f.type, id))) return &f;
+  return nullptr;
+}
+
+const NestedField* TopLevelInTable(const TableMetadata& table, int id) {
+  if (const NestedField* f = TopLevelOf(table.CurrentSchema(), id)) return f;
+  for (auto it = table.schemas.rbegin(); it != table.schemas.rend(); ++it)
+    if (const NestedField* f = TopLevelOf(*it, id)) return f;
+  return nullptr;
+}
+
+// The fields to read from the file: the projection, plus whatever the residual and the
+// equality deletes need. A struct the projection prunes is read whole when an extra column
+// lies inside it.
+Result<std::vector<NestedField>> ReadFields(const TableMetadata& table, const FileScanTask& task, const Schema& projection) {
+  std::vector<NestedField> fields = projection.fields();
+  std::set<int> needed;
+  if (task.residual && task.residual->op() != Op::kTrue)
+    for (int id : ReferencedFieldIds(task.residual)) needed.insert(id);
+  for (const ManifestEntry& d : task.deletes)
+    if (d.file.content == FileContent::kEqualityDeletes) needed.insert(d.file.equality_ids.begin(), d.file.equality_ids.end());
+  for (int id : needed) {
+    bool have = false;
+    for (const auto& f : fields) have |= f.id == id || (f.type->is_nested() && TypeHolds(*f.type, id));
+    if (have) continue;
+    const NestedField* top = TopLevelOf(projection, id);
+    if (!top) top = TopLevelInTable(table, id);
+    if (!top) return Corrupt("data file " + task.file.file_path + ": no schema of the table has field id " + std::to_string(id));
+    auto same = std::find_if(fields.begin(), fields.end(), [&](const NestedField& f) { return f.id == top->id; });
+    if (same != fields.end()) {
+      *same = *top;  // the projection pruned this struct; read all of it
+    } else {
+      fields.push_back(*top);
+    }
+  }
+  return fields;
+}
+
+// Whether the file has a top-level column for `field` (by field id, or by name in a file
+// written without ids, as the Parquet reader matches).
+bool FileHasColumn(const parquet::ParquetFile& file, const NestedField& field) {
+  const auto& children = file.file_schema().root.children;
+  bool ids = std::any_of(children.begin(), children.end(), [](const parquet::SchemaNode& n) { return n.field_id() >= 0; });
+  for (const auto& c : children)
+    if (ids ? c.field_id() == field.id : c.element.name == field.name) return true;
+  return false;
+}
+
+// The identity partition value for a source column, when the task's spec has one.
+const Literal* IdentityPartitionValue(const TableMetadata& table, const DataFile& file, int source_id) {
+  const PartitionSpec* spec = table.SpecById(file.spec_id);
+  if (!spec) return nullptr;
+  for (size_t i = 0; i < spec->fields().size() && i < file.partition.size(); ++i) {
+    const PartitionField& pf = spec->fields()[i];
+    if (pf.source_id == source_id && pf.transform.kind() == TransformKind::kIdentity) return &file.partition[i];
+  }
+  return nullptr;
+}
+
+Result<Column> ConstantColumn(const NestedField& field, const Literal& value, size_t rows) {
+  Column c(field.type);
+  c.Reserve(rows);
+  for (size_t r = 0; r < rows; ++r) {
+    auto st = c.Append(value);
+    if (!st) return std::unexpected(st.error().WithContext("partition value of column '" + field.name + "'"));
+  }
+  return c;
+}
+
+// A column shaped like `out` (a possibly pruned version of the field `in` was read as).
+Column ProjectColumn(const Column& in, const NestedField& in_field, const NestedField& out_field) {
+  if (in_field.type->id() != TypeId::kStruct || in_field.type->Equals(*out_field.type)) return in;
+  Column out(out_field.type);
+  out.length = in.length;
+  out.nulls = in.nulls;
+  const auto& in_children = in_field.type->fields();
+  const auto& out_children = out_field.type->fields();
+  for (size_t k = 0; k < out_children.size(); ++k) {
+    for (size_t j = 0; j < in_children.size(); ++j)
+      if (in_children[j].id == out_children[k].id)
+        out.children[k] = ProjectColumn(in.children[j], in_children[j], out_children[k]);
+  }
+  return out;
+}
+
+parquet::RowGroupFilter MakeRowGroupFilter(const Expr& residual, const std::set<int>& present_ids) {
+  if (!residual || residual->op() == Op::kTrue) return nullptr;
+  return [residual, present_ids](const parquet::RowGroupStatistics& stats) {
+    FileMetrics m;
+    m.record_count = stats.num_rows;
+    for (const auto& [id, c] : stats.columns) {
+      if (!present_ids.count(id)) continue;  // a column filled in later: its nulls prove nothing
+      m.value_counts[id] = c.value_count;
+      if (c.null_count) m.null_value_counts[id] = *c.null_count;
+      if (!c.min.is_null() && !c.max.is_null()) {
+        auto lo = c.min.ToBinary();
+        auto hi = c.max.ToBinary();
+        if (lo && hi) {
+          m.lower_bounds[id] = *lo;
+          m.upper_bounds[id] = *hi;
+        }
+      }
+    }
+    return InclusiveMetrics(residual, m);
+  };
+}
+
+void CollectIds(const Type& type, std::set<int>* ids) {
+  for (const auto& f : type.fields()) {
+    ids->insert(f.id);
+    if (f.type->is_nested()) CollectIds(*f.type, ids);
+  }
+}
+
+Result<ColumnBatch> ReadTaskCached(FileIO& io, const TableMetadata& table, const FileScanTask& task,
+                                   const Schema& projection, DeleteFileCache* cache) {
+  const DataFile& file = task.file;
+  if (file.content != FileContent::kData) return InvalidArgument("scan task file " + file.file_path + " is not a data file");
+  if (file.file_format != FileFormat::kParquet)
+    return NotSupported("data file " + file.file_path + " is " + std::string(FileFormatName(file.file_format)) +
+                        "; only Parquet data files can be read");
+
+  FLOE_ASSIGN_OR_RETURN(std::vector<NestedField> read_fields, ReadFields(table, task, projection));
+  Schema read_schema(projection.schema_id(), read_fields);
+  FLOE_ASSIGN_OR_RETURN(auto pq, OpenParquetFile(io, file.file_path));
+
+  // Columns the file lacks: an identity partition value, else null.
+  std::vector<std::optional<Literal>> constants(read_fields.size());
+  std::set<int> present_ids;
+  for (size_t i = 0; i < read_fields.size(); ++i) {
+    const NestedField& f = read_fields[i];
+    if (FileHasColumn(*pq, f)) {
+      present_ids.insert(f.id);
+      if (f.type->is_nested()) CollectIds(*f.type, &present_ids);
+      continue;
+    }
+    if (const Literal* v = IdentityPartitionValue(table, file, f.id)) {
+      constants[i] = *v;
+    } else if (f.required) {
+      return Corrupt("data file " + file.file_path + " lacks required column '" + f.name + "' (field id " +
+                     std::to_string(f.id) + ")");
+    }
+  }
+
+  FLOE_ASSIGN_OR_RETURN(TaskDeletes deletes, LoadTaskDeletes(io, table, task, cache));
+  bool has_residual = task.residual && task.residual->op() != Op::kTrue;
+  parquet::RowGroupFilter row_group_filter = MakeRowGroupFilter(task.residual, present_ids);
+
+  ColumnBatch out(projection.fields());
+  int64_t first_position = 0;  // file position of the row group's first row
+  for (int rg = 0; rg < pq->num_row_groups(); ++rg) {
+    int64_t rg_rows = pq->metadata().row_groups[rg].num_rows;
+    int64_t start = first_position;
+    first_position += rg_rows;
+    if (row_group_filter) {
+      FLOE_ASSIGN_OR_RETURN(auto stats, pq->Statistics(rg, read_schema));
+      if (!row_group_filter(stats)) continue;
+    }
+    auto read = pq->ReadRowGroup(rg, read_schema);
+    if (!read) return std::unexpected(read.error().WithContext("reading data file " + file.file_path));
+    ColumnBatch batch = std::move(*read);
+    for (size_t i = 0; i < constants.size(); ++i) {
+      if (!constants[i]) continue;
+      FLOE_ASSIGN_OR_RETURN(batch.columns[i], ConstantColumn(read_fields[i], *constants[i], batch.num_rows));
+    }
+
+    std::vector<uint8_t> keep(batch.num_rows, 1);
+    if (!deletes.positions.empty()) deletes.positions.Apply(start, &keep);
+    for (const auto& eq : deletes.equality) FLOE_RETURN_IF_ERROR(eq.Apply(batch, &keep));
+    if (has_residual) {
+      auto match = EvaluateRows(task.residual, batch);
+      if (!match) return std::unexpected(match.error().WithContext("filtering data file " + file.file_path));
+      for (size_t r = 0; r < keep.size(); ++r) keep[r] &= (*match)[r];
+    }
+    bool all = std::all_of(keep.begin(), keep.end(), [](uint8_t k) { return k != 0; });
+    ColumnBatch kept = all ? std::move(batch) : batch.Filter(keep);
+
+    // Into the projection's shape: drop the extra columns, prune structs.
+    ColumnBatch shaped(projection.fields());
+    shaped.num_rows = kept.num_rows;
+    for (size_t i = 0; i < projection.fields().size(); ++i) {
+      const NestedField& want = projection.fields()[i];
+      int index = kept.ColumnIndexById(want.id);
+      shaped.columns[i] = ProjectColumn(kept.columns[index], kept.fields[index], want);
+    }
+    if (out.num_rows == 0) {
+      out = std::move(shaped);
+    } else {
+      out.Append(shaped);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<ColumnBatch> ReadTask(FileIO& io, const TableMetadata& table, const FileScanTask& task, const Schema& projection) {
+  return ReadTaskCached(io, table, task, projection, nullptr);
+}
+
+Result<ColumnBatch> ReadTable(FileIO& io, const TableMetadata& table, const ScanOptions& options) {
+  FLOE_ASSIGN_OR_RETURN(ScanPlan plan, PlanScan(io, table, options));
+  ColumnBatch out(plan.projection.fields());
+  DeleteFileCache cache;
+  for (const FileScanTask& task : plan.tasks) {
+    FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, ReadTaskCached(io, table, task, plan.projection, &cache));
+    if (batch.num_rows == 0) continue;
+    if (out.num_rows == 0) {
+      out = std::move(batch);
+    } else {
+      out.Append(batch);
+    }
+  }
+  return out;
+}
+
+}  // namespace floe
