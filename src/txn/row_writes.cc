@@ -1,0 +1,229 @@
+#include "txn/row_writes.h"
+
+#include "expr/binder.h"
+#include "expr/parser.h"
+#include "expr/row_evaluator.h"
+#include "expr/value_ops.h"
+#include "scan/table_scan.h"
+#include "txn/operations.h"
+#include "write/data_writer.h"
+
+namespace floe {
+namespace {
+
+// Commits `change`, deleting the new files when the commit certainly failed.
+Result<CommitReport> CommitFiles(Catalog& catalog, const TableIdentifier& id, FilesChange change, DataWriter& writer,
+                                 const RowWriteOptions& options) {
+  FilesOperation operation(std::move(change));
+  auto report = CommitOperation(catalog, id, operation, options.commit);
+  if (!report) {
+    if (report.error().kind != ErrorKind::kCommitStateUnknown) writer.Abort();
+    return std::unexpected(report.error());
+  }
+  if (report->idempotent_replay) writer.Abort();  // the key had landed before: our files are unused
+  return report;
+}
+
+// A term bound to a schema (by binding a predicate that holds it).
+Result<TermPtr> BindTerm(const TermPtr& term, const Schema& schema) {
+  FLOE_ASSIGN_OR_RETURN(Expr bound, Bind(Predicate(Op::kIsNull, term), schema));
+  return bound->term();
+}
+
+enum class RowChange { kDelete, kUpdate };
+
+Result<RowWriteResult> RewriteMatching(Catalog& catalog, const TableIdentifier& id, const Expr& filter,
+                                       RowChange change, const std::vector<Assignment>& assignments,
+                                       const RowWriteOptions& options) {
+  RowWriteResult result;
+  FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
+  const TableMetadata& base = table.metadata;
+  const Snapshot* head = base.SnapshotForRef(options.commit.branch);
+  if (!head) {
+    if (options.commit.branch != kMainBranch && !base.refs.count(options.commit.branch))
+      return NotFound("table " + id.ToString() + " has no branch '" + options.commit.branch + "'");
+    return result;  // an empty table has no rows to change
+  }
+  const Schema& schema = base.CurrentSchema();
+  FLOE_ASSIGN_OR_RETURN(Expr bound, Bind(filter, schema));
+  FLOE_ASSIGN_OR_RETURN(IsolationLevel isolation,
+                        IsolationFor(base, change == RowChange::kDelete ? RowLevelCommand::kDelete
+                                                                        : RowLevelCommand::kUpdate));
+  // Assignments: target column index and bound value term.
+  std::vector<std::pair<int, TermPtr>> sets;
+  for (const auto& a : assignments) {
+    const NestedField* field = schema.FindField(a.column);
+    if (!field) return InvalidArgument("SET names column '" + a.column + "', which is not in the table");
+    int index = -1;
+    for (size_t i = 0; i < schema.fields().size(); ++i)
+      if (schema.fields()[i].id == field->id) index = static_cast<int>(i);
+    if (index < 0) return InvalidArgument("SET can only change top-level columns, not '" + a.column + "'");
+    FLOE_ASSIGN_OR_RETURN(TermPtr term, BindTerm(a.value, schema));
+    sets.emplace_back(index, term);
+  }
+
+  FileIO& io = *catalog.io();
+  ScanOptions scan;
+  scan.snapshot_id = head->snapshot_id;
+  scan.filter = bound;
+  FLOE_ASSIGN_OR_RETURN(std::vector<FileScanTask> tasks, PlanFiles(io, base, scan));
+
+  DataWriter writer(io, base);
+  std::vector<DataFile> removed;
+  for (FileScanTask task : tasks) {
+    task.residual = True();  // read every live row of the file; the filter is applied below
+    FLOE_ASSIGN_OR_RETURN(ColumnBatch rows, ReadTask(io, base, task, schema));
+    FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> matches, EvaluateRows(bound, rows));
+    int64_t matched = 0;
+    for (uint8_t m : matches) matched += m;
+    if (matched == 0) continue;  // the metrics said "maybe"; the rows say no: file untouched
+    removed.push_back(task.file);
+    if (change == RowChange::kDelete) {
+      result.rows_deleted += matched;
+      std::vector<uint8_t> keep(matches.size());
+      for (size_t r = 0; r < matches.size(); ++r) keep[r] = !matches[r];
+      ColumnBatch kept = rows.Filter(keep);
+      result.rows_added += static_cast<int64_t>(kept.num_rows);
+      FLOE_RETURN_IF_ERROR(writer.Write(kept));
+    } else {
+      result.rows_updated += matched;
+      ColumnBatch updated(schema);
+      for (size_t r = 0; r < rows.num_rows; ++r) {
+        std::vector<Literal> row = rows.Row(r);
+        if (matches[r]) {
+          std::vector<Literal> original = row;
+          auto lookup = [&](int field_id) -> const Literal* {
+            for (size_t i = 0; i < schema.fields().size(); ++i)
+              if (schema.fields()[i].id == field_id) return &original[i];
+            return nullptr;
+          };
+          for (const auto& [index, term] : sets) {
+            Literal v = EvaluateTerm(term, lookup);
+            auto cast = v.CastTo(schema.fields()[index].type);
+            if (!cast) return InvalidArgument("SET " + schema.fields()[index].name + ": " + cast.error().message);
+            row[index] = std::move(*cast);
+          }
+        }
+        auto st = updated.AppendRow(row);
+        if (!st) return std::unexpected(st.error().WithContext("updated row"));
+      }
+      result.rows_added += static_cast<int64_t>(updated.num_rows);
+      FLOE_RETURN_IF_ERROR(writer.Write(updated));
+    }
+    if (options.progress) options.progress(writer.stats().rows, writer.stats().bytes);
+  }
+  if (removed.empty()) return result;
+  FLOE_ASSIGN_OR_RETURN(std::vector<DataFile> added, writer.Finish());
+  if (options.after_files_written) options.after_files_written();
+  result.files_added = static_cast<int64_t>(added.size());
+  result.files_removed = static_cast<int64_t>(removed.size());
+  FilesChange files = CopyOnWrite(std::move(removed), std::move(added), head->snapshot_id, bound, isolation);
+  FLOE_ASSIGN_OR_RETURN(result.commit, CommitFiles(catalog, id, std::move(files), writer, options));
+  result.committed = true;
+  return result;
+}
+
+}  // namespace
+
+Result<RowWriteResult> AppendRows(Catalog& catalog, const TableIdentifier& id, const RowSource& rows,
+                                  const RowWriteOptions& options) {
+  RowWriteResult result;
+  FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
+  if (options.commit.idempotency_key &&
+      FindIdempotentSnapshot(table.metadata, options.commit.branch, *options.commit.idempotency_key)) {
+    // Already committed: write nothing at all, not even data files.
+    FilesOperation nothing(FastAppend({}));
+    FLOE_ASSIGN_OR_RETURN(result.commit, CommitOperation(catalog, id, nothing, options.commit));
+    return result;
+  }
+  DataWriter writer(*catalog.io(), table.metadata);
+  ColumnBatch batch;
+  while (true) {
+    auto more = rows(&batch);
+    if (!more) {
+      writer.Abort();
+      return std::unexpected(more.error());
+    }
+    if (!*more) break;
+    auto st = writer.Write(batch);
+    if (!st) {
+      writer.Abort();
+      return std::unexpected(st.error());
+    }
+    if (options.progress) options.progress(writer.stats().rows, writer.stats().bytes);
+  }
+  auto files = writer.Finish();
+  if (!files) {
+    writer.Abort();
+    return std::unexpected(files.error());
+  }
+  result.rows_added = writer.stats().rows;
+  result.files_added = static_cast<int64_t>(files->size());
+  if (options.after_files_written) options.after_files_written();
+  FilesChange change = options.merge_append ? MergeAppend(std::move(*files)) : FastAppend(std::move(*files));
+  FLOE_ASSIGN_OR_RETURN(result.commit, CommitFiles(catalog, id, std::move(change), writer, options));
+  result.committed = !result.commit.idempotent_replay;
+  return result;
+}
+
+Result<RowWriteResult> AppendBatch(Catalog& catalog, const TableIdentifier& id, const ColumnBatch& batch,
+                                   const RowWriteOptions& options) {
+  bool given = false;
+  return AppendRows(
+      catalog, id,
+      [&](ColumnBatch* out) -> Result<bool> {
+        if (given) return false;
+        given = true;
+        *out = batch;
+        return true;
+      },
+      options);
+}
+
+Result<RowWriteResult> DeleteWhere(Catalog& catalog, const TableIdentifier& id, const Expr& filter,
+                                   const RowWriteOptions& options) {
+  return RewriteMatching(catalog, id, filter, RowChange::kDelete, {}, options);
+}
+
+Result<RowWriteResult> UpdateWhere(Catalog& catalog, const TableIdentifier& id, const Expr& filter,
+                                   const std::vector<Assignment>& assignments, const RowWriteOptions& options) {
+  if (assignments.empty()) return InvalidArgument("update needs at least one 'column = value' assignment");
+  return RewriteMatching(catalog, id, filter, RowChange::kUpdate, assignments, options);
+}
+
+Result<std::vector<Assignment>> ParseAssignments(std::string_view text) {
+  std::vector<Assignment> out;
+  int depth = 0;
+  bool quoted = false;
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    char c = i < text.size() ? text[i] : ',';
+    if (quoted) {
+      if (c == '\'') quoted = false;
+      if (i < text.size()) continue;
+    }
+    if (c == '\'') quoted = true;
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (c != ',' || depth != 0) continue;
+    std::string_view part = text.substr(start, i - start);
+    start = i + 1;
+    size_t eq = part.find('=');
+    if (eq == std::string_view::npos)
+      return InvalidArgument("assignment '" + std::string(part) + "' needs the form 'column = value'");
+    std::string column(part.substr(0, eq));
+    column.erase(0, column.find_first_not_of(" \t"));
+    column.erase(column.find_last_not_of(" \t") + 1);
+    if (column.empty()) return InvalidArgument("assignment '" + std::string(part) + "' names no column");
+    // The value is parsed as a term by asking the WHERE parser for "(value) IS NULL".
+    auto parsed = ParseFilter("(" + std::string(part.substr(eq + 1)) + ") IS NULL");
+    if (!parsed || !(*parsed)->is_predicate() || !(*parsed)->term())
+      return InvalidArgument("assignment to '" + column + "': cannot read the value '" +
+                             std::string(part.substr(eq + 1)) + "'" +
+                             (parsed ? std::string() : ": " + parsed.error().message));
+    out.push_back(Assignment{column, (*parsed)->term()});
+  }
+  return out;
+}
+
+}  // namespace floe

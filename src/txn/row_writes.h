@@ -1,0 +1,62 @@
+// The calls a user makes: append rows, delete and update by filter (copy-on-write).
+//
+// Each writes its data files first, then commits one snapshot through the commit loop. If the
+// commit certainly fails, the files it wrote are deleted; if its outcome is unknown, they stay
+// (a later orphan removal reclaims them once the outcome is known).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "expr/expression.h"
+#include "txn/commit_loop.h"
+#include "types/column_batch.h"
+
+namespace floe {
+
+struct RowWriteOptions {
+  CommitOptions commit;
+  bool merge_append = false;  // merge small manifests on append (commit.manifest.*)
+  // Called once the new data files are written and before the commit starts (tests and the demo
+  // use it to let another writer land "half way through" this one's work).
+  std::function<void()> after_files_written;
+  // Called with the running count of rows written, for progress displays.
+  std::function<void(int64_t rows, int64_t bytes)> progress;
+};
+
+struct RowWriteResult {
+  CommitReport commit;
+  bool committed = false;          // false when there was nothing to change
+  int64_t rows_added = 0;          // appended, or rewritten by copy-on-write
+  int64_t rows_deleted = 0;
+  int64_t rows_updated = 0;
+  int64_t files_added = 0;
+  int64_t files_removed = 0;
+};
+
+// Produces the next batch of rows; false when there are no more.
+using RowSource = std::function<Result<bool>(ColumnBatch* batch)>;
+
+Result<RowWriteResult> AppendRows(Catalog& catalog, const TableIdentifier& id, const RowSource& rows,
+                                  const RowWriteOptions& options = {});
+Result<RowWriteResult> AppendBatch(Catalog& catalog, const TableIdentifier& id, const ColumnBatch& batch,
+                                   const RowWriteOptions& options = {});
+
+// Deletes the rows matching `filter` by rewriting the files that hold them.
+Result<RowWriteResult> DeleteWhere(Catalog& catalog, const TableIdentifier& id, const Expr& filter,
+                                   const RowWriteOptions& options = {});
+
+struct Assignment {
+  std::string column;
+  TermPtr value;  // unbound: a literal, a column, or arithmetic over them
+};
+// "amount_cents = amount_cents * 2, country = 'FR'" into assignments.
+Result<std::vector<Assignment>> ParseAssignments(std::string_view text);
+
+// Sets columns of the rows matching `filter` by rewriting the files that hold them.
+Result<RowWriteResult> UpdateWhere(Catalog& catalog, const TableIdentifier& id, const Expr& filter,
+                                   const std::vector<Assignment>& assignments, const RowWriteOptions& options = {});
+
+}  // namespace floe
