@@ -110,6 +110,25 @@ TEST(MetricsEvaluatorTest, TruncatedStringBounds) {
   EXPECT_TRUE(StrictMetrics(BindText("name < 'abe'"), m));
 }
 
+TEST(MetricsEvaluatorTest, BoundsWrittenBeforeATypePromotion) {
+  // id was an int and score a float when the file was written: 4-byte bounds.
+  FileMetrics m;
+  m.record_count = 3;
+  m.value_counts = {{1, 3}, {4, 3}};
+  m.null_value_counts = {{1, 0}, {4, 0}};
+  m.nan_value_counts = {{4, 0}};
+  m.SetBounds(1, Literal::Int(5), Literal::Int(9));
+  m.SetBounds(4, Literal::Float(0.5f), Literal::Float(1.5f));
+  EXPECT_FALSE(InclusiveMetrics(BindText("id > 9"), m));
+  EXPECT_TRUE(InclusiveMetrics(BindText("id > 8"), m));
+  EXPECT_TRUE(StrictMetrics(BindText("id BETWEEN 5 AND 9"), m));
+  EXPECT_FALSE(InclusiveMetrics(BindText("score < 0.5"), m));
+  EXPECT_TRUE(StrictMetrics(BindText("score < 1.75"), m));
+  // A corrupt bound is ignored rather than trusted.
+  m.lower_bounds[1] = "xyz";
+  EXPECT_TRUE(InclusiveMetrics(BindText("id < 5"), m));
+}
+
 // The property the scan and delete paths rely on, checked against brute force.
 void CheckAgainstRows(int truncate_to, uint32_t seed) {
   RandomData rnd(seed);

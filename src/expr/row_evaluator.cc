@@ -493,11 +493,16 @@ const Column* FindColumn(const ColumnBatch& batch, int field_id) {
   return nullptr;
 }
 
-Result<std::vector<uint8_t>> EvaluateRows(const Expr& bound, const ColumnBatch& batch) {
+Status EvaluateRows(const Expr& bound, const ColumnBatch& batch, std::vector<uint8_t>* selection) {
   if (!bound || !bound->is_bound()) return InvalidArgument("EvaluateRows needs a bound expression");
-  std::vector<uint8_t> out(batch.num_rows);
+  selection->resize(batch.num_rows);
   RowEvaluator evaluator(batch);
-  FLOE_RETURN_IF_ERROR(evaluator.Eval(RewriteNot(bound), out.data()));
+  return evaluator.Eval(RewriteNot(bound), selection->data());
+}
+
+Result<std::vector<uint8_t>> EvaluateRows(const Expr& bound, const ColumnBatch& batch) {
+  std::vector<uint8_t> out;
+  FLOE_RETURN_IF_ERROR(EvaluateRows(bound, batch, &out));
   return out;
 }
 

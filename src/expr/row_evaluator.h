@@ -16,6 +16,8 @@ namespace floe {
 // Column-versus-literal predicates on primitive columns run as typed loops over the column's
 // vectors (no per-row allocation); arithmetic terms are computed column-at-a-time.
 Result<std::vector<uint8_t>> EvaluateRows(const Expr& bound, const ColumnBatch& batch);
+// The same into a caller's buffer (resized to batch.num_rows), to reuse it across batches.
+Status EvaluateRows(const Expr& bound, const ColumnBatch& batch, std::vector<uint8_t>* selection);
 
 // The column holding a field id in a batch (top level or nested in structs); nullptr if absent.
 const Column* FindColumn(const ColumnBatch& batch, int field_id);
