@@ -11,7 +11,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 # Every one of these exists in Debian 12 (checked with apt-cache policy).
 packages=(
-  build-essential cmake ninja-build pkg-config git
+  build-essential cmake ninja-build pkg-config git ca-certificates
   libavro-dev nlohmann-json3-dev libcli11-dev libfmt-dev libcpp-httplib-dev
   libzstd-dev zstd libsnappy-dev zlib1g-dev libssl-dev
   libsqlite3-dev sqlite3 libpq-dev postgresql postgresql-contrib
