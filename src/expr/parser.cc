@@ -4,10 +4,10 @@
 // which one it needs so that errors point at the offending token.
 #include "expr/parser.h"
 
-#include <charconv>
-#include <cmath>
-#include <cstdlib>
+#include <algorithm>
+#include <cctype>
 
+#include "expr/constant_folding.h"
 #include "expr/lexer.h"
 #include "expr/value_ops.h"
 
@@ -28,57 +28,6 @@ struct Operand {
 
   bool is_literal() const { return term && term->kind == Term::Kind::kLiteral; }
 };
-
-bool IsNumberLiteral(const Literal& v) {
-  if (!v.type() || v.is_null()) return false;
-  TypeId id = v.type()->id();
-  return id == TypeId::kLong || id == TypeId::kInt || id == TypeId::kDouble || id == TypeId::kFloat ||
-         id == TypeId::kDecimal;
-}
-
-double ToDouble(const Literal& v) {
-  if (v.type()->id() == TypeId::kDecimal) return std::strtod(v.ToString().c_str(), nullptr);
-  if (v.type()->id() == TypeId::kDouble) return v.AsDouble();
-  if (v.type()->id() == TypeId::kFloat) return v.AsFloat();
-  return static_cast<double>(v.AsInt64());
-}
-
-Result<Literal> ParseNumber(const Token& t) {
-  const std::string& s = t.text;
-  bool has_point = s.find('.') != std::string::npos;
-  bool has_exponent = s.find_first_of("eE") != std::string::npos;
-  if (!has_point && !has_exponent) {
-    int64_t v = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec == std::errc() && p == s.data() + s.size()) return Literal::Long(v);
-  }
-  if (!has_exponent) {
-    // Exact decimal: digits and scale as written.
-    std::string digits;
-    int scale = 0;
-    bool after_point = false;
-    for (char c : s) {
-      if (c == '.') {
-        after_point = true;
-        continue;
-      }
-      digits.push_back(c);
-      if (after_point) ++scale;
-    }
-    size_t first = digits.find_first_not_of('0');
-    std::string significant = first == std::string::npos ? "0" : digits.substr(first);
-    if (significant.size() <= 38) {
-      __int128 unscaled = 0;
-      for (char c : significant) unscaled = unscaled * 10 + (c - '0');
-      int precision = std::max<int>(static_cast<int>(significant.size()), std::max(scale, 1));
-      if (precision <= 38) return Literal::Decimal(unscaled, precision, scale);
-    }
-  }
-  char* end = nullptr;
-  double d = std::strtod(s.c_str(), &end);
-  if (end != s.c_str() + s.size() || !std::isfinite(d)) return InvalidArgument("number '" + s + "' is out of range" + At(t.pos));
-  return Literal::Double(d);
-}
 
 class Parser {
  public:
@@ -310,19 +259,9 @@ class Parser {
   }
 
   Result<Expr> FoldComparison(Op op, const Operand& a, const Operand& b, const Token& op_token) {
-    const Literal& x = a.term->literal;
-    const Literal& y = b.term->literal;
-    std::optional<int> c;
-    if (IsNumberLiteral(x) && IsNumberLiteral(y)) {
-      double dx = ToDouble(x), dy = ToDouble(y);
-      c = dx < dy ? -1 : (dy < dx ? 1 : 0);
-    } else if (x.type()->Equals(*y.type())) {
-      c = CompareValues(x, y);
-    }
-    if (!c) return InvalidArgument("cannot compare " + LiteralToSql(x) + " with " + LiteralToSql(y) + At(op_token.pos));
-    bool r = op == Op::kEq ? *c == 0 : op == Op::kNotEq ? *c != 0 : op == Op::kLt ? *c < 0 : op == Op::kLtEq ? *c <= 0
-           : op == Op::kGt ? *c > 0 : *c >= 0;
-    return r ? True() : False();
+    auto r = CompareConstants(op, a.term->literal, b.term->literal);
+    if (!r) return InvalidArgument(r.error().message + At(op_token.pos));
+    return *r ? True() : False();
   }
 
   static bool IsArithSymbol(const Token& t, bool additive) {
@@ -358,28 +297,15 @@ class Parser {
     Operand out;
     out.pos = a.pos;
     if (a.is_literal() && b.is_literal()) {
-      FLOE_ASSIGN_OR_RETURN(Literal v, FoldArithmetic(op, l->literal, r->literal, op_token));
-      out.term = LiteralTerm(std::move(v));
+      auto v = FoldArithmetic(op, l->literal, r->literal);
+      if (!v) return InvalidArgument(v.error().message + At(op_token.pos));
+      out.term = LiteralTerm(std::move(*v));
       return out;
     }
     out.depth = std::max(a.depth, b.depth) + 1;
     if (out.depth > kMaxDepth) return InvalidArgument("expression nested too deeply" + At(op_token.pos));
     out.term = Arith(op, l, r);
     return out;
-  }
-
-  Result<Literal> FoldArithmetic(ArithOp op, const Literal& x, const Literal& y, const Token& op_token) {
-    if (!IsNumberLiteral(x) || !IsNumberLiteral(y))
-      return InvalidArgument("arithmetic needs numbers, not " + LiteralToSql(IsNumberLiteral(x) ? y : x) + At(op_token.pos));
-    if (x.type()->id() == TypeId::kLong && y.type()->id() == TypeId::kLong) {
-      auto v = ArithLong(op, x.AsLong(), y.AsLong());
-      if (!v) return InvalidArgument("division by zero" + At(op_token.pos));
-      return Literal::Long(*v);
-    }
-    auto v = ArithDouble(op, ToDouble(x), ToDouble(y));
-    if (!v) return InvalidArgument("division by zero" + At(op_token.pos));
-    if (!std::isfinite(*v)) return InvalidArgument("arithmetic overflow" + At(op_token.pos));
-    return Literal::Double(*v);
   }
 
   Result<Operand> ParseUnary() {
@@ -391,17 +317,9 @@ class Parser {
       inner.pos = sign.pos;
       if (sign.text == "+") return inner;
       if (inner.is_literal()) {
-        const Literal& v = inner.term->literal;
-        if (!IsNumberLiteral(v)) return InvalidArgument("cannot negate " + LiteralToSql(v) + At(sign.pos));
-        Literal neg;
-        switch (v.type()->id()) {
-          case TypeId::kLong: neg = Literal::Long(static_cast<int64_t>(0 - static_cast<uint64_t>(v.AsLong()))); break;
-          case TypeId::kDouble: neg = Literal::Double(-v.AsDouble()); break;
-          case TypeId::kDecimal: neg = Literal(v.type(), -v.AsDecimal()); break;
-          default: neg = Literal::Double(-ToDouble(v)); break;
-        }
-        if (v.type()->id() == TypeId::kLong && v.AsLong() == INT64_MIN) neg = Literal::Decimal(-static_cast<__int128>(INT64_MIN), 19, 0);
-        inner.term = LiteralTerm(std::move(neg));
+        auto neg = NegateConstant(inner.term->literal);
+        if (!neg) return InvalidArgument(neg.error().message + At(sign.pos));
+        inner.term = LiteralTerm(std::move(*neg));
         return inner;
       }
       Operand zero;
@@ -419,9 +337,10 @@ class Parser {
     switch (t.kind) {
       case Token::Kind::kEnd: return InvalidArgument("unexpected end of text" + At(t.pos));
       case Token::Kind::kNumber: {
-        FLOE_ASSIGN_OR_RETURN(Literal v, ParseNumber(t));
+        auto v = ParseNumberLiteral(t.text);
+        if (!v) return InvalidArgument(v.error().message + At(t.pos));
         Take();
-        out.term = LiteralTerm(std::move(v));
+        out.term = LiteralTerm(std::move(*v));
         return out;
       }
       case Token::Kind::kString:
