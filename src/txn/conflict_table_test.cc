@@ -1,0 +1,253 @@
+// DESIGN.md's conflict table, row by row: writer A starts from snapshot S; writer B commits at a
+// chosen point inside A's commit (before A's swap, or before A's first attempt); the outcome, the
+// error text and the rows afterwards are asserted.
+#include <gtest/gtest.h>
+
+#include "txn/operations.h"
+#include "txn/row_writes.h"
+#include "txn/txn_test_util.h"
+
+namespace floe {
+namespace {
+
+using txn_test::Batch;
+using txn_test::Order;
+using txn_test::OrdersTable;
+using txn_test::Where;
+
+std::vector<Order> Initial() {
+  return {{1, "DE", 100}, {2, "DE", 200}, {3, "FR", 300}, {4, "FR", 400}};
+}
+
+TEST(ConflictTable, AppendNeverConflicts_RetriedOnTopOfB) {
+  OrdersTable t;
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  auto b = t.Open();
+  RowWriteOptions a_options;
+  a_options.commit.before_swap = [&](int attempt) {
+    if (attempt == 1) ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{10, "DE", 1}})).has_value());
+  };
+  auto a = AppendBatch(t.catalog(), t.id(), Batch({{20, "DE", 2}}), a_options);
+  ASSERT_TRUE(a.has_value()) << a.error().message;
+  EXPECT_EQ(a->commit.attempts, 2);
+  EXPECT_EQ(a->commit.conflicts, 1);
+  auto rows = t.Rows();
+  EXPECT_EQ(rows.size(), 6u);
+  EXPECT_TRUE(std::count(rows.begin(), rows.end(), Order{10, "DE", 1}));
+  EXPECT_TRUE(std::count(rows.begin(), rows.end(), Order{20, "DE", 2}));
+  // Sequence numbers strictly increase along main.
+  auto m = t.Metadata();
+  int64_t next = m.CurrentSnapshot()->sequence_number;
+  for (const Snapshot* s : m.Ancestry(m.CurrentSnapshot()->snapshot_id)) {
+    EXPECT_LE(s->sequence_number, next);
+    next = s->sequence_number - 1;
+  }
+}
+
+// B appends even German orders while A deletes `country = 'DE' AND order_id % 2 = 0`.
+void DeleteWhileBAppendsMatching(const std::string& isolation, bool b_before_first_attempt,
+                                 Result<RowWriteResult>* a_result, std::vector<Order>* rows_after) {
+  OrdersTable t("country", {{"write.delete.isolation-level", isolation}});
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  auto b = t.Open();
+  RowWriteOptions a_options;
+  auto b_appends = [&] { ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{6, "DE", 600}, {8, "DE", 800}})).has_value()); };
+  if (b_before_first_attempt) {
+    a_options.after_files_written = b_appends;
+  } else {
+    a_options.commit.before_swap = [&](int attempt) {
+      if (attempt == 1) b_appends();
+    };
+  }
+  *a_result = DeleteWhere(t.catalog(), t.id(), Where("country = 'DE' AND order_id % 2 = 0"), a_options);
+  *rows_after = t.Rows();
+}
+
+TEST(ConflictTable, SerializableDeleteIsRefusedWhenBAppendedMatchingFile) {
+  for (bool early : {false, true}) {
+    Result<RowWriteResult> a = InvalidArgument("not run");
+    std::vector<Order> rows;
+    DeleteWhileBAppendsMatching("serializable", early, &a, &rows);
+    ASSERT_FALSE(a.has_value());
+    EXPECT_EQ(a.error().kind, ErrorKind::kValidationFailed);
+    EXPECT_NE(a.error().message.find("Found conflicting files that can contain records matching"), std::string::npos)
+        << a.error().message;
+    EXPECT_NE(a.error().message.find("ref(name=\"country\") == \"DE\""), std::string::npos) << a.error().message;
+    EXPECT_NE(a.error().message.find(".parquet"), std::string::npos) << "names B's file: " << a.error().message;
+    // A changed nothing: all initial rows and B's rows are there.
+    std::vector<Order> expected = Initial();
+    expected.push_back({6, "DE", 600});
+    expected.push_back({8, "DE", 800});
+    std::sort(expected.begin(), expected.end());
+    EXPECT_EQ(rows, expected);
+  }
+}
+
+TEST(ConflictTable, SnapshotIsolationDeleteLandsAndBsRowsSurvive) {
+  for (bool early : {false, true}) {
+    Result<RowWriteResult> a = InvalidArgument("not run");
+    std::vector<Order> rows;
+    DeleteWhileBAppendsMatching("snapshot", early, &a, &rows);
+    ASSERT_TRUE(a.has_value()) << a.error().message;
+    EXPECT_EQ(a->rows_deleted, 1);  // order 2
+    std::vector<Order> expected = {{1, "DE", 100}, {3, "FR", 300}, {4, "FR", 400}, {6, "DE", 600}, {8, "DE", 800}};
+    EXPECT_EQ(rows, expected);
+  }
+}
+
+TEST(ConflictTable, DeleteLandsWhenBAppendedOnlyFilesThatCannotMatch) {
+  OrdersTable t;
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  auto b = t.Open();
+  RowWriteOptions a_options;
+  a_options.commit.before_swap = [&](int attempt) {
+    // Another partition: partition projection excludes it.
+    if (attempt == 1) ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{6, "FR", 600}})).has_value());
+  };
+  auto a = DeleteWhere(t.catalog(), t.id(), Where("country = 'DE' AND order_id % 2 = 0"), a_options);
+  ASSERT_TRUE(a.has_value()) << a.error().message;
+  EXPECT_EQ(a->commit.attempts, 2);
+  std::vector<Order> expected = {{1, "DE", 100}, {3, "FR", 300}, {4, "FR", 400}, {6, "FR", 600}};
+  EXPECT_EQ(t.Rows(), expected);
+}
+
+TEST(ConflictTable, DeleteLandsWhenMetricsExcludeBsFile) {
+  OrdersTable t("");  // unpartitioned: only column metrics can tell
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  auto b = t.Open();
+  RowWriteOptions a_options;
+  a_options.commit.before_swap = [&](int attempt) {
+    if (attempt == 1) ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{1000, "DE", 5}})).has_value());
+  };
+  auto a = DeleteWhere(t.catalog(), t.id(), Where("order_id < 3"), a_options);
+  ASSERT_TRUE(a.has_value()) << a.error().message;
+  std::vector<Order> expected = {{3, "FR", 300}, {4, "FR", 400}, {1000, "DE", 5}};
+  EXPECT_EQ(t.Rows(), expected);
+}
+
+TEST(ConflictTable, DeleteIsRefusedWhenBRemovedAFileItRemoves) {
+  for (const std::string isolation : {"serializable", "snapshot"}) {
+    OrdersTable t("country", {{"write.delete.isolation-level", isolation}});
+    ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+    auto b = t.Open();
+    RowWriteOptions a_options;
+    a_options.commit.before_swap = [&](int attempt) {
+      if (attempt == 1) ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 1")).has_value());
+    };
+    auto a = DeleteWhere(t.catalog(), t.id(), Where("order_id = 2"), a_options);
+    ASSERT_FALSE(a.has_value());
+    EXPECT_EQ(a.error().kind, ErrorKind::kValidationFailed);
+    EXPECT_NE(a.error().message.find("Missing required files to delete"), std::string::npos) << a.error().message;
+    // B's change survives; A's does not.
+    std::vector<Order> expected = {{2, "DE", 200}, {3, "FR", 300}, {4, "FR", 400}};
+    EXPECT_EQ(t.Rows(), expected) << isolation;
+  }
+}
+
+TEST(ConflictTable, UpdateFollowsTheSameRules) {
+  OrdersTable t;
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  auto assignments = ParseAssignments("amount_cents = amount_cents * 2");
+  ASSERT_TRUE(assignments.has_value());
+  auto b = t.Open();
+  RowWriteOptions a_options;
+  a_options.commit.before_swap = [&](int attempt) {
+    if (attempt == 1) ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{7, "FR", 700}})).has_value());
+  };
+  auto a = UpdateWhere(t.catalog(), t.id(), Where("country = 'FR'"), *assignments, a_options);
+  ASSERT_FALSE(a.has_value());
+  EXPECT_EQ(a.error().kind, ErrorKind::kValidationFailed);
+  // Without a concurrent writer the update lands.
+  auto again = UpdateWhere(t.catalog(), t.id(), Where("country = 'FR'"), *assignments);
+  ASSERT_TRUE(again.has_value()) << again.error().message;
+  EXPECT_EQ(again->rows_updated, 3);
+  std::vector<Order> expected = {{1, "DE", 100}, {2, "DE", 200}, {3, "FR", 600}, {4, "FR", 800}, {7, "FR", 1400}};
+  EXPECT_EQ(t.Rows(), expected);
+}
+
+// The files of the table's current snapshot, by reading its manifests.
+std::vector<DataFile> LiveDataFiles(OrdersTable& t) {
+  auto m = t.Metadata();
+  ScanOptions options;
+  auto tasks = PlanFiles(*t.catalog().io(), m, options);
+  EXPECT_TRUE(tasks.has_value());
+  std::vector<DataFile> out;
+  for (const auto& task : *tasks) out.push_back(task.file);
+  return out;
+}
+
+TEST(ConflictTable, RewriteIsRefusedWhenBRemovedOneOfItsInputs) {
+  OrdersTable t("");
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{1, "DE", 1}})).has_value());
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{2, "DE", 2}})).has_value());
+  auto inputs = LiveDataFiles(t);
+  ASSERT_EQ(inputs.size(), 2u);
+  const int64_t start = t.Metadata().CurrentSnapshot()->snapshot_id;
+  // A replaces both inputs (the rule under test is the validation, not the rewritten rows).
+  auto b = t.Open();
+  ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 1")).has_value());  // B removes an input
+  FilesOperation rewrite(RewriteFiles(inputs, {}, {}, start));
+  auto a = CommitOperation(t.catalog(), t.id(), rewrite);
+  ASSERT_FALSE(a.has_value());
+  EXPECT_EQ(a.error().kind, ErrorKind::kValidationFailed);
+  EXPECT_NE(a.error().message.find("Missing required files to delete"), std::string::npos) << a.error().message;
+  std::vector<Order> expected = {{2, "DE", 2}};
+  EXPECT_EQ(t.Rows(), expected);
+}
+
+TEST(ConflictTable, RewriteLandsOnTopOfAnAppend) {
+  OrdersTable t("");
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{1, "DE", 1}})).has_value());
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{2, "DE", 2}})).has_value());
+  auto inputs = LiveDataFiles(t);
+  const int64_t start = t.Metadata().CurrentSnapshot()->snapshot_id;
+  auto b = t.Open();
+  ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{3, "FR", 3}})).has_value());
+  // A rewrite that replaces the two inputs with nothing but keeps B's file: validation passes
+  // (an append never touches a rewrite's inputs), so the commit lands.
+  FilesOperation rewrite(RewriteFiles(inputs, {}, {}, start));
+  auto a = CommitOperation(t.catalog(), t.id(), rewrite);
+  ASSERT_TRUE(a.has_value()) << a.error().message;
+  EXPECT_EQ(t.Metadata().CurrentSnapshot()->operation(), "replace");
+  std::vector<Order> expected = {{3, "FR", 3}};
+  EXPECT_EQ(t.Rows(), expected);
+}
+
+TEST(ConflictTable, RetriesRunOutWithAClearError) {
+  OrdersTable t("country", {{"commit.retry.num-retries", "2"}});
+  auto b = t.Open();
+  int64_t next_id = 100;
+  RowWriteOptions a_options;
+  a_options.commit.before_swap = [&](int) {
+    ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{next_id++, "DE", 1}})).has_value());
+  };
+  auto a = AppendBatch(t.catalog(), t.id(), Batch({{1, "DE", 1}}), a_options);
+  ASSERT_FALSE(a.has_value());
+  EXPECT_EQ(a.error().kind, ErrorKind::kCommitConflict);
+  EXPECT_NE(a.error().message.find("gave up after 3 attempts"), std::string::npos) << a.error().message;
+  EXPECT_NE(a.error().message.find("kept conflicting"), std::string::npos) << a.error().message;
+  EXPECT_EQ(t.Rows().size(), 3u);  // B's three appends, none of A's
+}
+
+TEST(Idempotency, ARerunOfACommittedBatchWritesNothing) {
+  OrdersTable t;
+  RowWriteOptions options;
+  options.commit.idempotency_key = "batch-2026-01-01";
+  auto first = AppendBatch(t.catalog(), t.id(), Batch(Initial()), options);
+  ASSERT_TRUE(first.has_value()) << first.error().message;
+  EXPECT_FALSE(first->commit.idempotent_replay);
+  auto files_before = std::distance(std::filesystem::recursive_directory_iterator(t.dir()),
+                                    std::filesystem::recursive_directory_iterator());
+  auto second = AppendBatch(t.catalog(), t.id(), Batch(Initial()), options);
+  ASSERT_TRUE(second.has_value()) << second.error().message;
+  EXPECT_TRUE(second->commit.idempotent_replay);
+  EXPECT_EQ(second->commit.snapshot_id, first->commit.snapshot_id);
+  auto files_after = std::distance(std::filesystem::recursive_directory_iterator(t.dir()),
+                                   std::filesystem::recursive_directory_iterator());
+  EXPECT_EQ(files_before, files_after);
+  EXPECT_EQ(t.Rows().size(), Initial().size());
+  EXPECT_EQ(t.Metadata().snapshots.size(), 1u);
+}
+
+}  // namespace
+}  // namespace floe

@@ -1,0 +1,114 @@
+// Test helpers for the txn room: a throwaway SQLite catalog with an orders table, batches of
+// orders, and reading a table back as sorted rows.
+#pragma once
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "catalog/catalog.h"
+#include "expr/parser.h"
+#include "scan/table_scan.h"
+#include "types/partition_spec.h"
+#include "types/schema_text.h"
+#include "util/uuid.h"
+
+namespace floe::txn_test {
+
+struct Order {
+  int64_t order_id;
+  std::string country;
+  int64_t amount_cents;
+  friend auto operator<=>(const Order&, const Order&) = default;
+};
+
+class OrdersTable {
+ public:
+  explicit OrdersTable(const std::string& partition_by = "country",
+                       const std::map<std::string, std::string>& properties = {}) {
+    dir_ = (std::filesystem::temp_directory_path() / ("floe-txn-" + RandomUuidString().substr(0, 12))).string();
+    std::filesystem::create_directories(dir_);
+    uri_ = "sqlite://" + dir_ + "/catalog.db";
+    catalog_ = Open();
+    EXPECT_TRUE(catalog_->CreateNamespace({"sales"}, {}).has_value());
+    auto schema = ParseSchemaText("order_id long not null, country string, amount_cents long, ts timestamp");
+    EXPECT_TRUE(schema.has_value());
+    CreateTableRequest request;
+    request.schema = *schema;
+    auto fields = ParsePartitionFields(partition_by, *schema, PartitionSpec::kFirstFieldId);
+    EXPECT_TRUE(fields.has_value());
+    request.spec = PartitionSpec(0, *fields);
+    request.properties = properties;
+    request.properties["commit.retry.min-wait-ms"] = "1";
+    request.properties["commit.retry.max-wait-ms"] = "20";
+    auto created = catalog_->CreateTable(id_, request);
+    EXPECT_TRUE(created.has_value()) << (created ? "" : created.error().message);
+  }
+  ~OrdersTable() {
+    catalog_.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+
+  // A second, independent catalog connection: another writer.
+  std::unique_ptr<Catalog> Open() const {
+    auto c = OpenCatalog(uri_);
+    EXPECT_TRUE(c.has_value()) << (c ? "" : c.error().message);
+    return std::move(*c);
+  }
+  Catalog& catalog() { return *catalog_; }
+  const TableIdentifier& id() const { return id_; }
+  const std::string& uri() const { return uri_; }
+  const std::string& dir() const { return dir_; }
+
+  TableMetadata Metadata() {
+    auto t = catalog_->LoadTable(id_);
+    EXPECT_TRUE(t.has_value());
+    return t->metadata;
+  }
+
+  std::vector<Order> Rows(std::optional<int64_t> snapshot_id = std::nullopt) {
+    auto t = catalog_->LoadTable(id_);
+    EXPECT_TRUE(t.has_value());
+    ScanOptions options;
+    options.snapshot_id = snapshot_id;
+    auto batch = ReadTable(*catalog_->io(), t->metadata, options);
+    EXPECT_TRUE(batch.has_value()) << (batch ? "" : batch.error().message);
+    std::vector<Order> out;
+    for (size_t r = 0; batch && r < batch->num_rows; ++r) {
+      auto row = batch->Row(r);
+      out.push_back(Order{row[0].AsLong(), row[1].is_null() ? "" : row[1].AsBytes(),
+                          row[2].is_null() ? 0 : row[2].AsLong()});
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+ private:
+  std::string dir_, uri_;
+  TableIdentifier id_{{"sales"}, "orders"};
+  std::unique_ptr<Catalog> catalog_;
+};
+
+inline ColumnBatch Batch(const std::vector<Order>& orders) {
+  auto schema = ParseSchemaText("order_id long not null, country string, amount_cents long, ts timestamp");
+  ColumnBatch batch(*schema);
+  for (const auto& o : orders) {
+    auto st = batch.AppendRow({Literal::Long(o.order_id), Literal::String(o.country), Literal::Long(o.amount_cents),
+                               *Literal::String("2026-01-01T10:00:00").CastTo(Type::Timestamp())});
+    EXPECT_TRUE(st.has_value());
+  }
+  return batch;
+}
+
+inline Expr Where(const std::string& text) {
+  auto e = ParseFilter(text);
+  EXPECT_TRUE(e.has_value()) << text;
+  return *e;
+}
+
+}  // namespace floe::txn_test
