@@ -28,6 +28,35 @@ bool SameRef(const SnapshotRef& a, const SnapshotRef& b) {
          a.max_snapshot_age_ms == b.max_snapshot_age_ms && a.max_ref_age_ms == b.max_ref_age_ms;
 }
 
+// Iceberg reuses a spec that partitions the same way, whatever its field ids.
+bool SameSpecFields(const PartitionSpec& a, const PartitionSpec& b) {
+  if (a.fields().size() != b.fields().size()) return false;
+  for (size_t i = 0; i < a.fields().size(); ++i) {
+    const auto& x = a.fields()[i];
+    const auto& y = b.fields()[i];
+    if (x.source_id != y.source_id || x.name != y.name || !(x.transform == y.transform)) return false;
+  }
+  return true;
+}
+
+// The default spec and sort order must still apply to the current schema (a column they use
+// may have been dropped). A void partition field may keep a dropped source.
+Status CheckDefaultsFitSchema(const TableMetadata& m) {
+  const Schema& schema = m.CurrentSchema();
+  for (const auto& f : m.DefaultSpec().fields()) {
+    if (f.transform.kind() == TransformKind::kVoid) continue;
+    const NestedField* source = schema.FindField(f.source_id);
+    if (!source)
+      return InvalidArgument("Cannot find source column " + std::to_string(f.source_id) + " for partition field '" +
+                             f.name + "' of the default spec in the current schema");
+    if (!f.transform.CanTransform(*source->type))
+      return InvalidArgument("partition field '" + f.name + "': " + f.transform.ToString() +
+                             " cannot be applied to type " + source->type->ToString());
+  }
+  if (const SortOrder* order = m.SortOrderById(m.default_sort_order_id)) FLOE_RETURN_IF_ERROR(order->Validate(schema));
+  return Ok();
+}
+
 std::string Lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
@@ -123,7 +152,7 @@ class MetadataBuilderAccess {
     int id = 0;
     bool found = false;
     for (const auto& s : m_.partition_specs) {
-      if (s.CompatibleWith(u.spec)) {
+      if (SameSpecFields(s, u.spec)) {
         id = s.spec_id();
         found = true;
         break;
@@ -264,6 +293,7 @@ class MetadataBuilderAccess {
     std::erase_if(m_.partition_statistics,
                   [&](const PartitionStatisticsFile& f) { return removed.contains(f.snapshot_id); });
     for (int64_t id : removed) b_.added_snapshot_ids_.erase(id);
+    b_.removed_snapshots_ = true;
     return Changed();
   }
 
@@ -415,7 +445,8 @@ Result<TableMetadata> MetadataBuilder::Build(int64_t now_ms) {
       m.default_sort_order_id = 0;
     }
   }
-  m.last_updated_ms = now_ms;
+  // Clocks of different writers disagree; time must still not run backwards in one table.
+  int64_t updated = std::max(now_ms, base_last_updated_ms_.value_or(now_ms));
 
   // Snapshot log. Main moving several times in one change logs only where it ended for
   // snapshots made in this change (the others were never visible to anyone).
@@ -426,16 +457,22 @@ Result<TableMetadata> MetadataBuilder::Build(int64_t now_ms) {
   std::vector<SnapshotLogEntry> log;
   for (auto e : m.snapshot_log) {
     if (!m.SnapshotById(e.snapshot_id)) {
-      // An entry for a removed snapshot invalidates the history before it: the log must not
-      // show the table passing through a state that can no longer be read.
-      log.clear();
+      // When this change removed snapshots, an entry for a removed one invalidates the history
+      // before it: otherwise the log would show the next snapshot current during a time when
+      // it was not, and time travel into that gap would read the wrong state.
+      if (removed_snapshots_) {
+        log.clear();
+        continue;
+      }
+    } else if (intermediate.contains(e.snapshot_id)) {
       continue;
     }
-    if (intermediate.contains(e.snapshot_id)) continue;
-    if (e.timestamp_ms == kPendingTimestamp) e.timestamp_ms = now_ms;
+    if (e.timestamp_ms == kPendingTimestamp) e.timestamp_ms = updated;
     log.push_back(e);
   }
   m.snapshot_log = std::move(log);
+  if (!m.snapshot_log.empty()) updated = std::max(updated, m.snapshot_log.back().timestamp_ms);
+  m.last_updated_ms = updated;
 
   // Metadata log: the version this one replaces, bounded by previous-versions-max.
   if (base_location_) {
@@ -446,6 +483,7 @@ Result<TableMetadata> MetadataBuilder::Build(int64_t now_ms) {
       m.metadata_log.erase(m.metadata_log.begin(), m.metadata_log.end() - max_entries);
   }
   FLOE_RETURN_IF_ERROR(m.Validate());
+  FLOE_RETURN_IF_ERROR(CheckDefaultsFitSchema(m));
   return m;
 }
 

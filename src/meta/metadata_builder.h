@@ -29,7 +29,9 @@ class MetadataBuilder {
   Status Apply(const TableUpdate& update);
   Status ApplyAll(const std::vector<TableUpdate>& updates);
 
-  // The new metadata, `now_ms` as last-updated-ms (and the metadata-log timestamp).
+  // The new metadata. last-updated-ms is `now_ms`, raised if needed so that it is not before
+  // the base's or the last snapshot-log entry (clock skew between writers; Iceberg readers
+  // refuse a document updated before its own logs). With no change at all, the base as it was.
   Result<TableMetadata> Build(int64_t now_ms);
 
  private:
@@ -45,6 +47,7 @@ class MetadataBuilder {
   bool new_table_ = false;                   // ForNewTable: no base, no metadata-log entry
   std::set<int64_t> added_snapshot_ids_;     // snapshots added by this builder
   std::vector<int64_t> main_history_;        // snapshots main was set to, in order
+  bool removed_snapshots_ = false;           // remove-snapshots removed at least one
   std::optional<Error> error_;               // first failed update: Build refuses after it
   friend class MetadataBuilderAccess;
 };

@@ -316,6 +316,55 @@ TEST(Builder, SortOrders) {
                 "Cannot set default sort order to unknown order: 4");
 }
 
+TEST(Builder, SpecReuseIgnoresFieldIds) {
+  TableMetadata base = NewSampleTable();
+  // The table's spec 0 again, numbered differently: Iceberg reuses spec 0.
+  PartitionSpec renumbered(0, {PartitionField{3, 1007, "ts_day", Transform::Day()}});
+  auto m = Commit(base, {AddPartitionSpec{renumbered}, SetDefaultSpec{-1}}, 2000);
+  ASSERT_TRUE(m) << m.error().ToString();
+  EXPECT_EQ(m->partition_specs.size(), 1u);
+  EXPECT_EQ(m->last_partition_id, 1000);
+}
+
+TEST(Builder, DefaultSpecMustFitTheCurrentSchema) {
+  TableMetadata base = NewSampleTable();  // partitioned by day(ts), ts is field 3
+  Schema without_ts(0, {NestedField{1, "id", Type::Long(), true, ""}, NestedField{2, "data", Type::String(), false, ""}}, {1});
+  auto m = Commit(base, {AddSchema{without_ts, std::nullopt}, SetCurrentSchema{-1}}, 2000);
+  ASSERT_FALSE(m);
+  EXPECT_NE(m.error().message.find("Cannot find source column 3"), std::string::npos) << m.error().message;
+  // Once the spec no longer uses ts (a void field may keep it), the drop is fine.
+  PartitionSpec voided(0, {PartitionField{3, 1000, "ts_day", Transform::Void()}});
+  auto ok = Commit(base, {AddPartitionSpec{voided}, SetDefaultSpec{-1}, AddSchema{without_ts, std::nullopt}, SetCurrentSchema{-1}}, 2000);
+  ASSERT_TRUE(ok) << ok.error().ToString();
+  EXPECT_EQ(ok->current_schema_id, 1);
+}
+
+TEST(Builder, LastUpdatedNeverRunsBackwards) {
+  TableMetadata base = NewSampleTable(2, 10000);
+  // This writer's clock is behind the one that wrote the base.
+  auto m = Commit(base, {SetProperties{{{"a", "b"}}}}, 4000);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->last_updated_ms, 10000);
+  // A snapshot stamped later than the committer's clock.
+  auto s = Commit(*m, {AddSnapshot{MakeSnapshot(10, {}, 1, 20000)}, SetSnapshotRef{"main", Branch(10)}}, 15000);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->last_updated_ms, 20000);
+}
+
+TEST(Builder, LogEntriesOfExpiredSnapshotsOnlyClearedWhenRemoving) {
+  // A document whose log names a snapshot that is already gone (written by another engine).
+  TableMetadata m = *Commit(NewSampleTable(), {AddSnapshot{MakeSnapshot(10, {}, 1, 1500)}, SetSnapshotRef{"main", Branch(10)},
+                                               AddSnapshot{MakeSnapshot(11, 10, 2, 1600)}}, 2000);
+  m.snapshot_log.insert(m.snapshot_log.begin(), SnapshotLogEntry{1000, 9});
+  auto kept = Commit(m, {SetProperties{{{"a", "b"}}}}, 3000);
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(kept->snapshot_log.size(), 2u);
+  auto removed = Commit(m, {RemoveSnapshots{{11}}}, 3000);
+  ASSERT_TRUE(removed);
+  ASSERT_EQ(removed->snapshot_log.size(), 1u);
+  EXPECT_EQ(removed->snapshot_log[0].snapshot_id, 10);
+}
+
 // ---- table-level updates ----
 
 TEST(Builder, FormatVersionUuidLocationProperties) {
