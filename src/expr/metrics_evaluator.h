@@ -31,6 +31,11 @@ struct FileMetrics {
   void SetBounds(int field_id, const Literal& lower, const Literal& upper);
 };
 
+// The same evaluators prune manifests: project the filter (ProjectInclusive, projection.h), then
+// describe a manifest's partition field summaries as FileMetrics keyed by partition field id
+// (bounds from the summary; null_value_counts[id] = 0 when contains_null is false;
+// nan_value_counts[id] = 0 when contains_nan is false; counts otherwise unknown) and ask
+// InclusiveMetrics.
 bool InclusiveMetrics(const Expr& bound, const FileMetrics& metrics);  // might a row match?
 bool StrictMetrics(const Expr& bound, const FileMetrics& metrics);     // must every row match?
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "expr/binder.h"
+#include "expr/metrics_evaluator.h"
 #include "expr/parser.h"
 #include "expr/random_testing.h"
 #include "expr/row_evaluator.h"
@@ -175,6 +176,19 @@ TEST(ProjectionTest, ProjectionsAreBoundToPartitionFields) {
   EXPECT_TRUE(EvaluatePartition(*p, spec, {Literal::Int(673)}));
   EXPECT_FALSE(EvaluatePartition(*p, spec, {Literal::Int(674)}));
   EXPECT_FALSE(EvaluatePartition(*p, spec, {Literal::Null(Type::Int())}));
+}
+
+// Manifest pruning as metrics_evaluator.h describes it: partition field summaries as metrics.
+TEST(ProjectionTest, PartitionSummariesPruneThroughInclusiveMetrics) {
+  PartitionSpec spec = SpecOf({{testing::kTs, 1000, "ts_day", Transform::Day()}});
+  auto projected = ProjectInclusive(BindText("ts >= '2026-01-10T08:00' AND ts < '2026-01-11'"), spec);
+  ASSERT_TRUE(projected);
+  FileMetrics summary;  // a manifest whose files cover 2026-01-01 .. 2026-01-09, no null days
+  summary.null_value_counts[1000] = 0;
+  summary.SetBounds(1000, Literal::Date(DaysFromCivil(2026, 1, 1)), Literal::Date(DaysFromCivil(2026, 1, 9)));
+  EXPECT_FALSE(InclusiveMetrics(*projected, summary));
+  summary.SetBounds(1000, Literal::Date(DaysFromCivil(2026, 1, 1)), Literal::Date(DaysFromCivil(2026, 1, 10)));
+  EXPECT_TRUE(InclusiveMetrics(*projected, summary));
 }
 
 }  // namespace
