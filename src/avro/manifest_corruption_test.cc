@@ -46,7 +46,8 @@ std::string SampleList(const std::string& codec) {
 }
 
 // Reads `bytes` every way a caller can; a failure must name the file.
-void ReadEveryWay(const std::string& bytes, size_t expected_records, const std::string& what) {
+// Describe (the slowest way) runs on every `describe_every`-th damaged copy only.
+void ReadEveryWay(const std::string& bytes, size_t expected_records, const std::string& what, bool describe = true) {
   auto check = [&](const Error& e) {
     EXPECT_NE(e.message.find(kPath), std::string::npos) << what << ": error does not name the file: " << e.message;
   };
@@ -58,6 +59,7 @@ void ReadEveryWay(const std::string& bytes, size_t expected_records, const std::
   }
   auto l = ReadManifestList(bytes, kPath);
   if (!l) check(l.error());
+  if (!describe) return;
   auto d = DescribeAvroFile(bytes, kPath, nullptr);
   if (!d) {
     check(d.error());
@@ -70,25 +72,25 @@ void ReadEveryWay(const std::string& bytes, size_t expected_records, const std::
 class Corruption : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Corruption, TruncatedManifestsFailWithTheFileName) {
-  std::string full = SampleManifest(GetParam(), 40);
+  std::string full = SampleManifest(GetParam(), 12);
   ASSERT_FALSE(full.empty());
   for (size_t len = 0; len < full.size(); ++len) {
     std::string cut = full.substr(0, len);
-    ReadEveryWay(cut, 40, "truncated to " + std::to_string(len));
+    ReadEveryWay(cut, 12, "truncated to " + std::to_string(len), len % 5 == 0);
     auto m = ReadManifest(cut, kPath);
     // A cut inside the one data block can never read as a whole manifest.
-    EXPECT_FALSE(m.has_value() && m->entries.size() == 40) << len;
+    EXPECT_FALSE(m.has_value() && m->entries.size() == 12) << len;
     if (HasFailure()) return;
   }
 }
 
 TEST_P(Corruption, BitFlippedManifestsNeverCrash) {
-  std::string full = SampleManifest(GetParam(), 40);
+  std::string full = SampleManifest(GetParam(), 12);
   std::mt19937_64 rng(5);
   for (size_t pos = 0; pos < full.size(); ++pos) {
     std::string flipped = full;
     flipped[pos] = static_cast<char>(flipped[pos] ^ (1 << (rng() % 8)));
-    ReadEveryWay(flipped, 40, "bit flipped at " + std::to_string(pos));
+    ReadEveryWay(flipped, 12, "bit flipped at " + std::to_string(pos), pos % 5 == 0);
     if (HasFailure()) return;
   }
 }
