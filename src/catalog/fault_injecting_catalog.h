@@ -1,0 +1,73 @@
+// A catalog wrapper for tests that loses answers: the wrapped catalog applies a commit, then
+// the caller is told CommitStateUnknown, as when a connection drops after the database
+// committed. Everything else passes through.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+#include "catalog/catalog.h"
+
+namespace floe {
+
+class FaultInjectingCatalog : public Catalog {
+ public:
+  explicit FaultInjectingCatalog(std::unique_ptr<Catalog> inner) : inner_(std::move(inner)) {}
+
+  // Decides, per CommitTable call (numbered from 1), whether to drop the answer of a commit
+  // that succeeded. A commit that failed is reported as it failed.
+  void DropAnswerWhen(std::function<bool(int call)> rule) { rule_ = std::move(rule); }
+  // Decides whether a commit fails with CommitStateUnknown before reaching the wrapped catalog
+  // (the request was lost on its way: nothing changed, but the caller cannot know that).
+  void FailBeforeApplyWhen(std::function<bool(int call)> rule) { before_rule_ = std::move(rule); }
+  int commits_applied_but_unanswered() const { return dropped_.load(); }
+
+  std::string name() const override { return inner_->name(); }
+  std::shared_ptr<FileIO> io() const override { return inner_->io(); }
+  std::string warehouse_location() const override { return inner_->warehouse_location(); }
+  Status CreateNamespace(const Namespace& ns, const Properties& p) override { return inner_->CreateNamespace(ns, p); }
+  Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) override { return inner_->ListNamespaces(parent); }
+  Result<Properties> LoadNamespaceProperties(const Namespace& ns) override { return inner_->LoadNamespaceProperties(ns); }
+  Status UpdateNamespaceProperties(const Namespace& ns, const Properties& u, const std::vector<std::string>& r) override {
+    return inner_->UpdateNamespaceProperties(ns, u, r);
+  }
+  Result<bool> NamespaceExists(const Namespace& ns) override { return inner_->NamespaceExists(ns); }
+  Status DropNamespace(const Namespace& ns) override { return inner_->DropNamespace(ns); }
+  Result<LoadedTable> CreateTable(const TableIdentifier& id, const CreateTableRequest& r) override {
+    return inner_->CreateTable(id, r);
+  }
+  Result<LoadedTable> LoadTable(const TableIdentifier& id) override { return inner_->LoadTable(id); }
+  Result<bool> TableExists(const TableIdentifier& id) override { return inner_->TableExists(id); }
+  Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) override { return inner_->ListTables(ns); }
+  Status DropTable(const TableIdentifier& id, bool purge) override { return inner_->DropTable(id, purge); }
+  Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override {
+    return inner_->RenameTable(from, to);
+  }
+  Result<LoadedTable> RegisterTable(const TableIdentifier& id, const std::string& location) override {
+    return inner_->RegisterTable(id, location);
+  }
+  Result<LoadedTable> CommitTable(const TableCommit& commit) override {
+    int call = ++calls_;
+    if (before_rule_ && before_rule_(call))
+      return CommitStateUnknown("injected: commit " + std::to_string(call) + " was lost before it arrived");
+    auto result = inner_->CommitTable(commit);
+    if (result && rule_ && rule_(call)) {
+      ++dropped_;
+      return CommitStateUnknown("injected: the answer to commit " + std::to_string(call) + " was lost");
+    }
+    return result;
+  }
+  Result<std::vector<LoadedTable>> CommitTransaction(const std::vector<TableCommit>& commits) override {
+    return inner_->CommitTransaction(commits);
+  }
+
+ private:
+  std::unique_ptr<Catalog> inner_;
+  std::function<bool(int)> rule_;
+  std::function<bool(int)> before_rule_;
+  std::atomic<int> calls_{0};
+  std::atomic<int> dropped_{0};
+};
+
+}  // namespace floe
