@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "avro/manifest_list.h"
 #include "avro/manifest_reader.h"
 
 namespace floe {
@@ -34,7 +35,20 @@ Status PurgeTableFiles(FileIO& io, const TableMetadata& metadata, const std::str
     if (!snapshot.manifest_list.empty()) manifest_lists.insert(snapshot.manifest_list);
     for (const auto& m : snapshot.v1_manifests) manifests.insert(m);
   }
-  // (Manifest lists are read in ListManifests once the avro room reads them.)
+  for (const auto& list : manifest_lists) {
+    auto bytes = io.ReadAll(list);
+    if (!bytes) {
+      // An expired snapshot's list may be gone already (or never existed on a copied table).
+      if (bytes.error().kind != ErrorKind::kNotFound) failures.Add(bytes.error());
+      continue;
+    }
+    auto contents = ReadManifestList(*bytes, list);
+    if (!contents) {
+      failures.Add(contents.error());
+      continue;
+    }
+    for (const auto& m : contents->manifests) manifests.insert(m.manifest_path);
+  }
 
   // Data and delete files: every entry of every manifest, whatever its status (a DELETED entry's
   // file may still exist if an older snapshot was never expired).

@@ -103,3 +103,40 @@ TEST(PyIcebergCatalog, DefaultCatalogIsCreatedInDotWarehouse) {
 
 }  // namespace
 }  // namespace floe
+
+namespace floe {
+namespace {
+
+TEST(PyIcebergCatalog, PurgeDeletesEveryFileTheTableReaches) {
+  std::string fixtures = FixturesDir();
+  if (fixtures.empty()) GTEST_SKIP() << "skipped: no fixtures";
+  testing_env::TempDir dir;
+  fs::path table_dir = fs::path(dir.path()) / "data/persistent/partition_timestamp";
+  fs::create_directories(table_dir.parent_path());
+  fs::copy(fs::path(fixtures) / "tables/duckdb-iceberg/data/persistent/partition_timestamp", table_dir,
+           fs::copy_options::recursive);
+  for (auto& f : fs::recursive_directory_iterator(table_dir)) {
+    fs::permissions(f.path(), fs::perms::owner_write, fs::perm_options::add);
+  }
+  fs::permissions(table_dir, fs::perms::owner_write, fs::perm_options::add);
+
+  CatalogOptions options;
+  options.base_dir = dir.path();
+  auto catalog = OpenCatalog("sqlite://" + (table_dir / "pyiceberg_catalog.db").string(), options);
+  ASSERT_TRUE(catalog) << catalog.error().ToString();
+  size_t before = 0;
+  for (auto& f : fs::recursive_directory_iterator(table_dir / "default.db")) before += f.is_regular_file();
+  ASSERT_GT(before, 5u);  // 2 documents, a manifest list, a manifest, 2 data files
+
+  auto purged = (*catalog)->DropTable({{"default"}, "partition_timestamp"}, true);
+  ASSERT_TRUE(purged) << purged.error().ToString();
+  std::vector<std::string> left;
+  for (auto& f : fs::recursive_directory_iterator(table_dir / "default.db")) {
+    if (f.is_regular_file()) left.push_back(f.path().string());
+  }
+  EXPECT_TRUE(left.empty()) << left.size() << " files left, e.g. " << (left.empty() ? "" : left[0]);
+  EXPECT_TRUE((*catalog)->ListTables({"default"})->empty());
+}
+
+}  // namespace
+}  // namespace floe
