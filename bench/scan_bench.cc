@@ -11,6 +11,8 @@
 //   Plan/OneDay                PlanScan with day = <one day>: list + summaries + 1 manifest
 //   Plan/Unfiltered            PlanScan with no filter: every manifest decoded, 100,000 tasks
 //   Plan/IdFilter              PlanScan with id = <one id>: every manifest opened, files pruned by metrics
+// Plans run with 1 planning thread and with one per core (/1 and /0); real time is reported,
+// since threads make CPU time of the calling thread meaningless.
 // Counters report the manifests each one opens.
 #include <benchmark/benchmark.h>
 
@@ -161,10 +163,13 @@ void ReadBytes(benchmark::State& state, int manifests) {
 void BM_RawRead_AllManifests(benchmark::State& state) { ReadBytes(state, kManifests); }
 void BM_RawRead_OneDayManifests(benchmark::State& state) { ReadBytes(state, 1); }
 
-void Plan(benchmark::State& state, const std::string& filter, size_t expected_tasks) {
+// state.range(0): planning threads (1 = single-threaded, 0 = one per core).
+void Plan(benchmark::State& state, const std::string& filter, size_t expected_tasks, bool keep_stats = true) {
   BenchTable& t = Table();
   ScanOptions o;
   o.filter_text = filter;
+  o.planning_threads = static_cast<int>(state.range(0));
+  o.include_column_stats = keep_stats;
   PlanStats stats;
   for (auto _ : state) {
     auto plan = PlanScan(t.io, t.table, o);
@@ -181,13 +186,15 @@ void Plan(benchmark::State& state, const std::string& filter, size_t expected_ta
 
 void BM_Plan_OneDay(benchmark::State& state) { Plan(state, "day = '2025-06-01'", kFilesPerManifest); }
 void BM_Plan_Unfiltered(benchmark::State& state) { Plan(state, "", kManifests * kFilesPerManifest); }
+void BM_Plan_UnfilteredNoStats(benchmark::State& state) { Plan(state, "", kManifests * kFilesPerManifest, false); }
 void BM_Plan_IdFilter(benchmark::State& state) { Plan(state, "id = 123456789", 1); }
 
 BENCHMARK(BM_RawRead_OneDayManifests)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_Plan_OneDay)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Plan_OneDay)->Arg(1)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_RawRead_AllManifests)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Plan_Unfiltered)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Plan_IdFilter)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Plan_Unfiltered)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Plan_UnfilteredNoStats)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Plan_IdFilter)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 }  // namespace floe

@@ -27,6 +27,12 @@ struct ScanOptions {
   // Top-level or dotted column names to return; empty means every column of the schema.
   std::vector<std::string> columns;
   bool case_sensitive = true;
+
+  // Keep column metrics (sizes, counts, bounds) in the planned tasks' DataFiles. Reading does
+  // not need them; dropping them makes a plan of many files much smaller.
+  bool include_column_stats = true;
+  // Threads that read manifests while planning; 0 picks one per core (at most 8).
+  int planning_threads = 0;
 };
 
 }  // namespace floe

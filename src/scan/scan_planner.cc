@@ -1,4 +1,12 @@
 // PlanScan and PlanFiles (table_scan.h).
+//
+// Phases: read the manifest list; choose the manifests to open (partition summaries); read the
+// delete manifests and index their live entries; then read the data manifests, turning each
+// surviving entry straight into a task. Manifests are read by a few threads; results are put
+// together in manifest-list order, so a plan does not depend on thread timing.
+#include <algorithm>
+#include <atomic>
+#include <thread>
 #include <unordered_map>
 
 #include "avro/manifest_reader.h"
@@ -17,13 +25,12 @@ namespace floe {
 
 namespace {
 
-// What planning needs per partition spec, computed once per spec id.
+// What planning needs per partition spec, computed once per spec id before any thread starts.
 struct SpecFilter {
   const PartitionSpec* spec = nullptr;
   Expr projected;  // the filter projected inclusively onto the spec's partition tuples
   std::optional<ManifestEvaluator> manifests;
   bool partition_decides_nothing = false;  // projection is True: skip per-file partition checks
-  std::unordered_map<std::string, Expr> residuals;  // by PartitionKey
 };
 
 Result<Expr> BuildFilter(const ScanOptions& options, const Schema& schema) {
@@ -48,10 +55,129 @@ FileMetrics MetricsOf(const DataFile& f) {
   return m;
 }
 
+void DropStats(DataFile* f) {
+  f->column_sizes.clear();
+  f->value_counts.clear();
+  f->null_value_counts.clear();
+  f->nan_value_counts.clear();
+  f->lower_bounds.clear();
+  f->upper_bounds.clear();
+}
+
+// Runs fn(index, worker) for index in [0, n) on up to `threads` threads; the error of the
+// lowest failing index wins, so failures are reported deterministically too.
+template <typename Fn>
+Status ParallelFor(size_t n, int threads, Fn fn) {
+  std::vector<Status> results(n);
+  std::atomic<size_t> next{0};
+  auto work = [&](int worker) {
+    for (size_t i = next++; i < n; i = next++) results[i] = fn(i, worker);
+  };
+  int count = static_cast<int>(std::min<size_t>(n, static_cast<size_t>(std::max(threads, 1))));
+  if (count <= 1) {
+    work(0);
+  } else {
+    std::vector<std::thread> pool;
+    for (int w = 1; w < count; ++w) pool.emplace_back(work, w);
+    work(0);
+    for (auto& t : pool) t.join();
+  }
+  for (auto& r : results)
+    if (!r) return r;
+  return Ok();
+}
+
+int ThreadCount(const ScanOptions& options) {
+  if (options.planning_threads > 0) return options.planning_threads;
+  unsigned cores = std::thread::hardware_concurrency();
+  return static_cast<int>(std::clamp(cores, 1u, 8u));
+}
+
+// The live entries of one manifest that may match, and what was dropped.
+struct ManifestRead {
+  std::vector<ManifestEntry> entries;
+  int64_t considered = 0, pruned_by_partition = 0, pruned_by_metrics = 0;
+};
+
 class Planner {
  public:
-  Planner(FileIO& io, const TableMetadata& table, ScanPlan* plan) : io_(io), table_(table), plan_(plan) {}
+  Planner(FileIO& io, const TableMetadata& table, const ScanOptions& options, ScanPlan* plan)
+      : io_(io), table_(table), options_(options), plan_(plan) {}
 
+  Status Run(const Snapshot& snapshot) {
+    FLOE_ASSIGN_OR_RETURN(std::vector<ManifestFile> manifests, ReadManifestList(io_, table_, snapshot));
+    PlanStats& stats = plan_->stats;
+    if (snapshot.manifest_list.empty()) {
+      stats.manifests_opened += static_cast<int>(manifests.size());  // summarized from their bytes
+    } else {
+      stats.manifest_lists_read = 1;
+    }
+    stats.manifests_total = static_cast<int>(manifests.size());
+
+    // Which manifests to open. Counts are required from v2 on; v1 lists may lack them.
+    bool trust_counts = table_.format_version >= 2 && !snapshot.manifest_list.empty();
+    std::vector<const ManifestFile*> data, deletes;
+    for (const ManifestFile& m : manifests) {
+      if (trust_counts && !m.has_added_files() && !m.has_existing_files()) {
+        ++stats.manifests_without_live_files;
+        continue;
+      }
+      FLOE_ASSIGN_OR_RETURN(SpecFilter * sf, ForSpec(m.partition_spec_id));
+      if (sf->manifests) {
+        FLOE_ASSIGN_OR_RETURN(bool might, sf->manifests->MightMatch(m));
+        if (!might) {
+          ++stats.manifests_pruned;
+          continue;
+        }
+      }
+      (m.content == ManifestContent::kDeletes ? deletes : data).push_back(&m);
+    }
+    stats.manifests_opened += static_cast<int>(data.size() + deletes.size());
+    int threads = ThreadCount(options_);
+
+    // Deletes first: each data entry then becomes a task as soon as it is read.
+    std::vector<ManifestRead> delete_reads(deletes.size());
+    FLOE_RETURN_IF_ERROR(ParallelFor(deletes.size(), threads, [&](size_t i, int) {
+      return ReadManifest(*deletes[i], &delete_reads[i]);
+    }));
+    std::vector<ManifestEntry> delete_entries;
+    for (auto& r : delete_reads)
+      for (auto& e : r.entries) delete_entries.push_back(std::move(e));
+    stats.delete_files = static_cast<int64_t>(delete_entries.size());
+    FLOE_ASSIGN_OR_RETURN(DeleteIndex index, DeleteIndex::Build(table_, std::move(delete_entries)));
+
+    std::vector<std::vector<FileScanTask>> tasks(data.size());
+    std::vector<ManifestRead> counts(data.size());
+    std::vector<std::unordered_map<std::string, Expr>> residual_caches(static_cast<size_t>(threads));
+    FLOE_RETURN_IF_ERROR(ParallelFor(data.size(), threads, [&](size_t i, int worker) -> Status {
+      ManifestRead& read = counts[i];
+      FLOE_RETURN_IF_ERROR(ReadManifest(*data[i], &read));
+      tasks[i].reserve(read.entries.size());
+      for (ManifestEntry& e : read.entries) {
+        FileScanTask task;
+        task.data_sequence_number = DataSequenceNumber(e);
+        if (!index.empty()) task.deletes = index.ForDataFile(e.file, task.data_sequence_number);
+        FLOE_ASSIGN_OR_RETURN(task.residual, ResidualFor(e.file, &residual_caches[worker]));
+        task.file = std::move(e.file);
+        tasks[i].push_back(std::move(task));
+      }
+      read.entries = {};
+      return Ok();
+    }));
+    size_t total = 0;
+    for (const auto& t : tasks) total += t.size();
+    plan_->tasks.reserve(total);
+    for (size_t i = 0; i < data.size(); ++i) {
+      stats.data_files_considered += counts[i].considered;
+      stats.data_files_pruned_by_partition += counts[i].pruned_by_partition;
+      stats.data_files_pruned_by_metrics += counts[i].pruned_by_metrics;
+      std::move(tasks[i].begin(), tasks[i].end(), std::back_inserter(plan_->tasks));
+    }
+    stats.tasks = static_cast<int64_t>(plan_->tasks.size());
+    return Ok();
+  }
+
+ private:
   Result<SpecFilter*> ForSpec(int spec_id) {
     auto it = specs_.find(spec_id);
     if (it != specs_.end()) return &it->second;
@@ -72,28 +198,39 @@ class Planner {
     return &specs_.emplace(spec_id, std::move(sf)).first->second;
   }
 
-  Result<Expr> ResidualFor(SpecFilter& sf, const DataFile& file) {
-    if (plan_->filter->op() == Op::kTrue) return plan_->filter;
-    if (sf.spec->fields().empty()) return plan_->filter;
+  // Called from worker threads: reads only what ForSpec prepared.
+  const SpecFilter* PreparedSpec(int spec_id) const {
+    auto it = specs_.find(spec_id);
+    return it == specs_.end() ? nullptr : &it->second;
+  }
+
+  Result<Expr> ResidualFor(const DataFile& file, std::unordered_map<std::string, Expr>* cache) const {
+    const Expr& filter = plan_->filter;
+    if (filter->op() == Op::kTrue) return filter;
+    const SpecFilter* sf = PreparedSpec(file.spec_id);
+    if (!sf) return Corrupt("data file " + file.file_path + " names partition spec " + std::to_string(file.spec_id) +
+                            ", unlike its manifest");
+    if (sf->spec->fields().empty()) return filter;
     std::string key = PartitionKey(file.spec_id, file.partition);
-    auto it = sf.residuals.find(key);
-    if (it != sf.residuals.end()) return it->second;
-    FLOE_ASSIGN_OR_RETURN(Expr residual, Residual(plan_->filter, *sf.spec, file.partition));
-    sf.residuals.emplace(std::move(key), residual);
+    auto it = cache->find(key);
+    if (it != cache->end()) return it->second;
+    FLOE_ASSIGN_OR_RETURN(Expr residual, Residual(filter, *sf->spec, file.partition));
+    cache->emplace(std::move(key), residual);
     return residual;
   }
 
-  // Reads one manifest, keeping the live entries that may match.
-  Status ReadManifest(const ManifestFile& manifest, SpecFilter& sf) {
+  // Reads one manifest, keeping the live entries that may match. Thread-safe.
+  Status ReadManifest(const ManifestFile& manifest, ManifestRead* out) const {
+    const SpecFilter* sf = PreparedSpec(manifest.partition_spec_id);
     auto bytes = io_.ReadAll(manifest.manifest_path);
     if (!bytes) return std::unexpected(bytes.error().WithContext("reading manifest"));
-    ++plan_->stats.manifests_opened;
     ManifestReadOptions options;
     options.manifest = &manifest;
     options.table = &table_;
     FLOE_ASSIGN_OR_RETURN(ManifestReader reader, ManifestReader::Open(*bytes, manifest.manifest_path, options));
     bool deletes = manifest.content == ManifestContent::kDeletes;
     bool check_metrics = !deletes && plan_->filter->op() != Op::kTrue;
+    out->entries.reserve(static_cast<size_t>(std::max(0, manifest.added_files_count + manifest.existing_files_count)));
     ManifestEntry entry;
     while (true) {
       FLOE_ASSIGN_OR_RETURN(bool more, reader.Next(&entry));
@@ -101,74 +238,31 @@ class Planner {
       if (entry.status == EntryStatus::kDeleted) continue;
       if (deletes != (entry.file.content != FileContent::kData))
         return Corrupt("manifest " + manifest.manifest_path + " mixes data and delete files");
-      if (!deletes) ++plan_->stats.data_files_considered;
-      if (!sf.partition_decides_nothing && !EvaluatePartition(sf.projected, *sf.spec, entry.file.partition)) {
-        if (!deletes) ++plan_->stats.data_files_pruned_by_partition;
+      if (entry.file.spec_id != manifest.partition_spec_id)
+        return Corrupt("manifest " + manifest.manifest_path + " of partition spec " +
+                       std::to_string(manifest.partition_spec_id) + " lists " + entry.file.file_path + " under spec " +
+                       std::to_string(entry.file.spec_id));
+      if (!deletes) ++out->considered;
+      if (!sf->partition_decides_nothing && !EvaluatePartition(sf->projected, *sf->spec, entry.file.partition)) {
+        if (!deletes) ++out->pruned_by_partition;
         continue;
       }
       if (check_metrics && !InclusiveMetrics(plan_->filter, MetricsOf(entry.file))) {
-        ++plan_->stats.data_files_pruned_by_metrics;
+        ++out->pruned_by_metrics;
         continue;
       }
-      if (deletes) {
-        ++plan_->stats.delete_files;
-        delete_entries_.push_back(std::move(entry));
-      } else {
-        data_entries_.push_back(std::move(entry));
-      }
+      // Delete files keep their bounds: the delete index uses the file_path bounds.
+      if (!deletes && !options_.include_column_stats) DropStats(&entry.file);
+      out->entries.push_back(std::move(entry));
     }
     return Ok();
   }
 
-  Status Run(const Snapshot& snapshot) {
-    FLOE_ASSIGN_OR_RETURN(std::vector<ManifestFile> manifests, ReadManifestList(io_, table_, snapshot));
-    if (snapshot.manifest_list.empty()) {
-      plan_->stats.manifests_opened += static_cast<int>(manifests.size());  // summarized from their bytes
-    } else {
-      plan_->stats.manifest_lists_read = 1;
-    }
-    plan_->stats.manifests_total = static_cast<int>(manifests.size());
-    // Counts are required from v2 on; in v1 lists they may be missing (read as 0).
-    bool trust_counts = table_.format_version >= 2 && !snapshot.manifest_list.empty();
-
-    for (const ManifestFile& m : manifests) {
-      if (trust_counts && !m.has_added_files() && !m.has_existing_files()) {
-        ++plan_->stats.manifests_without_live_files;
-        continue;
-      }
-      FLOE_ASSIGN_OR_RETURN(SpecFilter * sf, ForSpec(m.partition_spec_id));
-      if (sf->manifests) {
-        FLOE_ASSIGN_OR_RETURN(bool might, sf->manifests->MightMatch(m));
-        if (!might) {
-          ++plan_->stats.manifests_pruned;
-          continue;
-        }
-      }
-      FLOE_RETURN_IF_ERROR(ReadManifest(m, *sf));
-    }
-
-    FLOE_ASSIGN_OR_RETURN(DeleteIndex index, DeleteIndex::Build(table_, std::move(delete_entries_)));
-    plan_->tasks.reserve(data_entries_.size());
-    for (ManifestEntry& e : data_entries_) {
-      FileScanTask task;
-      task.data_sequence_number = DataSequenceNumber(e);
-      task.deletes = index.ForDataFile(e.file, task.data_sequence_number);
-      FLOE_ASSIGN_OR_RETURN(SpecFilter * sf, ForSpec(e.file.spec_id));
-      FLOE_ASSIGN_OR_RETURN(task.residual, ResidualFor(*sf, e.file));
-      task.file = std::move(e.file);
-      plan_->tasks.push_back(std::move(task));
-    }
-    plan_->stats.tasks = static_cast<int64_t>(plan_->tasks.size());
-    return Ok();
-  }
-
- private:
   FileIO& io_;
   const TableMetadata& table_;
+  const ScanOptions& options_;
   ScanPlan* plan_;
   std::unordered_map<int, SpecFilter> specs_;
-  std::vector<ManifestEntry> data_entries_;
-  std::vector<ManifestEntry> delete_entries_;
 };
 
 }  // namespace
@@ -181,7 +275,7 @@ Result<ScanPlan> PlanScan(FileIO& io, const TableMetadata& table, const ScanOpti
   FLOE_ASSIGN_OR_RETURN(plan.filter, BuildFilter(options, plan.schema));
   if (!snapshot) return plan;
   plan.snapshot_id = snapshot->snapshot_id;
-  Planner planner(io, table, &plan);
+  Planner planner(io, table, options, &plan);
   FLOE_RETURN_IF_ERROR(planner.Run(*snapshot));
   return plan;
 }

@@ -76,6 +76,11 @@ Result<std::vector<FileScanTask>> PlanFiles(FileIO& io, const TableMetadata& tab
 // the file without such a value is Corrupt.
 Result<ColumnBatch> ReadTask(FileIO& io, const TableMetadata& table, const FileScanTask& task, const Schema& projection);
 
+// ReadTask, also giving each returned row's position in the data file (Iceberg's `_pos`: its
+// 0-based ordinal in the file), ascending. Merge-on-read writers delete rows by these.
+Result<ColumnBatch> ReadTaskWithPositions(FileIO& io, const TableMetadata& table, const FileScanTask& task,
+                                          const Schema& projection, std::vector<int64_t>* positions);
+
 // Every row the scan selects: PlanScan, then ReadTask for each task, concatenated.
 Result<ColumnBatch> ReadTable(FileIO& io, const TableMetadata& table, const ScanOptions& options);
 

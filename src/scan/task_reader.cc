@@ -135,8 +135,10 @@ void CollectIds(const Type& type, std::set<int>* ids) {
   }
 }
 
+// `positions`, when given, receives the file position of each returned row.
 Result<ColumnBatch> ReadTaskCached(FileIO& io, const TableMetadata& table, const FileScanTask& task,
-                                   const Schema& projection, DeleteFileCache* cache) {
+                                   const Schema& projection, DeleteFileCache* cache,
+                                   std::vector<int64_t>* positions = nullptr) {
   const DataFile& file = task.file;
   if (file.content != FileContent::kData) return InvalidArgument("scan task file " + file.file_path + " is not a data file");
   if (file.file_format != FileFormat::kParquet)
@@ -195,6 +197,9 @@ Result<ColumnBatch> ReadTaskCached(FileIO& io, const TableMetadata& table, const
       if (!match) return std::unexpected(match.error().WithContext("filtering data file " + file.file_path));
       for (size_t r = 0; r < keep.size(); ++r) keep[r] &= (*match)[r];
     }
+    if (positions)
+      for (size_t r = 0; r < keep.size(); ++r)
+        if (keep[r]) positions->push_back(start + static_cast<int64_t>(r));
     bool all = std::all_of(keep.begin(), keep.end(), [](uint8_t k) { return k != 0; });
     ColumnBatch kept = all ? std::move(batch) : batch.Filter(keep);
 
@@ -219,6 +224,12 @@ Result<ColumnBatch> ReadTaskCached(FileIO& io, const TableMetadata& table, const
 
 Result<ColumnBatch> ReadTask(FileIO& io, const TableMetadata& table, const FileScanTask& task, const Schema& projection) {
   return ReadTaskCached(io, table, task, projection, nullptr);
+}
+
+Result<ColumnBatch> ReadTaskWithPositions(FileIO& io, const TableMetadata& table, const FileScanTask& task,
+                                          const Schema& projection, std::vector<int64_t>* positions) {
+  positions->clear();
+  return ReadTaskCached(io, table, task, projection, nullptr, positions);
 }
 
 Result<ColumnBatch> ReadTable(FileIO& io, const TableMetadata& table, const ScanOptions& options) {
