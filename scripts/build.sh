@@ -18,6 +18,7 @@ fi
 
 mkdir -p "$build"
 log="$build/build.log"
+echo "build: building into $build with $jobs jobs (compiler output in $log)"
 start=$(date +%s)
 if ! "${configure[@]}" >"$log" 2>&1; then
   echo "build: cmake configure failed:" >&2
