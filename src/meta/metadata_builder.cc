@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <unordered_set>
 
 #include "meta/table_properties.h"
 #include "util/uuid.h"
@@ -409,13 +410,11 @@ MetadataBuilder MetadataBuilder::ForNewTable(int format_version) {
 
 Status MetadataBuilder::Apply(const TableUpdate& update) {
   if (error_) return std::unexpected(*error_);
-  // Every update validates before it writes, but a copy keeps even a bug from leaving half an
-  // update behind.
-  TableMetadata before = metadata_;
+  // Every update validates before it writes. Should one still fail halfway, the builder is
+  // spent anyway, so its state is never seen.
   MetadataBuilderAccess access(*this);
   Status st = std::visit(access, update);
   if (!st) {
-    metadata_ = std::move(before);
     Error e = st.error();
     e.kind = ErrorKind::kInvalidArgument;
     error_ = e.WithContext(UpdateName(update));
@@ -454,9 +453,11 @@ Result<TableMetadata> MetadataBuilder::Build(int64_t now_ms) {
   for (size_t i = 0; i + 1 < main_history_.size(); ++i)
     if (added_snapshot_ids_.contains(main_history_[i]) && main_history_[i] != main_history_.back())
       intermediate.insert(main_history_[i]);
+  std::unordered_set<int64_t> live;
+  for (const auto& s : m.snapshots) live.insert(s.snapshot_id);
   std::vector<SnapshotLogEntry> log;
   for (auto e : m.snapshot_log) {
-    if (!m.SnapshotById(e.snapshot_id)) {
+    if (!live.contains(e.snapshot_id)) {
       // When this change removed snapshots, an entry for a removed one invalidates the history
       // before it: otherwise the log would show the next snapshot current during a time when
       // it was not, and time travel into that gap would read the wrong state.

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <set>
+#include <unordered_map>
 
 namespace floe {
 
@@ -71,12 +72,20 @@ const Snapshot* TableMetadata::SnapshotAsOf(int64_t timestamp_ms) const {
 }
 
 std::vector<const Snapshot*> TableMetadata::Ancestry(int64_t snapshot_id) const {
+  // One index, so a long history costs O(n) rather than a scan per step.
+  std::unordered_map<int64_t, const Snapshot*> by_id;
+  by_id.reserve(snapshots.size());
+  for (const auto& s : snapshots) by_id.emplace(s.snapshot_id, &s);
+  auto find = [&](int64_t id) -> const Snapshot* {
+    auto it = by_id.find(id);
+    return it == by_id.end() ? nullptr : it->second;
+  };
   std::vector<const Snapshot*> out;
-  std::set<int64_t> seen;  // a corrupt parent cycle must not loop forever
-  const Snapshot* s = SnapshotById(snapshot_id);
-  while (s && seen.insert(s->snapshot_id).second) {
+  const Snapshot* s = find(snapshot_id);
+  // A corrupt parent cycle must not loop forever: no chain is longer than the snapshot list.
+  while (s && out.size() < snapshots.size()) {
     out.push_back(s);
-    s = s->parent_snapshot_id ? SnapshotById(*s->parent_snapshot_id) : nullptr;
+    s = s->parent_snapshot_id ? find(*s->parent_snapshot_id) : nullptr;
   }
   return out;
 }
@@ -150,10 +159,10 @@ Status TableMetadata::Validate() const {
                   std::to_string(s.sequence_number) + " greater than last-sequence-number " +
                   std::to_string(last_sequence_number));
   }
-  if (current_snapshot_id && *current_snapshot_id >= 0 && !SnapshotById(*current_snapshot_id))
+  if (current_snapshot_id && *current_snapshot_id >= 0 && !snapshot_ids.contains(*current_snapshot_id))
     return fail("current-snapshot-id " + std::to_string(*current_snapshot_id) + " is not in snapshots");
   for (const auto& [name, ref] : refs) {
-    if (!SnapshotById(ref.snapshot_id))
+    if (!snapshot_ids.contains(ref.snapshot_id))
       return fail("ref '" + name + "' points to snapshot " + std::to_string(ref.snapshot_id) + ", which is not in snapshots");
   }
   if (auto it = refs.find(kMainBranch); it != refs.end()) {
