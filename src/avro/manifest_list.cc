@@ -152,7 +152,8 @@ std::optional<int64_t> MetaInt(const avro::FileReader& file, const std::string& 
 
 }  // namespace
 
-Result<ManifestListContents> ReadManifestList(std::string_view bytes, std::string_view path) {
+namespace {
+Result<ManifestListContents> ReadManifestListImpl(std::string_view bytes, std::string_view path) {
   FLOE_ASSIGN_OR_RETURN(avro::FileReader file, avro::FileReader::Open(bytes, path));
   auto where = [&](std::string_view what) { return Corrupt(std::string(path) + ": " + std::string(what)); };
   const Node& root = file.schema().root();
@@ -256,6 +257,16 @@ Result<ManifestListContents> ReadManifestList(std::string_view bytes, std::strin
     if (!d.AtEnd()) return file.CorruptError("block holds more bytes than its records");
   }
   return out;
+}
+
+}  // namespace
+
+Result<ManifestListContents> ReadManifestList(std::string_view bytes, std::string_view path) {
+  try {
+    return ReadManifestListImpl(bytes, path);
+  } catch (const std::exception& e) {  // e.g. bad_alloc: no exception leaves the library
+    return Corrupt(std::string(path) + ": " + e.what());
+  }
 }
 
 }  // namespace floe

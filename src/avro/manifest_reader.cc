@@ -192,6 +192,15 @@ Status ResolveInfo(const avro::FileReader& file, const Node& data_file, const No
 
 Result<ManifestReader> ManifestReader::Open(std::string_view bytes, std::string_view path,
                                             const ManifestReadOptions& options) {
+  try {
+    return OpenImpl(bytes, path, options);
+  } catch (const std::exception& e) {  // e.g. bad_alloc: no exception leaves the library
+    return Corrupt(std::string(path) + ": " + e.what());
+  }
+}
+
+Result<ManifestReader> ManifestReader::OpenImpl(std::string_view bytes, std::string_view path,
+                                                const ManifestReadOptions& options) {
   FLOE_ASSIGN_OR_RETURN(avro::FileReader file, avro::FileReader::Open(bytes, path));
   auto where = [&](std::string_view what) { return Corrupt(std::string(path) + ": " + std::string(what)); };
   const Node& root = file.schema().root();
@@ -257,6 +266,14 @@ std::optional<int64_t> ReadOptionalInteger(Decoder& d, const Node* node) {
 }  // namespace
 
 Result<bool> ManifestReader::Next(ManifestEntry* out) {
+  try {
+    return NextImpl(out);
+  } catch (const std::exception& e) {
+    return state_->Fail(e.what());
+  }
+}
+
+Result<bool> ManifestReader::NextImpl(ManifestEntry* out) {
   State& s = *state_;
   while (s.left_in_block == 0) {
     if (!s.block.AtEnd()) return s.Fail("block holds more bytes than its records");

@@ -59,6 +59,9 @@ class ManifestReader {
  private:
   struct State;
   explicit ManifestReader(std::unique_ptr<State> state);
+  static Result<ManifestReader> OpenImpl(std::string_view bytes, std::string_view path,
+                                         const ManifestReadOptions& options);
+  Result<bool> NextImpl(ManifestEntry* entry);
   std::unique_ptr<State> state_;
 };
 
