@@ -27,6 +27,15 @@ void DeleteQuietly(FileIO& io, const std::vector<std::string>& paths) {
   for (const auto& p : paths) (void)io.Delete(p);
 }
 
+// A commit to another branch can take the sequence number this attempt chose without moving
+// our branch: the catalog then refuses the snapshot while applying updates (InvalidArgument,
+// nothing swapped). That is a lost race, not a bad request: reload and retry.
+bool SequenceNumberTaken(Catalog& catalog, const TableIdentifier& id, int64_t sequence_number, const Error& error) {
+  if (error.kind != ErrorKind::kInvalidArgument || sequence_number == 0) return false;
+  auto reloaded = catalog.LoadTable(id);
+  return reloaded && reloaded->metadata.last_sequence_number >= sequence_number;
+}
+
 }  // namespace
 
 std::string OperationContext::NewMetadataFilePath(const TableMetadata& table, const std::string& suffix) const {
@@ -236,7 +245,7 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
       // Certainly not landed (the reload shows no trace of it): the attempt failed.
       failed_attempt_files.insert(failed_attempt_files.end(), attempt_files.begin(), attempt_files.end());
       last_conflict = "lost answer: " + error.message;
-    } else if (error.kind == ErrorKind::kCommitConflict) {
+    } else if (error.kind == ErrorKind::kCommitConflict || SequenceNumberTaken(catalog, id, sequence_number, error)) {
       ++report.conflicts;
       last_conflict = error.message;
       report.conflict_reasons.push_back(error.message);

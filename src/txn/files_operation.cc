@@ -182,6 +182,12 @@ Result<const SnapshotChanges*> FilesOperation::ChangesOf(const OperationContext&
 }
 
 Status FilesOperation::Validate(const OperationContext& ctx, const TableMetadata& current, const Snapshot* head) {
+  // Replace partitions judges conflicts by partition, not by a row filter.
+  auto in_replaced_partition = [&](const DataFile& f) {
+    for (const auto& added : change_.added_data_files)
+      if (SamePartition(f, added)) return true;
+    return false;
+  };
   const bool any_check = change_.fail_on_new_matching_data || change_.fail_on_new_matching_deletes ||
                          change_.fail_on_new_deletes_for_removed || !change_.removed_data_files.empty() ||
                          !change_.removed_delete_files.empty() || !change_.referenced_data_files.empty();
@@ -203,12 +209,20 @@ Status FilesOperation::Validate(const OperationContext& ctx, const TableMetadata
     const std::string op = s->operation();
     if (change_.fail_on_new_matching_data && (op == "append" || op == "overwrite")) {
       for (const auto& e : changes->added_data) {
+        if (change_.replace_added_partitions) {
+          if (in_replaced_partition(e.file)) conflicting_data.push_back(e.file.file_path);
+          continue;
+        }
         FLOE_ASSIGN_OR_RETURN(bool may, filter.MayMatch(e.file));
         if (may) conflicting_data.push_back(e.file.file_path);
       }
     }
     if (change_.fail_on_new_matching_deletes) {
       for (const auto& e : changes->added_deletes) {
+        if (change_.replace_added_partitions) {
+          if (in_replaced_partition(e.file)) conflicting_deletes.push_back(e.file.file_path);
+          continue;
+        }
         FLOE_ASSIGN_OR_RETURN(bool may, filter.MayMatch(e.file));
         if (may) conflicting_deletes.push_back(e.file.file_path);
       }
@@ -239,6 +253,12 @@ Status FilesOperation::Validate(const OperationContext& ctx, const TableMetadata
   if (!new_deletes_for_removed.empty())
     return ValidationFailed("Cannot commit, found new delete for replaced data file: " +
                             JoinPaths(new_deletes_for_removed));
+  if (!conflicting_data.empty() && change_.replace_added_partitions)
+    return ValidationFailed("Found conflicting files that can contain records in the replaced partitions: " +
+                            JoinPaths(conflicting_data));
+  if (!conflicting_deletes.empty() && change_.replace_added_partitions)
+    return ValidationFailed("Found new conflicting delete files in the replaced partitions: " +
+                            JoinPaths(conflicting_deletes));
   if (!conflicting_data.empty())
     return ValidationFailed("Found conflicting files that can contain records matching " + filter.ToString() + ": " +
                             JoinPaths(conflicting_data));
@@ -291,6 +311,9 @@ Result<AttemptOutput> FilesOperation::Apply(const OperationContext& ctx, const T
       }
     }
     if (delete_filter && IsDataManifest(m) && (m.added_files_count + m.existing_files_count > 0)) search = true;
+    if (change_.replace_added_partitions)
+      for (const auto& added : change_.added_data_files)
+        if (ManifestMayHold(m, current, added)) search = true;
     if (!search) {
       kept.push_back(m);
       continue;
@@ -304,6 +327,9 @@ Result<AttemptOutput> FilesOperation::Apply(const OperationContext& ctx, const T
         continue;
       }
       bool remove = to_remove.count(e.file.file_path) > 0;
+      if (!remove && change_.replace_added_partitions)
+        for (const auto& added : change_.added_data_files)
+          if (SamePartition(e.file, added)) remove = true;
       if (!remove && delete_filter && e.file.content == FileContent::kData) {
         FLOE_ASSIGN_OR_RETURN(bool all, delete_filter->AllMatch(e.file));
         if (all) {

@@ -25,6 +25,9 @@ struct FilesChange {
   // Overwrite by filter: removes every live data file whose rows all match; a file where only
   // some rows match is refused (it would need rewriting).
   Expr delete_filter;
+  // Replace partitions (dynamic overwrite): also removes every live data and delete file in
+  // the partitions (spec id and tuple) that the added data files fall in.
+  bool replace_added_partitions = false;
   // Merge append: fold small manifests together (commit.manifest.* properties).
   bool merge_manifests = false;
 

@@ -57,6 +57,18 @@ FilesChange OverwriteByFilter(Expr filter, std::vector<DataFile> added, std::opt
   return c;
 }
 
+FilesChange ReplacePartitions(std::vector<DataFile> added, std::optional<int64_t> starting_snapshot_id,
+                              IsolationLevel isolation) {
+  FilesChange c;
+  c.operation = "overwrite";
+  c.added_data_files = std::move(added);
+  c.replace_added_partitions = true;
+  c.starting_snapshot_id = starting_snapshot_id;
+  c.fail_on_new_matching_data = isolation == IsolationLevel::kSerializable;
+  c.fail_on_new_matching_deletes = isolation == IsolationLevel::kSerializable;
+  return c;
+}
+
 FilesChange RewriteFiles(std::vector<DataFile> removed_data, std::vector<DataFile> added_data,
                          std::vector<DataFile> removed_deletes, std::optional<int64_t> starting_snapshot_id) {
   FilesChange c;
@@ -73,7 +85,8 @@ FilesChange RowDelta(std::vector<DataFile> added_data, std::vector<DataFile> add
                      std::optional<int64_t> starting_snapshot_id, Expr filter, IsolationLevel isolation,
                      std::vector<std::string> referenced_data_files) {
   FilesChange c;
-  c.operation = added_deletes.empty() ? "append" : "overwrite";
+  // Iceberg's names: only deletes is "delete", only data "append", both "overwrite".
+  c.operation = added_deletes.empty() ? "append" : added_data.empty() ? "delete" : "overwrite";
   c.added_data_files = std::move(added_data);
   c.added_delete_files = std::move(added_deletes);
   c.starting_snapshot_id = starting_snapshot_id;

@@ -32,6 +32,12 @@ FilesChange CopyOnWrite(std::vector<DataFile> removed, std::vector<DataFile> add
 FilesChange OverwriteByFilter(Expr filter, std::vector<DataFile> added, std::optional<int64_t> starting_snapshot_id,
                               IsolationLevel isolation);
 
+// Replace partitions (dynamic overwrite): adds `added` and removes every live data and delete
+// file in the partitions those files fall in. Serializable refuses data or delete files added
+// to those partitions since the starting snapshot; snapshot isolation lets them be replaced.
+FilesChange ReplacePartitions(std::vector<DataFile> added, std::optional<int64_t> starting_snapshot_id,
+                              IsolationLevel isolation);
+
 // Rewrite (compaction): replaces data files (and the delete files they absorbed) with others.
 // Refused if a file it replaces was removed meanwhile or a delete that applies to one landed.
 FilesChange RewriteFiles(std::vector<DataFile> removed_data, std::vector<DataFile> added_data,

@@ -5,7 +5,9 @@
 #include "expr/row_evaluator.h"
 #include "expr/value_ops.h"
 #include "scan/table_scan.h"
+#include "txn/merge_on_read.h"
 #include "txn/operations.h"
+#include "txn/row_changes.h"
 #include "write/data_writer.h"
 
 namespace floe {
@@ -22,12 +24,6 @@ Result<CommitReport> CommitFiles(Catalog& catalog, const TableIdentifier& id, Fi
   }
   if (report->idempotent_replay) writer.Abort();  // the key had landed before: our files are unused
   return report;
-}
-
-// A term bound to a schema (by binding a predicate that holds it).
-Result<TermPtr> BindTerm(const TermPtr& term, const Schema& schema) {
-  FLOE_ASSIGN_OR_RETURN(Expr bound, Bind(Predicate(Op::kIsNull, term), schema));
-  return bound->term();
 }
 
 enum class RowChange { kDelete, kUpdate };
@@ -49,18 +45,7 @@ Result<RowWriteResult> RewriteMatching(Catalog& catalog, const TableIdentifier& 
   FLOE_ASSIGN_OR_RETURN(IsolationLevel isolation,
                         IsolationFor(base, change == RowChange::kDelete ? RowLevelCommand::kDelete
                                                                         : RowLevelCommand::kUpdate));
-  // Assignments: target column index and bound value term.
-  std::vector<std::pair<int, TermPtr>> sets;
-  for (const auto& a : assignments) {
-    const NestedField* field = schema.FindField(a.column);
-    if (!field) return InvalidArgument("SET names column '" + a.column + "', which is not in the table");
-    int index = -1;
-    for (size_t i = 0; i < schema.fields().size(); ++i)
-      if (schema.fields()[i].id == field->id) index = static_cast<int>(i);
-    if (index < 0) return InvalidArgument("SET can only change top-level columns, not '" + a.column + "'");
-    FLOE_ASSIGN_OR_RETURN(TermPtr term, BindTerm(a.value, schema));
-    sets.emplace_back(index, term);
-  }
+  FLOE_ASSIGN_OR_RETURN(std::vector<BoundAssignment> sets, BindAssignments(schema, assignments));
 
   FileIO& io = *catalog.io();
   ScanOptions scan;
@@ -87,26 +72,7 @@ Result<RowWriteResult> RewriteMatching(Catalog& catalog, const TableIdentifier& 
       FLOE_RETURN_IF_ERROR(writer.Write(kept));
     } else {
       result.rows_updated += matched;
-      ColumnBatch updated(schema);
-      for (size_t r = 0; r < rows.num_rows; ++r) {
-        std::vector<Literal> row = rows.Row(r);
-        if (matches[r]) {
-          std::vector<Literal> original = row;
-          auto lookup = [&](int field_id) -> const Literal* {
-            for (size_t i = 0; i < schema.fields().size(); ++i)
-              if (schema.fields()[i].id == field_id) return &original[i];
-            return nullptr;
-          };
-          for (const auto& [index, term] : sets) {
-            Literal v = EvaluateTerm(term, lookup);
-            auto cast = v.CastTo(schema.fields()[index].type);
-            if (!cast) return InvalidArgument("SET " + schema.fields()[index].name + ": " + cast.error().message);
-            row[index] = std::move(*cast);
-          }
-        }
-        auto st = updated.AppendRow(row);
-        if (!st) return std::unexpected(st.error().WithContext("updated row"));
-      }
+      FLOE_ASSIGN_OR_RETURN(ColumnBatch updated, ApplyAssignments(schema, rows, matches, sets, /*only_selected=*/false));
       result.rows_added += static_cast<int64_t>(updated.num_rows);
       FLOE_RETURN_IF_ERROR(writer.Write(updated));
     }
@@ -182,12 +148,16 @@ Result<RowWriteResult> AppendBatch(Catalog& catalog, const TableIdentifier& id, 
 
 Result<RowWriteResult> DeleteWhere(Catalog& catalog, const TableIdentifier& id, const Expr& filter,
                                    const RowWriteOptions& options) {
+  FLOE_ASSIGN_OR_RETURN(WriteMode mode, ChosenWriteMode(catalog, id, RowLevelCommand::kDelete, options));
+  if (mode == WriteMode::kMergeOnRead) return MergeOnReadDelete(catalog, id, filter, options);
   return RewriteMatching(catalog, id, filter, RowChange::kDelete, {}, options);
 }
 
 Result<RowWriteResult> UpdateWhere(Catalog& catalog, const TableIdentifier& id, const Expr& filter,
                                    const std::vector<Assignment>& assignments, const RowWriteOptions& options) {
   if (assignments.empty()) return InvalidArgument("update needs at least one 'column = value' assignment");
+  FLOE_ASSIGN_OR_RETURN(WriteMode mode, ChosenWriteMode(catalog, id, RowLevelCommand::kUpdate, options));
+  if (mode == WriteMode::kMergeOnRead) return MergeOnReadUpdate(catalog, id, filter, assignments, options);
   return RewriteMatching(catalog, id, filter, RowChange::kUpdate, assignments, options);
 }
 
@@ -215,8 +185,16 @@ Result<std::vector<Assignment>> ParseAssignments(std::string_view text) {
     column.erase(0, column.find_first_not_of(" \t"));
     column.erase(column.find_last_not_of(" \t") + 1);
     if (column.empty()) return InvalidArgument("assignment '" + std::string(part) + "' names no column");
-    // The value is parsed as a term by asking the WHERE parser for "(value) IS NULL".
+    // The value is parsed as a term by asking the WHERE parser for "(value) IS NULL"; a
+    // constant (which IS NULL refuses) as the one element of "column IN (value)".
     auto parsed = ParseFilter("(" + std::string(part.substr(eq + 1)) + ") IS NULL");
+    if (!parsed) {
+      auto constant = ParseFilter("value IN (" + std::string(part.substr(eq + 1)) + ")");
+      if (constant && (*constant)->is_predicate() && (*constant)->literals().size() == 1) {
+        out.push_back(Assignment{column, LiteralTerm((*constant)->literals()[0])});
+        continue;
+      }
+    }
     if (!parsed || !(*parsed)->is_predicate() || !(*parsed)->term())
       return InvalidArgument("assignment to '" + column + "': cannot read the value '" +
                              std::string(part.substr(eq + 1)) + "'" +

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,15 @@
 
 namespace floe {
 
+// How delete, update and upsert change rows: rewrite the files that hold them (copy-on-write),
+// or add delete files that readers apply (merge-on-read).
+enum class WriteMode { kCopyOnWrite, kMergeOnRead };
+
 struct RowWriteOptions {
   CommitOptions commit;
+  // Overrides the table's write.delete.mode / write.update.mode / write.merge.mode
+  // (copy-on-write when unset).
+  std::optional<WriteMode> mode;
   bool merge_append = false;  // merge small manifests on append (commit.manifest.*)
   // Called once the new data files are written and before the commit starts (tests and the demo
   // use it to let another writer land "half way through" this one's work).

@@ -1,0 +1,114 @@
+// Compaction: small files rewritten per partition with their deletes applied; delete files
+// nobody needs any more are removed; a delete landing on an input meanwhile refuses it.
+#include <gtest/gtest.h>
+
+#include "maint/compaction.h"
+#include "txn/row_writes.h"
+#include "txn/txn_test_util.h"
+
+namespace floe {
+namespace {
+
+using txn_test::Batch;
+using txn_test::Order;
+using txn_test::OrdersTable;
+using txn_test::Where;
+
+const std::map<std::string, std::string> kMergeOnRead = {{"write.delete.mode", "merge-on-read"},
+                                                         {"write.update.mode", "merge-on-read"}};
+
+struct FileCounts {
+  size_t data = 0, deletes = 0;
+};
+
+FileCounts Count(OrdersTable& t) {
+  auto tasks = PlanFiles(*t.catalog().io(), t.Metadata(), ScanOptions{});
+  EXPECT_TRUE(tasks.has_value());
+  FileCounts c;
+  std::set<std::string> deletes;
+  for (const auto& task : *tasks) {
+    ++c.data;
+    for (const auto& d : task.deletes) deletes.insert(d.file.file_path);
+  }
+  c.deletes = deletes.size();
+  return c;
+}
+
+TEST(Compaction, RewritesSmallFilesAndAppliesDeletes) {
+  OrdersTable t("country", kMergeOnRead);
+  for (int i = 0; i < 4; ++i)
+    ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{i * 10, "DE", i}, {i * 10 + 1, "FR", i}})).has_value());
+  ASSERT_TRUE(DeleteWhere(t.catalog(), t.id(), Where("order_id = 10 OR order_id = 21")).has_value());
+  ASSERT_TRUE(UpdateWhere(t.catalog(), t.id(), Where("order_id = 30"), *ParseAssignments("amount_cents = 99")).has_value());
+  const auto rows = t.Rows();
+  FileCounts before = Count(t);
+  EXPECT_EQ(before.data, 9u);
+  EXPECT_GE(before.deletes, 2u);
+
+  auto r = CompactTable(t.catalog(), t.id());
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  EXPECT_TRUE(r->committed);
+  EXPECT_EQ(r->data_files_rewritten, 9);
+  EXPECT_EQ(r->data_files_added, 2);  // one per partition
+  EXPECT_EQ(r->delete_files_removed, static_cast<int64_t>(before.deletes));
+  EXPECT_EQ(r->rows_rewritten, static_cast<int64_t>(rows.size()));
+  const TableMetadata s_table = t.Metadata();
+  const Snapshot* s = s_table.CurrentSnapshot();
+  EXPECT_EQ(s->operation(), "replace");
+  EXPECT_EQ(s->summary.at("removed-delete-files"), std::to_string(before.deletes));
+  FileCounts after = Count(t);
+  EXPECT_EQ(after.data, 2u);
+  EXPECT_EQ(after.deletes, 0u);
+  EXPECT_EQ(t.Rows(), rows);
+  // Nothing left to do: no commit.
+  auto again = CompactTable(t.catalog(), t.id());
+  ASSERT_TRUE(again.has_value());
+  EXPECT_FALSE(again->committed);
+}
+
+TEST(Compaction, KeepsDeleteFilesOtherFilesStillNeed) {
+  OrdersTable t("", kMergeOnRead);  // unpartitioned: one delete file may span files
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{1, "DE", 1}, {2, "DE", 2}})).has_value());
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{3, "FR", 3}, {4, "FR", 4}})).has_value());
+  ASSERT_TRUE(DeleteWhere(t.catalog(), t.id(), Where("order_id = 1 OR order_id = 3")).has_value());
+  const auto rows = t.Rows();
+  // Only files that may hold order 1: the delete file also points at the other file.
+  CompactionOptions options;
+  options.filter = Where("order_id < 3");
+  options.min_input_files = 1;
+  auto r = CompactTable(t.catalog(), t.id(), options);
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  EXPECT_EQ(r->data_files_rewritten, 1);
+  EXPECT_EQ(r->delete_files_removed, 0);
+  EXPECT_EQ(t.Rows(), rows);
+  EXPECT_EQ(Count(t).deletes, 1u);
+}
+
+TEST(Compaction, RefusedWhenADeleteTouchingAnInputLanded) {
+  OrdersTable t("country", kMergeOnRead);
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{1, "DE", 1}})).has_value());
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{2, "DE", 2}})).has_value());
+  auto b = t.Open();
+  CompactionOptions options;
+  options.commit.before_swap = [&](int attempt) {
+    if (attempt == 1) ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 2")).has_value());
+  };
+  auto r = CompactTable(t.catalog(), t.id(), options);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().kind, ErrorKind::kValidationFailed);
+  EXPECT_NE(r.error().message.find("Cannot commit, found new delete for replaced data file"), std::string::npos)
+      << r.error().message;
+  EXPECT_EQ(t.Rows(), (std::vector<Order>{{1, "DE", 1}}));  // B's delete survives
+  // A delete in another partition does not stop it.
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{3, "FR", 3}})).has_value());
+  options.commit.before_swap = [&](int attempt) {
+    if (attempt == 1) ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 3")).has_value());
+  };
+  options.filter = Where("country = 'DE'");
+  auto landed = CompactTable(t.catalog(), t.id(), options);
+  ASSERT_TRUE(landed.has_value()) << landed.error().message;
+  EXPECT_EQ(t.Rows(), (std::vector<Order>{{1, "DE", 1}}));
+}
+
+}  // namespace
+}  // namespace floe

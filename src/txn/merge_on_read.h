@@ -1,0 +1,36 @@
+// Merge-on-read delete and update: instead of rewriting the files that hold matching rows, add
+// position delete files that mark those rows deleted (and, for an update, a data file with the
+// updated rows), committed as one row delta.
+//
+// Validation follows DESIGN.md's conflict table for row deltas: the data files our position
+// deletes point at must still be live at commit (any isolation); under serializable isolation,
+// data or delete files added meanwhile that may match the filter refuse the commit.
+#pragma once
+
+#include <functional>
+
+#include "txn/operations.h"
+#include "txn/row_writes.h"
+
+namespace floe {
+
+// The mode a table asks for a command (write.delete.mode, write.update.mode, write.merge.mode;
+// copy-on-write by default). InvalidArgument names a property with an unknown value.
+Result<WriteMode> WriteModeFor(const TableMetadata& table, RowLevelCommand command);
+// options.mode when set, else the table's property (loads the table).
+Result<WriteMode> ChosenWriteMode(Catalog& catalog, const TableIdentifier& id, RowLevelCommand command,
+                                  const RowWriteOptions& options);
+
+Result<RowWriteResult> MergeOnReadDelete(Catalog& catalog, const TableIdentifier& id, const Expr& filter,
+                                         const RowWriteOptions& options = {});
+Result<RowWriteResult> MergeOnReadUpdate(Catalog& catalog, const TableIdentifier& id, const Expr& filter,
+                                         const std::vector<Assignment>& assignments,
+                                         const RowWriteOptions& options = {});
+
+// Commits `change` whose new files are already written; `abort` deletes them and is called
+// when the commit certainly failed (not when its outcome is unknown) or was an idempotent
+// replay.
+Result<CommitReport> CommitWrittenFiles(Catalog& catalog, const TableIdentifier& id, FilesChange change,
+                                        const RowWriteOptions& options, const std::function<void()>& abort);
+
+}  // namespace floe

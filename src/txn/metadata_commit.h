@@ -1,0 +1,40 @@
+// Committing a change to a table's metadata that is not a snapshot (schema, partition spec,
+// sort order, properties, refs): the requirements it makes of the base plus its updates.
+//
+// Such a change is planned once against the base it read. If the swap is lost to a writer
+// that changed something else (an append moved a branch), the same requirements are checked
+// against the new state and the same commit is sent again. If a requirement no longer holds
+// (another schema change landed), the change is refused, not re-planned: Iceberg never
+// silently re-applies an evolution on top of another. The error is a CommitConflict naming
+// the failed requirement.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "meta/table_update.h"
+#include "txn/retry_policy.h"
+
+namespace floe {
+
+struct MetadataChange {
+  std::string what;  // for messages: "schema change", "partition spec change", ...
+  std::vector<TableRequirement> requirements;
+  std::vector<TableUpdate> updates;
+  bool empty() const { return updates.empty(); }
+};
+
+struct MetadataCommitOptions {
+  std::optional<RetryPolicy> retry;  // default: the table's commit.retry.* properties
+};
+
+// Commits `change` (nothing when it has no updates: the table is returned as loaded).
+Result<LoadedTable> CommitMetadataChange(Catalog& catalog, const TableIdentifier& id, const MetadataChange& change,
+                                         const MetadataCommitOptions& options = {});
+
+// The first requirement `table` fails, as the CommitConflict the catalog would give; Ok when
+// all hold.
+Status CheckRequirements(const std::vector<TableRequirement>& requirements, const TableMetadata& table);
+
+}  // namespace floe

@@ -1,0 +1,54 @@
+#include "txn/row_changes.h"
+
+#include "expr/binder.h"
+#include "expr/value_ops.h"
+
+namespace floe {
+
+Result<std::vector<BoundAssignment>> BindAssignments(const Schema& schema, const std::vector<Assignment>& assignments) {
+  std::vector<BoundAssignment> sets;
+  for (const auto& a : assignments) {
+    const NestedField* field = schema.FindField(a.column);
+    if (!field) return InvalidArgument("SET names column '" + a.column + "', which is not in the table");
+    int index = -1;
+    for (size_t i = 0; i < schema.fields().size(); ++i)
+      if (schema.fields()[i].id == field->id) index = static_cast<int>(i);
+    if (index < 0) return InvalidArgument("SET can only change top-level columns, not '" + a.column + "'");
+    if (a.value && a.value->kind == Term::Kind::kLiteral) {
+      sets.push_back(BoundAssignment{index, a.value});  // a constant needs no binding
+      continue;
+    }
+    // A term is bound by binding a predicate that holds it.
+    FLOE_ASSIGN_OR_RETURN(Expr bound, Bind(Predicate(Op::kIsNull, a.value), schema));
+    sets.push_back(BoundAssignment{index, bound->term()});
+  }
+  return sets;
+}
+
+Result<ColumnBatch> ApplyAssignments(const Schema& schema, const ColumnBatch& rows, const std::vector<uint8_t>& selected,
+                                     const std::vector<BoundAssignment>& sets, bool only_selected) {
+  ColumnBatch out(schema);
+  for (size_t r = 0; r < rows.num_rows; ++r) {
+    if (only_selected && !selected[r]) continue;
+    std::vector<Literal> row = rows.Row(r);
+    if (selected[r]) {
+      const std::vector<Literal> original = row;
+      auto lookup = [&](int field_id) -> const Literal* {
+        for (size_t i = 0; i < schema.fields().size(); ++i)
+          if (schema.fields()[i].id == field_id) return &original[i];
+        return nullptr;
+      };
+      for (const auto& set : sets) {
+        Literal v = EvaluateTerm(set.value, lookup);
+        auto cast = v.CastTo(schema.fields()[set.column].type);
+        if (!cast) return InvalidArgument("SET " + schema.fields()[set.column].name + ": " + cast.error().message);
+        row[set.column] = std::move(*cast);
+      }
+    }
+    auto st = out.AppendRow(row);
+    if (!st) return std::unexpected(st.error().WithContext("updated row"));
+  }
+  return out;
+}
+
+}  // namespace floe

@@ -1,0 +1,70 @@
+// A transaction: several changes to one table committed as one compare-and-swap.
+//
+//   Transaction tx(catalog, id);
+//   FLOE_RETURN_IF_ERROR(tx.Begin());
+//   FLOE_RETURN_IF_ERROR(tx.UpdateSchema(SchemaUpdate().AddColumn("note", Type::String())));
+//   DataWriter writer(io, tx.staged());          // writes with the new schema
+//   ... tx.AddOperation(std::make_unique<FilesOperation>(FastAppend(files)));
+//   FLOE_ASSIGN_OR_RETURN(CommitReport r, tx.Commit());
+//
+// Metadata changes are planned against the staged metadata when added (the base plus the
+// changes before them) and keep the requirements they were planned with. Snapshot operations
+// are prepared once and validated and applied on every attempt, in order, each on top of the
+// snapshot the one before produced. The commit carries the union of all requirements and the
+// updates of every step, and is retried as a whole when the swap is lost; a metadata change's
+// failed requirement is final (see metadata_commit.h), as is a failed validation.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "txn/commit_loop.h"
+#include "txn/metadata_commit.h"
+#include "txn/schema_update.h"
+#include "txn/snapshot_operation.h"
+#include "txn/spec_update.h"
+
+namespace floe {
+
+class Transaction {
+ public:
+  Transaction(Catalog& catalog, TableIdentifier id) : catalog_(catalog), id_(std::move(id)) {}
+
+  // Loads the base the changes are planned against.
+  Status Begin();
+  const TableMetadata& base() const { return base_.metadata; }
+  // The base with the metadata changes added so far applied (write data files against this).
+  const TableMetadata& staged() const { return staged_; }
+
+  Status AddMetadataChange(const MetadataChange& change);
+  Status UpdateSchema(const SchemaUpdate& update);
+  Status UpdateSpec(const SpecUpdate& update);
+  Status UpdateProperties(const std::map<std::string, std::string>& set, const std::vector<std::string>& remove = {});
+  // A snapshot operation on `branch` (e.g. a FilesOperation from operations.h).
+  void AddOperation(std::unique_ptr<SnapshotOperation> operation, std::string branch = kMainBranch);
+
+  // Commits everything. options.branch is ignored (each operation names its branch);
+  // options.retry, summary and before_swap apply. The report is the last snapshot's.
+  Result<CommitReport> Commit(const CommitOptions& options = {});
+
+ private:
+  struct SnapshotStep {
+    std::unique_ptr<SnapshotOperation> operation;
+    std::string branch;
+  };
+  using Step = std::variant<MetadataChange, SnapshotStep>;
+
+  Catalog& catalog_;
+  TableIdentifier id_;
+  LoadedTable base_;
+  TableMetadata staged_;
+  bool begun_ = false;
+  bool committed_ = false;
+  std::vector<Step> steps_;
+};
+
+}  // namespace floe

@@ -1,0 +1,158 @@
+#include "txn/upsert.h"
+
+#include <unordered_set>
+
+#include "expr/binder.h"
+#include "scan/delete_filter.h"
+#include "scan/table_scan.h"
+#include "txn/merge_on_read.h"
+#include "txn/operations.h"
+#include "write/data_writer.h"
+#include "write/equality_delete_writer.h"
+#include "write/position_delete_writer.h"
+
+namespace floe {
+namespace {
+
+std::string KeyOf(const ColumnBatch& batch, const std::vector<int>& columns, size_t row) {
+  std::string key;
+  for (int c : columns) AppendValueKey(batch.columns[c], row, &key);
+  return key;
+}
+
+Result<std::vector<int>> KeyColumns(const ColumnBatch& batch, const Schema& schema, const std::vector<int>& ids) {
+  std::vector<int> out;
+  for (int id : ids) {
+    int index = batch.ColumnIndexById(id);
+    if (index < 0) return InvalidArgument("upsert rows lack key column '" + schema.FindColumnName(id) + "'");
+    out.push_back(index);
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<RowWriteResult> Upsert(Catalog& catalog, const TableIdentifier& id, const ColumnBatch& input,
+                              const std::vector<std::string>& key_columns, const RowWriteOptions& options) {
+  RowWriteResult result;
+  FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
+  const TableMetadata& base = table.metadata;
+  const Schema& schema = base.CurrentSchema();
+  FLOE_ASSIGN_OR_RETURN(std::vector<int> key_ids, ResolveEqualityIds(schema, key_columns));
+  WriteMode mode = WriteMode::kCopyOnWrite;
+  if (options.mode) {
+    mode = *options.mode;
+  } else {
+    FLOE_ASSIGN_OR_RETURN(mode, WriteModeFor(base, RowLevelCommand::kMerge));
+  }
+  FLOE_ASSIGN_OR_RETURN(IsolationLevel isolation, IsolationFor(base, RowLevelCommand::kMerge));
+  if (mode == WriteMode::kMergeOnRead && base.format_version < 2)
+    return InvalidArgument("merge-on-read upsert needs format version 2; " + id.ToString() + " is v" +
+                           std::to_string(base.format_version));
+  if (input.num_rows == 0) return result;
+
+  // The incoming keys, refusing duplicates.
+  FLOE_ASSIGN_OR_RETURN(std::vector<int> input_keys, KeyColumns(input, schema, key_ids));
+  std::unordered_set<std::string> keys;
+  for (size_t r = 0; r < input.num_rows; ++r)
+    if (!keys.insert(KeyOf(input, input_keys, r)).second)
+      return InvalidArgument("upsert rows hold the key " + [&] {
+        std::string text;
+        for (int c : input_keys) text += (text.empty() ? "" : ", ") + input.columns[c].Get(r).ToString();
+        return "(" + text + ")";
+      }() + " more than once");
+
+  // The filter that selects the existing rows the upsert replaces: key IN (values), per key
+  // column (conservative for multi-column keys; rows are matched exactly below).
+  Expr filter = True();
+  for (size_t k = 0; k < key_ids.size(); ++k) {
+    std::vector<Literal> values;
+    for (size_t r = 0; r < input.num_rows; ++r) values.push_back(input.columns[input_keys[k]].Get(r));
+    filter = And(filter, In(schema.FindColumnName(key_ids[k]), std::move(values)));
+  }
+  FLOE_ASSIGN_OR_RETURN(Expr bound, Bind(filter, schema));
+
+  // Merge-on-read by equality deletes when every row's old version lives in its partition.
+  bool by_equality = mode == WriteMode::kMergeOnRead;
+  for (const auto& pf : base.DefaultSpec().fields())
+    if (std::find(key_ids.begin(), key_ids.end(), pf.source_id) == key_ids.end()) by_equality = false;
+
+  FileIO& io = *catalog.io();
+  const Snapshot* head = base.SnapshotForRef(options.commit.branch);
+  if (!head && options.commit.branch != kMainBranch && !base.refs.count(options.commit.branch))
+    return NotFound("table " + id.ToString() + " has no branch '" + options.commit.branch + "'");
+  std::optional<int64_t> start;
+  if (head) start = head->snapshot_id;
+
+  DataWriter writer(io, base);
+  PositionDeleteWriter position_deletes(io, base);
+  EqualityDeleteWriter equality_deletes(io, base, key_ids);
+  auto abort = [&] {
+    writer.Abort();
+    position_deletes.Abort();
+    equality_deletes.Abort();
+  };
+  auto fail = [&](const Error& e) -> Result<RowWriteResult> {
+    abort();
+    return std::unexpected(e);
+  };
+
+  std::vector<DataFile> removed;
+  if (by_equality) {
+    if (auto st = equality_deletes.Delete(input); !st) return fail(st.error());
+  } else if (head) {
+    ScanOptions scan;
+    scan.snapshot_id = head->snapshot_id;
+    scan.filter = bound;
+    auto tasks = PlanFiles(io, base, scan);
+    if (!tasks) return fail(tasks.error());
+    std::vector<int64_t> positions;
+    for (FileScanTask task : *tasks) {
+      task.residual = True();
+      auto rows = ReadTaskWithPositions(io, base, task, schema, &positions);
+      if (!rows) return fail(rows.error());
+      auto row_keys = KeyColumns(*rows, schema, key_ids);
+      if (!row_keys) return fail(row_keys.error());
+      std::vector<uint8_t> keep(rows->num_rows, 1);
+      std::vector<int64_t> matched;
+      for (size_t r = 0; r < rows->num_rows; ++r) {
+        if (!keys.count(KeyOf(*rows, *row_keys, r))) continue;
+        keep[r] = 0;
+        matched.push_back(positions[r]);
+      }
+      if (matched.empty()) continue;
+      result.rows_updated += static_cast<int64_t>(matched.size());
+      if (mode == WriteMode::kMergeOnRead) {
+        position_deletes.Delete(task.file, matched);
+      } else {
+        removed.push_back(task.file);
+        if (auto st = writer.Write(rows->Filter(keep)); !st) return fail(st.error());
+      }
+    }
+  }
+  if (auto st = writer.Write(input); !st) return fail(st.error());
+  result.rows_added = static_cast<int64_t>(input.num_rows);
+
+  std::vector<std::string> referenced = position_deletes.referenced_data_files();
+  auto data_files = writer.Finish();
+  if (!data_files) return fail(data_files.error());
+  auto pos_files = position_deletes.Finish();
+  if (!pos_files) return fail(pos_files.error());
+  auto eq_files = equality_deletes.Finish();
+  if (!eq_files) return fail(eq_files.error());
+  std::vector<DataFile> delete_files = std::move(*pos_files);
+  delete_files.insert(delete_files.end(), eq_files->begin(), eq_files->end());
+  if (options.after_files_written) options.after_files_written();
+  result.files_added = static_cast<int64_t>(data_files->size() + delete_files.size());
+  result.files_removed = static_cast<int64_t>(removed.size());
+
+  FilesChange change = mode == WriteMode::kMergeOnRead
+                           ? RowDelta(std::move(*data_files), std::move(delete_files), start, bound, isolation,
+                                      std::move(referenced))
+                           : CopyOnWrite(std::move(removed), std::move(*data_files), start, bound, isolation);
+  FLOE_ASSIGN_OR_RETURN(result.commit, CommitWrittenFiles(catalog, id, std::move(change), options, abort));
+  result.committed = !result.commit.idempotent_replay;
+  return result;
+}
+
+}  // namespace floe

@@ -1,0 +1,27 @@
+// Upsert: rows whose key columns match an existing row replace it; the others are inserted.
+//
+// The mode is write.merge.mode (or RowWriteOptions::mode):
+//   copy-on-write  the files holding matching keys are rewritten without those rows, and the
+//                  new rows are added, in one overwrite;
+//   merge-on-read  equality deletes on the key columns plus the new rows, in one row delta
+//                  (new rows get the commit's sequence number, so the deletes spare them).
+//                  When the default partition spec depends on a column outside the key, an
+//                  old row may live in another partition than its replacement, where an
+//                  equality delete would not reach it: matching rows are then deleted by
+//                  position instead.
+// Validation: write.merge.isolation-level, as for a delete of the matching keys.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "txn/row_writes.h"
+
+namespace floe {
+
+// `key_columns` empty: the table's identifier fields. Two input rows with the same key are
+// refused (which one should win?).
+Result<RowWriteResult> Upsert(Catalog& catalog, const TableIdentifier& id, const ColumnBatch& rows,
+                              const std::vector<std::string>& key_columns, const RowWriteOptions& options = {});
+
+}  // namespace floe

@@ -1,0 +1,60 @@
+#include "write/delete_file_output.h"
+
+#include "parquet/parquet_writer.h"
+#include "util/uuid.h"
+#include "write/data_writer.h"
+#include "write/file_sink.h"
+
+namespace floe {
+
+Result<DataFile> WriteDeleteFile(FileIO& io, const TableMetadata& table, const Schema& schema, const ColumnBatch& rows,
+                                 const DeleteFileSpec& spec) {
+  if (spec.content == FileContent::kData) return InvalidArgument("WriteDeleteFile: content must be a delete kind");
+  std::string dir = table.location;
+  while (!dir.empty() && dir.back() == '/') dir.pop_back();
+  dir += "/data";
+  const PartitionSpec* partition_spec = table.SpecById(spec.spec_id);
+  if (!partition_spec) return InvalidArgument("delete file for unknown partition spec " + std::to_string(spec.spec_id));
+  if (!partition_spec->fields().empty()) dir += "/" + PartitionPath(*partition_spec, spec.partition);
+  const char* kind = spec.content == FileContent::kPositionDeletes ? "-deletes.parquet" : "-eq-deletes.parquet";
+  std::string path = dir + "/" + RandomUuidString() + kind;
+
+  FLOE_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> out, io.NewOutputFile(path));
+  FileIOSink sink(std::move(out));
+  auto writer = parquet::ParquetWriter::Open(&sink, schema, spec.properties);
+  if (!writer) {
+    sink.Abort();
+    return std::unexpected(writer.error().WithContext("delete file " + path));
+  }
+  if (auto st = (*writer)->Write(rows); !st) {
+    sink.Abort();
+    return std::unexpected(st.error().WithContext("delete file " + path));
+  }
+  auto metrics = (*writer)->Close();
+  if (!metrics) {
+    sink.Abort();
+    (void)io.Delete(path);
+    return std::unexpected(metrics.error().WithContext("delete file " + path));
+  }
+  DataFile f;
+  f.content = spec.content;
+  f.file_path = path;
+  f.file_format = FileFormat::kParquet;
+  f.spec_id = spec.spec_id;
+  f.partition = spec.partition;
+  f.record_count = metrics->record_count;
+  f.file_size_in_bytes = metrics->file_size_in_bytes;
+  f.column_sizes = metrics->column_sizes;
+  f.value_counts = metrics->value_counts;
+  f.null_value_counts = metrics->null_value_counts;
+  f.nan_value_counts = metrics->nan_value_counts;
+  for (const auto& [id, v] : metrics->lower_bounds)
+    if (auto b = v.ToBinary()) f.lower_bounds[id] = *b;
+  for (const auto& [id, v] : metrics->upper_bounds)
+    if (auto b = v.ToBinary()) f.upper_bounds[id] = *b;
+  f.split_offsets = metrics->split_offsets;
+  f.equality_ids = spec.equality_ids;
+  return f;
+}
+
+}  // namespace floe

@@ -1,0 +1,56 @@
+// EqualityDeleteWriter: "every row whose key columns equal these values is deleted", written as
+// Iceberg equality delete files.
+//
+// The file's schema is the key columns with their table field ids, and its entry lists them as
+// equality_ids. Keys default to the table's identifier fields. An equality delete applies
+// only to data files of its partition with a lower data sequence number, so the writer puts
+// each row into the partition the table's default spec gives it: callers must make sure that
+// partition is where the rows to delete live (e.g. keys that include the partition source
+// columns), or use position deletes instead.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "io/file_io.h"
+#include "meta/data_file.h"
+#include "meta/table_metadata.h"
+#include "types/column_batch.h"
+
+namespace floe {
+
+// The field ids of top-level key columns named in `columns`, or the schema's identifier fields
+// when `columns` is empty. InvalidArgument names a missing or nested column, or a table
+// without identifier fields.
+Result<std::vector<int>> ResolveEqualityIds(const Schema& schema, const std::vector<std::string>& columns);
+
+class EqualityDeleteWriter {
+ public:
+  EqualityDeleteWriter(FileIO& io, const TableMetadata& table, std::vector<int> equality_ids);
+
+  // Deletes the keys of `rows` (columns matched by field id; the key columns and the default
+  // spec's partition source columns must be present).
+  Status Delete(const ColumnBatch& rows);
+  // One file per partition; none when nothing was deleted.
+  Result<std::vector<DataFile>> Finish();
+  void Abort();
+
+  const std::vector<int>& equality_ids() const { return equality_ids_; }
+  const Schema& delete_schema() const { return delete_schema_; }
+
+ private:
+  struct Group {
+    std::vector<Literal> partition;
+    ColumnBatch rows;
+  };
+  FileIO& io_;
+  const TableMetadata& table_;
+  std::vector<int> equality_ids_;
+  Schema delete_schema_;
+  std::map<std::string, Group> groups_;
+  std::vector<std::string> written_;
+  Status init_error_ = Ok();
+};
+
+}  // namespace floe
