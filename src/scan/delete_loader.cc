@@ -38,22 +38,29 @@ Result<ColumnBatch> ReadDeleteFile(FileIO& io, const DataFile& file, const Schem
   return batch;
 }
 
+// The columns of an equality delete file, shaped as in the table schema (an equality field
+// inside a struct is read as that struct holding only it), from the newest schema holding all
+// of them.
 Result<Schema> EqualityProjection(const TableMetadata& table, const DataFile& file) {
-  std::vector<NestedField> fields;
-  for (int id : file.equality_ids) {
-    const NestedField* f = FindFieldInTable(table, id);
-    if (!f)
-      return Corrupt("equality delete file " + file.file_path + " names field id " + std::to_string(id) +
-                     ", which no schema of the table has");
-    if (!f->type->is_primitive())
-      return Corrupt("equality delete file " + file.file_path + " names field " + f->name + ", which is not primitive");
-    // Read top-level equality columns directly; nested ones are found in the file by id too,
-    // since the Parquet reader matches every projected field by its id.
-    NestedField copy = *f;
-    copy.required = false;
-    fields.push_back(copy);
+  std::vector<const Schema*> candidates = {&table.CurrentSchema()};
+  for (auto it = table.schemas.rbegin(); it != table.schemas.rend(); ++it) candidates.push_back(&*it);
+  for (const Schema* schema : candidates) {
+    std::vector<std::string> names;
+    for (int id : file.equality_ids) {
+      const NestedField* f = schema->FindField(id);
+      if (!f) break;
+      if (!f->type->is_primitive())
+        return Corrupt("equality delete file " + file.file_path + " names field " + f->name + ", which is not primitive");
+      names.push_back(schema->FindColumnName(id));
+    }
+    if (names.size() != file.equality_ids.size()) continue;
+    FLOE_ASSIGN_OR_RETURN(Schema selected, SelectColumns(*schema, names, true));
+    // Delete files may leave out values a data schema requires; read every column as optional.
+    std::vector<NestedField> fields = selected.fields();
+    for (auto& f : fields) f.required = false;
+    return Schema(0, std::move(fields));
   }
-  return Schema(0, std::move(fields));
+  return Corrupt("equality delete file " + file.file_path + " names field ids that no schema of the table holds together");
 }
 
 }  // namespace
