@@ -91,7 +91,9 @@ TEST(Compaction, RefusedWhenADeleteTouchingAnInputLanded) {
   auto b = t.Open();
   CompactionOptions options;
   options.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 2")).has_value());
+    if (attempt == 1) {
+      ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 2")).has_value());
+    }
   };
   auto r = CompactTable(t.catalog(), t.id(), options);
   ASSERT_FALSE(r.has_value());
@@ -102,7 +104,9 @@ TEST(Compaction, RefusedWhenADeleteTouchingAnInputLanded) {
   // A delete in another partition does not stop it.
   ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{3, "FR", 3}})).has_value());
   options.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 3")).has_value());
+    if (attempt == 1) {
+      ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 3")).has_value());
+    }
   };
   options.filter = Where("country = 'DE'");
   auto landed = CompactTable(t.catalog(), t.id(), options);

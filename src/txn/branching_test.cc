@@ -67,13 +67,17 @@ TEST(Branches, ValidationFollowsTheBranchHistory) {
   // B appends a matching German file to main: a serializable delete on dev does not care.
   RowWriteOptions a = On("dev");
   a.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{6, "DE", 6}})).has_value());
+    if (attempt == 1) {
+      ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{6, "DE", 6}})).has_value());
+    }
   };
   auto landed = DeleteWhere(t.catalog(), t.id(), Where("country = 'DE' AND order_id = 1"), a);
   ASSERT_TRUE(landed.has_value()) << landed.error().message;
   // The same on dev itself conflicts.
   a.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{8, "DE", 8}}), On("dev")).has_value());
+    if (attempt == 1) {
+      ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{8, "DE", 8}}), On("dev")).has_value());
+    }
   };
   auto refused = DeleteWhere(t.catalog(), t.id(), Where("country = 'DE'"), a);
   ASSERT_FALSE(refused.has_value());
@@ -200,7 +204,9 @@ TEST(Transactions, SchemaChangeAndAppendInOneCommit) {
   auto b = t.Open();
   CommitOptions options;
   options.before_swap = [&](int attempt) {
-    if (attempt == 1) ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{3, "NL", 3}})).has_value());
+    if (attempt == 1) {
+      ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{3, "NL", 3}})).has_value());
+    }
   };
   auto committed = tx.Commit(options);
   ASSERT_TRUE(committed.has_value()) << committed.error().message;
@@ -267,8 +273,9 @@ TEST(ReplacePartitions, SerializableRefusesConcurrentFilesInThosePartitions) {
     auto b = t.Open();
     OverwriteOptions options;
     options.write.commit.before_swap = [&](int attempt) {
-      if (attempt == 1)
+      if (attempt == 1) {
         ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{5, same_partition ? "DE" : "FR", 5}})).has_value());
+      }
     };
     auto r = ReplacePartitionsWith(t.catalog(), t.id(), Batch({{10, "DE", 10}}), options);
     if (same_partition) {
@@ -287,7 +294,9 @@ TEST(ReplacePartitions, SerializableRefusesConcurrentFilesInThosePartitions) {
   OverwriteOptions options;
   options.isolation = IsolationLevel::kSnapshot;
   options.write.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{5, "DE", 5}})).has_value());
+    if (attempt == 1) {
+      ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{5, "DE", 5}})).has_value());
+    }
   };
   ASSERT_TRUE(ReplacePartitionsWith(t.catalog(), t.id(), Batch({{10, "DE", 10}}), options).has_value());
   EXPECT_EQ(t.Rows(), (std::vector<Order>{{10, "DE", 10}}));

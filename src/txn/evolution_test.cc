@@ -94,7 +94,9 @@ TEST(SchemaEvolution, ConcurrentAppendAndSchemaChangeBothLand) {
   // And an append whose swap is preceded by a schema change is retried and lands.
   RowWriteOptions options;
   options.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) ASSERT_TRUE(AddColumn(*b, t.id(), "note2", Type::String()).has_value());
+    if (attempt == 1) {
+      ASSERT_TRUE(AddColumn(*b, t.id(), "note2", Type::String()).has_value());
+    }
   };
   auto appended = AppendBatch(t.catalog(), t.id(), Batch({{3, "FR", 3}}), options);
   ASSERT_TRUE(appended.has_value()) << appended.error().message;

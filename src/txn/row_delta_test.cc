@@ -125,7 +125,9 @@ void RowDeltaWhileBAddsDeletes(const std::string& isolation, Result<RowWriteResu
   auto b = t.Open();
   RowWriteOptions a_options;
   a_options.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 1")).has_value());
+    if (attempt == 1) {
+      ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 1")).has_value());
+    }
   };
   *a = DeleteWhere(t.catalog(), t.id(), Where("country = 'DE' AND order_id = 2"), a_options);
   *rows = t.Rows();
@@ -161,7 +163,9 @@ TEST(RowDeltaConflicts, SerializableRefusedWhenBAppendedMatchingData) {
   auto b = t.Open();
   RowWriteOptions a_options;
   a_options.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{5, "DE", 500}})).has_value());
+    if (attempt == 1) {
+      ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{5, "DE", 500}})).has_value());
+    }
   };
   auto a = DeleteWhere(t.catalog(), t.id(), Where("country = 'DE'"), a_options);
   ASSERT_FALSE(a.has_value());
@@ -180,7 +184,9 @@ TEST(RowDeltaConflicts, RefusedWhenBRemovedTheDataFileItsDeletesPointAt) {
       // B rewrites the German file (copy-on-write), removing the file A's deletes point at.
       RowWriteOptions cow;
       cow.mode = WriteMode::kCopyOnWrite;
-      if (attempt == 1) ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 1"), cow).has_value());
+      if (attempt == 1) {
+        ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 1"), cow).has_value());
+      }
     };
     auto a = DeleteWhere(t.catalog(), t.id(), Where("order_id = 2"), a_options);
     ASSERT_FALSE(a.has_value()) << isolation;
@@ -197,7 +203,9 @@ TEST(RowDeltaConflicts, LandsWhenBChangedAnotherPartition) {
   auto b = t.Open();
   RowWriteOptions a_options;
   a_options.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 3")).has_value());
+    if (attempt == 1) {
+      ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 3")).has_value());
+    }
   };
   auto a = DeleteWhere(t.catalog(), t.id(), Where("country = 'DE' AND order_id = 2"), a_options);
   ASSERT_TRUE(a.has_value()) << a.error().message;
