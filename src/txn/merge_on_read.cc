@@ -123,6 +123,10 @@ Result<RowWriteResult> MergeOnRead(Catalog& catalog, const TableIdentifier& id, 
   result.files_added = static_cast<int64_t>(delete_files->size() + data_files->size());
   FilesChange change = RowDelta(std::move(*data_files), std::move(*delete_files), head->snapshot_id, bound, isolation,
                                 std::move(referenced));
+  // An update writes new versions of the rows it deletes: if another commit deleted (or
+  // updated) matching rows meanwhile, both new versions would survive. Refused at any
+  // isolation, as Iceberg's Spark writer does for UPDATE and MERGE.
+  if (assignments) change.fail_on_new_matching_deletes = true;
   FLOE_ASSIGN_OR_RETURN(result.commit, CommitWrittenFiles(catalog, id, std::move(change), options, abort));
   result.committed = !result.commit.idempotent_replay;
   return result;

@@ -4,7 +4,9 @@
 //
 // Validation follows DESIGN.md's conflict table for row deltas: the data files our position
 // deletes point at must still be live at commit (any isolation); under serializable isolation,
-// data or delete files added meanwhile that may match the filter refuse the commit.
+// data or delete files added meanwhile that may match the filter refuse the commit. An update
+// also refuses matching delete files at snapshot isolation: two updates of one row would
+// otherwise both leave a new version of it.
 #pragma once
 
 #include <functional>

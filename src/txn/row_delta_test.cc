@@ -157,6 +157,23 @@ TEST(RowDeltaConflicts, SnapshotIsolationLandsBoth) {
   EXPECT_EQ(rows, expected);
 }
 
+TEST(RowDeltaConflicts, ConcurrentUpdatesOfOneRowNeverLeaveTwoVersions) {
+  OrdersTable t("country", With(kMergeOnRead, {{"write.update.isolation-level", "snapshot"}}));
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  auto b = t.Open();
+  RowWriteOptions a_options;
+  a_options.commit.before_swap = [&](int attempt) {
+    if (attempt == 1) {
+      ASSERT_TRUE(UpdateWhere(*b, t.id(), Where("order_id = 2"), *ParseAssignments("amount_cents = 1")).has_value());
+    }
+  };
+  auto a = UpdateWhere(t.catalog(), t.id(), Where("order_id = 2"), *ParseAssignments("amount_cents = 2"), a_options);
+  ASSERT_FALSE(a.has_value());
+  EXPECT_NE(a.error().message.find("Found new conflicting delete files"), std::string::npos) << a.error().message;
+  std::vector<Order> expected = {{1, "DE", 100}, {2, "DE", 1}, {3, "FR", 300}, {4, "FR", 400}};
+  EXPECT_EQ(t.Rows(), expected);
+}
+
 TEST(RowDeltaConflicts, SerializableRefusedWhenBAppendedMatchingData) {
   OrdersTable t("country", kMergeOnRead);
   ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());

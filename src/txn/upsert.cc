@@ -150,6 +150,9 @@ Result<RowWriteResult> Upsert(Catalog& catalog, const TableIdentifier& id, const
                            ? RowDelta(std::move(*data_files), std::move(delete_files), start, bound, isolation,
                                       std::move(referenced))
                            : CopyOnWrite(std::move(removed), std::move(*data_files), start, bound, isolation);
+  // New versions of rows: a concurrent delete or update of the same keys must not let two
+  // versions survive (see merge_on_read.cc).
+  change.fail_on_new_matching_deletes = true;
   FLOE_ASSIGN_OR_RETURN(result.commit, CommitWrittenFiles(catalog, id, std::move(change), options, abort));
   result.committed = !result.commit.idempotent_replay;
   return result;
