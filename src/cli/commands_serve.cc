@@ -1,0 +1,123 @@
+// floe serve: the Iceberg REST catalog server on the command line.
+#include <pthread.h>
+#include <signal.h>
+
+#include <iostream>
+#include <thread>
+
+#include "cli/commands.h"
+#include "server/rest_server.h"
+
+namespace floe::cli {
+namespace {
+
+struct ServeOptions {
+  std::string listen = "127.0.0.1:8181";
+  std::vector<std::string> tokens;
+  std::string tokens_file;
+  int threads = 16;
+  size_t max_body_mib = 10;
+  int timeout_s = 30;
+  int64_t token_lifetime_s = 3600;
+  int64_t idempotency_lifetime_s = 1800;
+};
+
+Result<std::pair<std::string, int>> ParseListen(const std::string& text) {
+  size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size()) {
+    return InvalidArgument("--listen expects HOST:PORT, e.g. 127.0.0.1:8181, got '" + text + "'");
+  }
+  std::string host = text.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  std::string port_text = text.substr(colon + 1);
+  if (port_text.find_first_not_of("0123456789") != std::string::npos || port_text.size() > 5) {
+    return InvalidArgument("--listen: bad port '" + port_text + "'");
+  }
+  int port = std::stoi(port_text);
+  if (port > 65535) return InvalidArgument("--listen: port " + port_text + " is out of range");
+  return std::make_pair(host, port);
+}
+
+int RunServe(CliContext& ctx, const ServeOptions& o) {
+  auto listen = ParseListen(o.listen);
+  if (!listen) return ctx.Usage(listen.error().message);
+  RestServerOptions options;
+  options.catalog_uri = ctx.catalog_uri;
+  if (options.catalog_uri.empty()) {
+    if (const char* env = std::getenv("FLOE_CATALOG")) options.catalog_uri = env;
+  }
+  options.catalog_name = ctx.catalog_name;
+  options.host = listen->first;
+  options.port = listen->second;
+  options.threads = o.threads;
+  options.max_body_bytes = o.max_body_mib * 1024 * 1024;
+  options.read_timeout_s = options.write_timeout_s = o.timeout_s;
+  options.token_lifetime_s = o.token_lifetime_s;
+  options.idempotency_lifetime_s = o.idempotency_lifetime_s;
+  for (const auto& spec : o.tokens) {
+    auto p = ParsePrincipal(spec);
+    if (!p) return ctx.Usage("--token: " + p.error().message);
+    options.principals.push_back(std::move(*p));
+  }
+  if (!o.tokens_file.empty()) {
+    auto ps = LoadPrincipalsFile(o.tokens_file);
+    if (!ps) return ctx.Fail(ps.error());
+    for (auto& p : *ps) options.principals.push_back(std::move(p));
+  }
+
+  // SIGINT/SIGTERM are taken by one thread (sigwait) that stops the server; every other
+  // thread, including the server's, inherits the blocked mask.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  auto server = RestServer::Create(std::move(options));
+  if (!server) {
+    if (server.error().kind == ErrorKind::kInvalidArgument) return ctx.Usage(server.error().message);
+    return ctx.Fail(server.error());
+  }
+  auto port = (*server)->Bind();
+  if (!port) return ctx.Fail(port.error());
+  for (const auto& note : (*server)->notes()) std::cerr << "floe serve: " << note << "\n";
+  std::cout << "floe serve: listening on " << (*server)->url() << std::endl;
+
+  RestServer* raw = server->get();
+  std::thread waiter([raw, signals] {
+    int sig = 0;
+    sigwait(&signals, &sig);
+    if (sig == SIGINT || sig == SIGTERM) raw->Stop();
+  });
+  auto ran = raw->Run();
+  // Wake the waiter if the server stopped on its own.
+  pthread_kill(waiter.native_handle(), SIGTERM);
+  waiter.join();
+  if (!ran) return ctx.Fail(ran.error());
+  std::cerr << "floe serve: stopped\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+void RegisterServeCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
+  static ServeOptions o;
+  auto* serve = app.add_subcommand("serve", "serve the catalog as an Iceberg REST catalog (HTTP)");
+  serve->add_option("--listen", o.listen, "HOST:PORT to listen on (port 0: any free port)")->default_val(o.listen);
+  serve->add_option("--token", o.tokens,
+                    "a principal NAME:SECRET:GRANTS, e.g. etl:s3cret:write@sales,read@*; repeatable. "
+                    "Without any, only loopback clients are served");
+  serve->add_option("--tokens-file", o.tokens_file, "a file of principals, one NAME:SECRET:GRANTS per line");
+  serve->add_option("--threads", o.threads, "requests served at once")->default_val(o.threads);
+  serve->add_option("--max-body-mib", o.max_body_mib, "largest request body accepted (413 beyond)")
+      ->default_val(o.max_body_mib);
+  serve->add_option("--timeout", o.timeout_s, "socket read/write timeout in seconds")->default_val(o.timeout_s);
+  serve->add_option("--token-lifetime", o.token_lifetime_s, "seconds an issued OAuth token lives")
+      ->default_val(o.token_lifetime_s);
+  serve->add_option("--idempotency-lifetime", o.idempotency_lifetime_s,
+                    "seconds an Idempotency-Key's answer is kept")
+      ->default_val(o.idempotency_lifetime_s);
+  OnRun(serve, exit_status, [&ctx] { return RunServe(ctx, o); });
+}
+
+}  // namespace floe::cli

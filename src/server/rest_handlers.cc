@@ -1,0 +1,385 @@
+#include "server/rest_handlers.h"
+
+#include <set>
+
+#include "catalog/rest/rest_protocol.h"
+#include "meta/metadata_builder.h"
+#include "meta/metadata_json.h"
+#include "util/clock.h"
+
+namespace floe {
+namespace {
+
+using nlohmann::json;
+
+RestReply Json(int status, const json& body) { return RestReply{status, body.dump(), {}}; }
+RestReply NoContent() { return RestReply{204, "", {}}; }
+RestReply BadRequest(std::string_view message) { return ErrorReply(400, "BadRequestException", message); }
+
+RestReply Forbidden(const RestRequest& request, std::string_view what, const Namespace& ns) {
+  return ErrorReply(403, "ForbiddenException",
+                    "principal " + request.principal->name + " may not " + std::string(what) + " namespace " +
+                        NamespaceToString(ns));
+}
+
+// nullopt when allowed; the 403 reply otherwise. No principal: authentication is off.
+std::optional<RestReply> NeedRead(const RestRequest& request, const Namespace& ns) {
+  if (request.principal && !request.principal->CanRead(ns)) return Forbidden(request, "read", ns);
+  return std::nullopt;
+}
+std::optional<RestReply> NeedWrite(const RestRequest& request, const Namespace& ns) {
+  if (request.principal && !request.principal->CanWrite(ns)) return Forbidden(request, "write", ns);
+  return std::nullopt;
+}
+
+std::string QueryParam(const RestRequest& request, const std::string& name) {
+  auto it = request.query.find(name);
+  return it == request.query.end() ? "" : it->second;
+}
+
+#define FLOE_REST_CHECK(expr)           \
+  do {                                  \
+    if (auto denied = (expr)) return *denied; \
+  } while (0)
+
+// ---- namespaces ----
+
+RestReply ListNamespaces(Catalog& catalog, const RestRequest& request) {
+  Namespace parent;
+  std::string parent_text = QueryParam(request, "parent");
+  if (!parent_text.empty()) {
+    auto ns = NamespaceFromDecoded(parent_text);
+    if (!ns) return BadRequest("parent: " + ns.error().message);
+    parent = std::move(*ns);
+    if (request.principal && !request.principal->CanSee(parent)) return Forbidden(request, "list", parent);
+  }
+  auto namespaces = catalog.ListNamespaces(parent);
+  if (!namespaces) return ReplyFor(namespaces.error(), ErrorSubject::kNamespace);
+  json out = json::array();
+  for (const auto& ns : *namespaces) {
+    if (!request.principal || request.principal->CanSee(ns)) out.push_back(NamespaceJson(ns));
+  }
+  return Json(200, json{{"namespaces", out}});
+}
+
+RestReply CreateNamespace(Catalog& catalog, const RestRequest& request) {
+  auto body = ParseJsonObject(request.body);
+  if (!body) return BadRequest(body.error().message);
+  if (!body->contains("namespace")) return BadRequest("namespace is missing");
+  auto ns = NamespaceFromJson((*body)["namespace"], "namespace");
+  if (!ns) return BadRequest(ns.error().message);
+  auto props = StringMapFromJson(body->contains("properties") ? (*body)["properties"] : json(), "properties");
+  if (!props) return BadRequest(props.error().message);
+  FLOE_REST_CHECK(NeedWrite(request, *ns));
+  auto created = catalog.CreateNamespace(*ns, *props);
+  if (!created) return ReplyFor(created.error(), ErrorSubject::kNamespace);
+  return Json(200, json{{"namespace", NamespaceJson(*ns)}, {"properties", *props}});
+}
+
+RestReply LoadNamespace(Catalog& catalog, const RestRequest& request) {
+  const Namespace& ns = request.route.ns;
+  FLOE_REST_CHECK(NeedRead(request, ns));
+  if (request.method == "HEAD") {
+    auto exists = catalog.NamespaceExists(ns);
+    if (!exists) return ReplyFor(exists.error(), ErrorSubject::kNamespace);
+    if (!*exists) return ErrorReply(404, "NoSuchNamespaceException", "namespace " + NamespaceToString(ns) + " does not exist");
+    return NoContent();
+  }
+  auto props = catalog.LoadNamespaceProperties(ns);
+  if (!props) return ReplyFor(props.error(), ErrorSubject::kNamespace);
+  return Json(200, json{{"namespace", NamespaceJson(ns)}, {"properties", *props}});
+}
+
+RestReply DropNamespace(Catalog& catalog, const RestRequest& request) {
+  const Namespace& ns = request.route.ns;
+  FLOE_REST_CHECK(NeedWrite(request, ns));
+  auto dropped = catalog.DropNamespace(ns);
+  if (!dropped) {
+    // The name was validated when the route was parsed: a refusal now means "not empty".
+    if (dropped.error().kind == ErrorKind::kInvalidArgument) {
+      return ErrorReply(409, "NamespaceNotEmptyException", dropped.error().message);
+    }
+    return ReplyFor(dropped.error(), ErrorSubject::kNamespace);
+  }
+  return NoContent();
+}
+
+RestReply UpdateNamespaceProperties(Catalog& catalog, const RestRequest& request) {
+  const Namespace& ns = request.route.ns;
+  auto body = ParseJsonObject(request.body);
+  if (!body) return BadRequest(body.error().message);
+  auto updates = StringMapFromJson(body->contains("updates") ? (*body)["updates"] : json(), "updates");
+  if (!updates) return BadRequest(updates.error().message);
+  std::vector<std::string> removals;
+  if (body->contains("removals") && !(*body)["removals"].is_null()) {
+    const json& r = (*body)["removals"];
+    if (!r.is_array()) return BadRequest("removals must be an array of strings");
+    for (const auto& key : r) {
+      if (!key.is_string()) return BadRequest("removals must be an array of strings");
+      removals.push_back(key.get<std::string>());
+    }
+  }
+  for (const auto& key : removals) {
+    if (updates->count(key)) {
+      return ErrorReply(422, "UnprocessableEntityException", "property " + key + " is both updated and removed");
+    }
+  }
+  FLOE_REST_CHECK(NeedWrite(request, ns));
+  auto before = catalog.LoadNamespaceProperties(ns);
+  if (!before) return ReplyFor(before.error(), ErrorSubject::kNamespace);
+  auto done = catalog.UpdateNamespaceProperties(ns, *updates, removals);
+  if (!done) return ReplyFor(done.error(), ErrorSubject::kNamespace);
+  json updated = json::array(), removed = json::array(), missing = json::array();
+  for (const auto& [k, v] : *updates) updated.push_back(k);
+  for (const auto& k : removals) (before->count(k) ? removed : missing).push_back(k);
+  return Json(200, json{{"updated", updated}, {"removed", removed}, {"missing", missing}});
+}
+
+// ---- tables ----
+
+RestReply ListTables(Catalog& catalog, const RestRequest& request) {
+  FLOE_REST_CHECK(NeedRead(request, request.route.ns));
+  auto tables = catalog.ListTables(request.route.ns);
+  if (!tables) return ReplyFor(tables.error(), ErrorSubject::kNamespace);
+  json ids = json::array();
+  for (const auto& id : *tables) ids.push_back(TableIdentifierJson(id));
+  return Json(200, json{{"identifiers", ids}});
+}
+
+// stage-create: the metadata a create would write, without writing or registering anything.
+// The client commits it later through the table route with assert-create.
+RestReply StageCreate(Catalog& catalog, const TableIdentifier& id, const CreateTableRequest& request) {
+  auto ns_exists = catalog.NamespaceExists(id.ns);
+  if (!ns_exists) return ReplyFor(ns_exists.error(), ErrorSubject::kNamespace);
+  if (!*ns_exists) return ErrorReply(404, "NoSuchNamespaceException", "namespace " + NamespaceToString(id.ns) + " does not exist");
+  auto exists = catalog.TableExists(id);
+  if (!exists) return ReplyFor(exists.error(), ErrorSubject::kTable);
+  if (*exists) return ErrorReply(409, "AlreadyExistsException", "table " + id.ToString() + " already exists");
+  std::string location = request.location.value_or(catalog.warehouse_location());
+  if (!request.location) {
+    for (const auto& part : id.ns) location += "/" + part;
+    location += "/" + id.name;
+  }
+  auto updates = NewTableUpdates(request.schema, request.spec, request.sort_order, location, request.properties,
+                                 request.format_version);
+  if (!updates) return BadRequest(updates.error().message);
+  auto metadata = ApplyCommit(nullptr, "", {AssertCreate{}}, *updates, Clock::System().NowMillis());
+  if (!metadata) return BadRequest(metadata.error().message);
+  json out{{"metadata", TableMetadataToJson(*metadata)}, {"config", json::object()}};
+  return Json(200, out);
+}
+
+RestReply CreateTable(Catalog& catalog, const RestRequest& request) {
+  auto body = ParseJsonObject(request.body);
+  if (!body) return BadRequest(body.error().message);
+  auto parsed = CreateTableFromJson(*body);
+  if (!parsed) return BadRequest(parsed.error().message);
+  TableIdentifier id{request.route.ns, parsed->name};
+  if (auto valid = ValidateIdentifier(id); !valid) return BadRequest(valid.error().message);
+  FLOE_REST_CHECK(NeedWrite(request, id.ns));
+  if (parsed->stage_create) return StageCreate(catalog, id, parsed->request);
+  auto created = catalog.CreateTable(id, parsed->request);
+  if (!created) return ReplyFor(created.error(), ErrorSubject::kTable);
+  return Json(200, LoadTableResultJson(*created));
+}
+
+RestReply LoadTable(Catalog& catalog, const RestRequest& request) {
+  TableIdentifier id{request.route.ns, request.route.table};
+  FLOE_REST_CHECK(NeedRead(request, id.ns));
+  if (request.method == "HEAD") {
+    auto exists = catalog.TableExists(id);
+    if (!exists) return ReplyFor(exists.error(), ErrorSubject::kTable);
+    if (!*exists) return ErrorReply(404, "NoSuchTableException", "table " + id.ToString() + " does not exist");
+    return NoContent();
+  }
+  auto loaded = catalog.LoadTable(id);
+  if (!loaded) return ReplyFor(loaded.error(), ErrorSubject::kTable);
+  return Json(200, LoadTableResultJson(*loaded));
+}
+
+RestReply CommitTable(Catalog& catalog, const RestRequest& request) {
+  TableIdentifier id{request.route.ns, request.route.table};
+  auto body = ParseJsonObject(request.body);
+  if (!body) return BadRequest(body.error().message);
+  auto commit = CommitTableFromJson(*body, id);
+  if (!commit) return BadRequest(commit.error().message);
+  FLOE_REST_CHECK(NeedWrite(request, id.ns));
+  auto committed = catalog.CommitTable(*commit);
+  if (!committed) return ReplyFor(committed.error(), ErrorSubject::kTable);
+  return Json(200, json{{"metadata-location", committed->metadata_location},
+                        {"metadata", TableMetadataToJson(committed->metadata)}});
+}
+
+RestReply DropTable(Catalog& catalog, const RestRequest& request) {
+  TableIdentifier id{request.route.ns, request.route.table};
+  std::string purge_text = QueryParam(request, "purgeRequested");
+  if (!purge_text.empty() && purge_text != "true" && purge_text != "false") {
+    return BadRequest("purgeRequested must be true or false, not '" + purge_text + "'");
+  }
+  FLOE_REST_CHECK(NeedWrite(request, id.ns));
+  auto dropped = catalog.DropTable(id, purge_text == "true");
+  if (!dropped) return ReplyFor(dropped.error(), ErrorSubject::kTable);
+  return NoContent();
+}
+
+RestReply RegisterTable(Catalog& catalog, const RestRequest& request) {
+  auto body = ParseJsonObject(request.body);
+  if (!body) return BadRequest(body.error().message);
+  if (!body->contains("name") || !(*body)["name"].is_string()) return BadRequest("name must be a string");
+  if (!body->contains("metadata-location") || !(*body)["metadata-location"].is_string()) {
+    return BadRequest("metadata-location must be a string");
+  }
+  if (body->contains("overwrite") && !(*body)["overwrite"].is_null()) {
+    if (!(*body)["overwrite"].is_boolean()) return BadRequest("overwrite must be a boolean");
+    if ((*body)["overwrite"].get<bool>()) {
+      return ErrorReply(406, "UnsupportedOperationException", "register with overwrite=true is not supported");
+    }
+  }
+  TableIdentifier id{request.route.ns, (*body)["name"].get<std::string>()};
+  if (auto valid = ValidateIdentifier(id); !valid) return BadRequest(valid.error().message);
+  FLOE_REST_CHECK(NeedWrite(request, id.ns));
+  auto registered = catalog.RegisterTable(id, (*body)["metadata-location"].get<std::string>());
+  if (!registered) {
+    const Error& e = registered.error();
+    bool namespace_missing = e.kind == ErrorKind::kNotFound && e.message.rfind("namespace", 0) == 0;
+    if (namespace_missing || e.kind == ErrorKind::kAlreadyExists || e.kind == ErrorKind::kUnavailable ||
+        e.kind == ErrorKind::kCommitStateUnknown) {
+      return ReplyFor(e, ErrorSubject::kTable);
+    }
+    return BadRequest("cannot register " + id.ToString() + ": " + e.message);  // the document is unusable
+  }
+  return Json(200, LoadTableResultJson(*registered));
+}
+
+RestReply ReportMetrics(Catalog& catalog, const RestRequest& request) {
+  TableIdentifier id{request.route.ns, request.route.table};
+  auto body = ParseJsonObject(request.body);
+  if (!body) return BadRequest(body.error().message);
+  FLOE_REST_CHECK(NeedRead(request, id.ns));
+  auto exists = catalog.TableExists(id);
+  if (!exists) return ReplyFor(exists.error(), ErrorSubject::kTable);
+  if (!*exists) return ErrorReply(404, "NoSuchTableException", "table " + id.ToString() + " does not exist");
+  return NoContent();  // accepted; floe keeps no metrics store
+}
+
+RestReply RenameTable(Catalog& catalog, const RestRequest& request) {
+  auto body = ParseJsonObject(request.body);
+  if (!body) return BadRequest(body.error().message);
+  auto from = TableIdentifierFromJson(body->value("source", json()), "source");
+  if (!from) return BadRequest(from.error().message);
+  auto to = TableIdentifierFromJson(body->value("destination", json()), "destination");
+  if (!to) return BadRequest(to.error().message);
+  FLOE_REST_CHECK(NeedWrite(request, from->ns));
+  FLOE_REST_CHECK(NeedWrite(request, to->ns));
+  auto renamed = catalog.RenameTable(*from, *to);
+  if (!renamed) return ReplyFor(renamed.error(), ErrorSubject::kTable);
+  return NoContent();
+}
+
+RestReply CommitTransaction(Catalog& catalog, const RestRequest& request) {
+  auto body = ParseJsonObject(request.body);
+  if (!body) return BadRequest(body.error().message);
+  if (!body->contains("table-changes") || !(*body)["table-changes"].is_array()) {
+    return BadRequest("table-changes must be an array");
+  }
+  std::vector<TableCommit> commits;
+  std::set<TableIdentifier> seen;
+  for (const auto& change : (*body)["table-changes"]) {
+    auto commit = CommitTableFromJson(change, std::nullopt);
+    if (!commit) return BadRequest("table-changes: " + commit.error().message);
+    if (!seen.insert(commit->id).second) return BadRequest("table-changes names " + commit->id.ToString() + " twice");
+    FLOE_REST_CHECK(NeedWrite(request, commit->id.ns));
+    commits.push_back(std::move(*commit));
+  }
+  if (commits.empty()) return BadRequest("table-changes is empty");
+  auto committed = catalog.CommitTransaction(commits);
+  if (!committed) return ReplyFor(committed.error(), ErrorSubject::kTable);
+  return NoContent();
+}
+
+}  // namespace
+
+RestReply ErrorReply(int status, std::string_view type, std::string_view message) {
+  return RestReply{status, ErrorModelJson(status, type, message).dump(), {}};
+}
+
+RestReply ReplyFor(const Error& error, ErrorSubject subject) {
+  const std::string& m = error.message;
+  switch (error.kind) {
+    case ErrorKind::kInvalidArgument: return ErrorReply(400, "BadRequestException", m);
+    case ErrorKind::kNotFound: {
+      bool ns = subject == ErrorSubject::kNamespace || m.rfind("namespace", 0) == 0;
+      return ErrorReply(404, ns ? "NoSuchNamespaceException" : "NoSuchTableException", m);
+    }
+    case ErrorKind::kAlreadyExists: return ErrorReply(409, "AlreadyExistsException", m);
+    case ErrorKind::kCommitConflict:
+    case ErrorKind::kValidationFailed: return ErrorReply(409, "CommitFailedException", m);
+    case ErrorKind::kCommitStateUnknown: return ErrorReply(500, "CommitStateUnknownException", m);
+    case ErrorKind::kUnavailable: {
+      RestReply reply = ErrorReply(503, "ServiceUnavailableException", m);
+      reply.headers.emplace_back("Retry-After", "1");
+      return reply;
+    }
+    case ErrorKind::kNotSupported: return ErrorReply(406, "UnsupportedOperationException", m);
+    case ErrorKind::kCorrupt:
+    case ErrorKind::kIOError: return ErrorReply(500, "InternalServerError", m);
+  }
+  return ErrorReply(500, "InternalServerError", m);
+}
+
+RestReply HandleConfig(const RestRequest& request, const ServerInfo& info) {
+  std::string warehouse = QueryParam(request, "warehouse");
+  if (!warehouse.empty() && warehouse != info.warehouse && warehouse != info.catalog_name) {
+    return ErrorReply(404, "NoSuchWarehouseException",
+                      "warehouse '" + warehouse + "' is not served here; this server serves " + info.warehouse);
+  }
+  json out{{"defaults", json::object()},
+           {"overrides", {{"warehouse", info.warehouse}, {"prefix", info.prefix}}},
+           {"endpoints", SupportedEndpoints()}};
+  if (!info.idempotency_lifetime.empty()) out["idempotency-key-lifetime"] = info.idempotency_lifetime;
+  return Json(200, out);
+}
+
+RestReply HandleCatalogRequest(Catalog& catalog, const RestRequest& request) {
+  const std::string& m = request.method;
+  const bool get = m == "GET" || m == "HEAD";
+  switch (request.route.kind) {
+    case RouteKind::kNamespaces:
+      if (m == "GET") return ListNamespaces(catalog, request);
+      if (m == "POST") return CreateNamespace(catalog, request);
+      break;
+    case RouteKind::kNamespace:
+      if (get) return LoadNamespace(catalog, request);
+      if (m == "DELETE") return DropNamespace(catalog, request);
+      break;
+    case RouteKind::kNamespaceProperties:
+      if (m == "POST") return UpdateNamespaceProperties(catalog, request);
+      break;
+    case RouteKind::kTables:
+      if (m == "GET") return ListTables(catalog, request);
+      if (m == "POST") return CreateTable(catalog, request);
+      break;
+    case RouteKind::kRegister:
+      if (m == "POST") return RegisterTable(catalog, request);
+      break;
+    case RouteKind::kTable:
+      if (get) return LoadTable(catalog, request);
+      if (m == "POST") return CommitTable(catalog, request);
+      if (m == "DELETE") return DropTable(catalog, request);
+      break;
+    case RouteKind::kTableMetrics:
+      if (m == "POST") return ReportMetrics(catalog, request);
+      break;
+    case RouteKind::kRename:
+      if (m == "POST") return RenameTable(catalog, request);
+      break;
+    case RouteKind::kTransactionsCommit:
+      if (m == "POST") return CommitTransaction(catalog, request);
+      break;
+    case RouteKind::kConfig:
+    case RouteKind::kOAuthTokens: break;
+  }
+  return ErrorReply(405, "MethodNotAllowedException", "method " + m + " is not allowed on this route");
+}
+
+}  // namespace floe

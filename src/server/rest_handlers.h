@@ -1,0 +1,53 @@
+// The REST catalog's operations on a floe Catalog: one function per route and method, each
+// turning a parsed request into the spec's response (or its ErrorModel).
+//
+// Status codes follow the spec: 400 for a malformed body or bad name, 404 NoSuchNamespace /
+// NoSuchTable, 409 AlreadyExists / CommitFailedException (naming the failed requirement) /
+// NamespaceNotEmpty, 406 for what floe does not support, 500 CommitStateUnknownException when a
+// commit's outcome is truly unknown, 503 when the database was unavailable.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "server/auth.h"
+#include "server/rest_routes.h"
+
+namespace floe {
+
+struct RestReply {
+  int status = 200;
+  std::string body;  // JSON text; empty for 204
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+struct RestRequest {
+  std::string method;  // GET, HEAD, POST, DELETE
+  Route route;
+  std::multimap<std::string, std::string> query;  // decoded query parameters
+  std::string body;
+  const Principal* principal = nullptr;  // nullptr: authentication is off (loopback only)
+};
+
+struct ServerInfo {
+  std::string catalog_name;
+  std::string prefix;
+  std::string warehouse;
+  std::string idempotency_lifetime;  // ISO-8601, e.g. "PT30M"; empty: keys not supported
+};
+
+// What an error kind means on the wire. `subject` picks NoSuchNamespace vs NoSuchTable for 404.
+enum class ErrorSubject { kNamespace, kTable };
+RestReply ErrorReply(int status, std::string_view type, std::string_view message);
+RestReply ReplyFor(const Error& error, ErrorSubject subject);
+
+// GET /v1/config (needs no catalog).
+RestReply HandleConfig(const RestRequest& request, const ServerInfo& info);
+
+// Every catalog route. The principal's grants are checked here, where the namespaces a
+// request touches are known (some are only in its body).
+RestReply HandleCatalogRequest(Catalog& catalog, const RestRequest& request);
+
+}  // namespace floe

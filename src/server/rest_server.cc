@@ -1,0 +1,340 @@
+#include "server/rest_server.h"
+
+#include <httplib.h>
+#include <openssl/evp.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "catalog/catalog_uri.h"
+#include "catalog/rest/rest_protocol.h"
+#include "catalog/sql/postgres_connection.h"
+#include "catalog/sql/sqlite_connection.h"
+#include "server/catalog_pool.h"
+#include "server/idempotency_store.h"
+#include "server/rest_handlers.h"
+#include "util/clock.h"
+#include "util/uuid.h"
+
+namespace floe {
+namespace {
+
+using nlohmann::json;
+
+std::string Sha256Hex(const std::string& text) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  EVP_Digest(text.data(), text.size(), digest, &size, EVP_sha256(), nullptr);
+  static const char* kHex = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < size; ++i) {
+    out += kHex[digest[i] >> 4];
+    out += kHex[digest[i] & 15];
+  }
+  return out;
+}
+
+std::string IsoDuration(int64_t seconds) {
+  if (seconds % 3600 == 0) return "PT" + std::to_string(seconds / 3600) + "H";
+  if (seconds % 60 == 0) return "PT" + std::to_string(seconds / 60) + "M";
+  return "PT" + std::to_string(seconds) + "S";
+}
+
+// The idempotency store for a catalog URI: the catalog's own SQL database when it has one.
+Result<std::unique_ptr<IdempotencyStore>> OpenIdempotencyStore(const std::string& uri, IdempotencyTimes times) {
+  std::string effective = uri.empty() ? "sqlite://./warehouse/catalog.db" : uri;
+  FLOE_ASSIGN_OR_RETURN(CatalogUri parsed, ParseCatalogUri(effective));
+  if (parsed.scheme == "sqlite" && parsed.path != ":memory:") {
+    std::string path = std::filesystem::absolute(parsed.path).lexically_normal().string();
+    auto opener = [path]() -> Result<std::unique_ptr<SqlConnection>> {
+      FLOE_ASSIGN_OR_RETURN(auto conn, SqliteConnection::Open(path));
+      return std::unique_ptr<SqlConnection>(std::move(conn));
+    };
+    FLOE_ASSIGN_OR_RETURN(auto store, SqlIdempotencyStore::Open(opener, times));
+    return std::unique_ptr<IdempotencyStore>(std::move(store));
+  }
+  if (parsed.scheme == "postgresql") {
+    std::string conninfo = parsed.backend_uri;
+    auto opener = [conninfo]() -> Result<std::unique_ptr<SqlConnection>> {
+      FLOE_ASSIGN_OR_RETURN(auto conn, PostgresConnection::Open(conninfo));
+      return std::unique_ptr<SqlConnection>(std::move(conn));
+    };
+    FLOE_ASSIGN_OR_RETURN(auto store, SqlIdempotencyStore::Open(opener, times));
+    return std::unique_ptr<IdempotencyStore>(std::move(store));
+  }
+  return std::unique_ptr<IdempotencyStore>(std::make_unique<MemoryIdempotencyStore>(times));
+}
+
+RestReply OAuthError(int status, const std::string& error, const std::string& description) {
+  return RestReply{status, json{{"error", error}, {"error_description", description}}.dump(), {}};
+}
+
+}  // namespace
+
+bool IsLoopbackAddress(const std::string& host) {
+  return host == "localhost" || host == "::1" || host == "[::1]" || host.rfind("127.", 0) == 0 ||
+         host.rfind("::ffff:127.", 0) == 0;
+}
+
+struct RestServer::Impl {
+  RestServerOptions options;
+  httplib::Server http;
+  std::unique_ptr<CatalogPool> pool;
+  std::unique_ptr<IdempotencyStore> idempotency;
+  std::unique_ptr<Authenticator> auth;
+  ServerInfo info;
+  int port = 0;
+  std::vector<std::string> notes;
+
+  RestReply Process(const httplib::Request& req);
+  RestReply IssueToken(const httplib::Request& req);
+  RestReply RunCatalogRequest(const RestRequest& request);
+  RestReply WithIdempotencyKey(const RestRequest& request, const std::string& key, const std::string& raw_path);
+};
+
+RestServer::RestServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+RestServer::~RestServer() = default;
+
+Result<std::unique_ptr<RestServer>> RestServer::Create(RestServerOptions options) {
+  if (options.principals.empty() && !IsLoopbackAddress(options.host)) {
+    return InvalidArgument("refusing to listen on " + options.host +
+                           " without tokens: configure principals (--token NAME:SECRET:GRANTS or --tokens-file) "
+                           "or listen on 127.0.0.1");
+  }
+  if (options.threads < 1) return InvalidArgument("threads must be at least 1");
+  auto impl = std::make_unique<Impl>();
+  CatalogOptions catalog_options;
+  catalog_options.name = options.catalog_name;
+  impl->pool = std::make_unique<CatalogPool>(options.catalog_uri, catalog_options);
+  {
+    FLOE_ASSIGN_OR_RETURN(auto lease, impl->pool->Acquire());  // fail now, not on the first request
+    impl->info.catalog_name = lease->name();
+    impl->info.warehouse = lease->warehouse_location();
+  }
+  impl->info.prefix = impl->info.catalog_name;
+  IdempotencyTimes times;
+  times.lifetime_ms = options.idempotency_lifetime_s * 1000;
+  times.stale_ms = std::max<int64_t>(2 * (options.read_timeout_s + options.write_timeout_s), 60) * 1000;
+  FLOE_ASSIGN_OR_RETURN(impl->idempotency, OpenIdempotencyStore(options.catalog_uri, times));
+  impl->info.idempotency_lifetime = IsoDuration(options.idempotency_lifetime_s);
+  impl->auth = std::make_unique<Authenticator>(options.principals, options.token_lifetime_s);
+
+  if (impl->auth->enabled()) {
+    impl->notes.push_back("authentication: bearer tokens for " + std::to_string(options.principals.size()) +
+                          " principal(s); tokens also from POST /v1/oauth/tokens");
+  } else {
+    impl->notes.push_back("authentication: none configured, so only loopback clients are served");
+  }
+  impl->notes.push_back("idempotency keys: " + impl->idempotency->description() + ", lifetime " +
+                        impl->info.idempotency_lifetime);
+  impl->notes.push_back("warehouse: " + impl->info.warehouse);
+
+  Impl* self = impl.get();
+  auto handler = [self](const httplib::Request& req, httplib::Response& res) {
+    RestReply reply = self->Process(req);
+    res.status = reply.status;
+    for (const auto& [k, v] : reply.headers) res.set_header(k, v);
+    if (!reply.body.empty()) res.set_content(reply.body, "application/json");
+  };
+  impl->http.Get(".*", handler);
+  impl->http.Post(".*", handler);
+  impl->http.Delete(".*", handler);
+  impl->http.Put(".*", handler);
+  impl->http.Patch(".*", handler);
+  impl->http.set_error_handler([self](const httplib::Request&, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    std::string message = res.status == 413 ? "request body larger than " +
+                                                  std::to_string(self->options.max_body_bytes) + " bytes"
+                                            : "HTTP error " + std::to_string(res.status);
+    std::string type = res.status == 413 ? "RequestTooLargeException" : "BadRequestException";
+    res.set_content(ErrorModelJson(res.status, type, message).dump(), "application/json");
+  });
+  impl->http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+    res.status = 500;
+    res.set_content(ErrorModelJson(500, "InternalServerError", "unexpected server error").dump(), "application/json");
+  });
+  impl->http.set_payload_max_length(options.max_body_bytes);
+  impl->http.set_read_timeout(options.read_timeout_s, 0);
+  impl->http.set_write_timeout(options.write_timeout_s, 0);
+  int threads = options.threads;
+  impl->http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+  impl->options = std::move(options);
+  return std::unique_ptr<RestServer>(new RestServer(std::move(impl)));
+}
+
+Result<int> RestServer::Bind() {
+  const auto& o = impl_->options;
+  if (o.port == 0) {
+    int port = impl_->http.bind_to_any_port(o.host);
+    if (port <= 0) return IOError("cannot listen on " + o.host + ": bind failed");
+    impl_->port = port;
+  } else {
+    if (!impl_->http.bind_to_port(o.host, o.port)) {
+      return IOError("cannot listen on " + o.host + ":" + std::to_string(o.port) + " (in use, or not allowed)");
+    }
+    impl_->port = o.port;
+  }
+  return impl_->port;
+}
+
+Status RestServer::Run() {
+  if (impl_->port == 0) FLOE_RETURN_IF_ERROR(Bind());
+  impl_->http.listen_after_bind();
+  return Ok();
+}
+
+void RestServer::Stop() { impl_->http.stop(); }
+
+std::string RestServer::url() const {
+  const std::string& host = impl_->options.host;
+  bool v6 = host.find(':') != std::string::npos && host.front() != '[';
+  return "http://" + (v6 ? "[" + host + "]" : host) + ":" + std::to_string(impl_->port);
+}
+
+std::vector<std::string> RestServer::notes() const { return impl_->notes; }
+
+RestReply RestServer::Impl::Process(const httplib::Request& req) {
+  const std::string raw_path = req.target.substr(0, req.target.find('?'));
+  auto route = ParseRoute(raw_path, info.prefix);
+  if (!route) {
+    if (route.error().kind == ErrorKind::kNotFound) return ErrorReply(404, "NoSuchRouteException", route.error().message);
+    return ErrorReply(400, "BadRequestException", route.error().message);
+  }
+  if (route->kind == RouteKind::kOAuthTokens) {
+    if (req.method != "POST") return ErrorReply(405, "MethodNotAllowedException", "use POST for /v1/oauth/tokens");
+    return IssueToken(req);
+  }
+
+  const int64_t now_s = Clock::System().NowMillis() / 1000;
+  const Principal* principal = nullptr;
+  if (auth->enabled()) {
+    std::string why;
+    principal = auth->Authenticate(req.get_header_value("Authorization"), now_s, &why);
+    if (!principal) {
+      RestReply reply = ErrorReply(401, "NotAuthorizedException", why);
+      reply.headers.emplace_back("WWW-Authenticate", "Bearer");
+      return reply;
+    }
+  } else if (!IsLoopbackAddress(req.remote_addr)) {
+    return ErrorReply(403, "ForbiddenException", "this server has no tokens configured and serves loopback clients only");
+  }
+
+  RestRequest request;
+  request.method = req.method;
+  request.route = std::move(*route);
+  request.query.insert(req.params.begin(), req.params.end());
+  request.body = req.body;
+  request.principal = principal;
+
+  if (request.route.kind == RouteKind::kConfig) {
+    if (req.method != "GET") return ErrorReply(405, "MethodNotAllowedException", "use GET for /v1/config");
+    return HandleConfig(request, info);
+  }
+  const bool mutating = req.method == "POST" || req.method == "DELETE";
+  std::string key = req.get_header_value("Idempotency-Key");
+  if (mutating && !key.empty()) return WithIdempotencyKey(request, key, raw_path);
+  return RunCatalogRequest(request);
+}
+
+RestReply RestServer::Impl::RunCatalogRequest(const RestRequest& request) {
+  auto lease = pool->Acquire();
+  if (!lease) return ReplyFor(lease.error(), ErrorSubject::kTable);
+  return HandleCatalogRequest(**lease, request);
+}
+
+RestReply RestServer::Impl::WithIdempotencyKey(const RestRequest& request, const std::string& key,
+                                              const std::string& raw_path) {
+  if (key.size() != 36 || !Uuid::Parse(key)) {
+    return ErrorReply(400, "BadRequestException", "Idempotency-Key must be a UUID (36 characters), got '" +
+                                                      key.substr(0, 64) + "'");
+  }
+  // The principal is part of the request: one caller never gets another's stored answer.
+  std::string route = request.method + " " + raw_path;
+  std::string who = request.principal ? request.principal->name : "";
+  std::string hash = Sha256Hex(route + "\n" + who + "\n" + request.body);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (true) {
+    auto claim = idempotency->Claim(key, route, hash, Clock::System().NowMillis());
+    if (!claim) return ReplyFor(claim.error(), ErrorSubject::kTable);
+    switch (claim->state) {
+      case IdempotencyClaim::State::kReplay: {
+        RestReply reply{claim->status, claim->body, {}};
+        reply.headers.emplace_back("Idempotent-Replayed", "true");
+        return reply;
+      }
+      case IdempotencyClaim::State::kMismatch:
+        return ErrorReply(422, "UnprocessableEntityException",
+                          "Idempotency-Key " + key + " was already used for a different request (" +
+                              claim->first_route + "); use a new key for a new operation");
+      case IdempotencyClaim::State::kInFlight:
+        if (std::chrono::steady_clock::now() > deadline) {
+          RestReply reply = ErrorReply(503, "ServiceUnavailableException",
+                                       "a request with Idempotency-Key " + key + " is still running; retry later");
+          reply.headers.emplace_back("Retry-After", "1");
+          return reply;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        continue;
+      case IdempotencyClaim::State::kClaimed: {
+        RestReply reply = RunCatalogRequest(request);
+        // Only final answers are kept (2xx and 4xx); a 5xx may be retried under the same key.
+        if (reply.status >= 500) {
+          (void)idempotency->Release(key);
+        } else if (auto done = idempotency->Finish(key, reply.status, reply.body); !done) {
+          // The request ran; only its replay is lost. A retry with the key would run it again
+          // once the pending claim goes stale, so say so on stderr for the operator.
+          std::fprintf(stderr, "floe serve: could not store the answer for Idempotency-Key %s: %s\n", key.c_str(),
+                       done.error().message.c_str());
+        }
+        return reply;
+      }
+    }
+  }
+}
+
+RestReply RestServer::Impl::IssueToken(const httplib::Request& req) {
+  auto form = ParseFormBody(req.body);
+  if (!form) return OAuthError(400, "invalid_request", form.error().message);
+  std::string grant_type, client_id, client_secret;
+  for (const auto& [k, v] : *form) {
+    if (k == "grant_type") grant_type = v;
+    if (k == "client_id") client_id = v;
+    if (k == "client_secret") client_secret = v;
+  }
+  if (grant_type != "client_credentials") {
+    return OAuthError(400, "unsupported_grant_type", "only grant_type=client_credentials is supported");
+  }
+  if (client_id.empty() && client_secret.empty()) {
+    // OAuth2 also allows the credentials in a Basic Authorization header.
+    std::string basic = req.get_header_value("Authorization");
+    if (basic.rfind("Basic ", 0) == 0) {
+      std::string decoded(basic.size(), '\0');
+      int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(decoded.data()),
+                              reinterpret_cast<const unsigned char*>(basic.data() + 6), static_cast<int>(basic.size() - 6));
+      if (n > 0) {
+        decoded.resize(static_cast<size_t>(n));
+        while (!decoded.empty() && decoded.back() == '\0') decoded.pop_back();
+        size_t colon = decoded.find(':');
+        if (colon != std::string::npos) {
+          client_id = decoded.substr(0, colon);
+          client_secret = decoded.substr(colon + 1);
+        }
+      }
+    }
+  }
+  if (!auth->enabled()) {
+    return OAuthError(400, "invalid_client", "this server has no principals configured (loopback clients need no token)");
+  }
+  auto token = auth->IssueToken(client_id, client_secret, Clock::System().NowMillis() / 1000);
+  if (!token) return OAuthError(401, "invalid_client", "unknown client_id or wrong client_secret");
+  return RestReply{200,
+                   json{{"access_token", *token},
+                        {"token_type", "bearer"},
+                        {"expires_in", auth->token_lifetime_s()},
+                        {"issued_token_type", "urn:ietf:params:oauth:token-type:access_token"}}
+                       .dump(),
+                   {}};
+}
+
+}  // namespace floe
