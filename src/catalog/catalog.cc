@@ -17,6 +17,7 @@
 
 #include "catalog/catalog_uri.h"
 #include "catalog/rebased_file_io.h"
+#include "catalog/rest/rest_catalog.h"
 #include "catalog/sql/postgres_connection.h"
 #include "catalog/sql/sql_catalog.h"
 #include "catalog/sql/sqlite_connection.h"
@@ -117,8 +118,10 @@ Result<std::unique_ptr<Catalog>> OpenCatalog(const std::string& uri, const Catal
     }
 
     if (parsed.scheme == "http" || parsed.scheme == "https") {
-      return NotSupported("REST catalog " + uri +
-                          ": the REST client is not built yet; use sqlite://, postgresql:// or file:// for now");
+      CatalogOptions rest_options = options;
+      rest_options.name = name;
+      FLOE_ASSIGN_OR_RETURN(auto catalog, RestCatalog::Open(uri, rest_options));
+      return std::unique_ptr<Catalog>(std::move(catalog));
     }
     return InvalidArgument("catalog URI '" + uri + "' has unknown scheme '" + parsed.scheme +
                            "': use sqlite://, postgresql://, file:// or http(s)://");

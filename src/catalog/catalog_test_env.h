@@ -9,17 +9,21 @@
 #include <string>
 
 #include "catalog/catalog.h"
+#include "catalog/rest/serve_process_for_tests.h"
 #include "util/uuid.h"
 
 namespace floe::testing_env {
 
-enum class Backend { kSqlite, kPostgres, kStorage };
+// kRest*: floe's REST client against a `floe serve` child process over that SQL backend.
+enum class Backend { kSqlite, kPostgres, kStorage, kRestSqlite, kRestPostgres };
 
 inline const char* BackendName(Backend b) {
   switch (b) {
     case Backend::kSqlite: return "Sqlite";
     case Backend::kPostgres: return "Postgres";
     case Backend::kStorage: return "Storage";
+    case Backend::kRestSqlite: return "RestSqlite";
+    case Backend::kRestPostgres: return "RestPostgres";
   }
   return "?";
 }
@@ -53,11 +57,13 @@ struct CatalogPlace {
   Backend backend;
   std::string uri;
   std::string name;  // unique per test, so reruns against one PostgreSQL never collide
+  std::string skip_reason;  // why uri is empty
+  std::shared_ptr<ServeProcess> server;  // REST backends: the server, stopped with the last copy
 };
 
 // A catalog place inside `dir`; empty uri when the backend is unavailable (no PostgreSQL).
 inline CatalogPlace MakePlace(Backend backend, const std::string& dir) {
-  CatalogPlace place{backend, "", "t" + RandomUuidString().substr(0, 8)};
+  CatalogPlace place{backend, "", "t" + RandomUuidString().substr(0, 8), "", nullptr};
   switch (backend) {
     case Backend::kSqlite: place.uri = "sqlite://" + dir + "/catalog.db"; break;
     case Backend::kPostgres:
@@ -66,7 +72,26 @@ inline CatalogPlace MakePlace(Backend backend, const std::string& dir) {
       }
       break;
     case Backend::kStorage: place.uri = "file://" + dir + "/warehouse"; break;
+    case Backend::kRestSqlite:
+    case Backend::kRestPostgres: {
+      CatalogPlace backing = MakePlace(backend == Backend::kRestSqlite ? Backend::kSqlite : Backend::kPostgres, dir);
+      if (backing.uri.empty()) return backing;
+#ifdef FLOE_BINARY
+      std::string error;
+      place.server = ServeProcess::Start(FLOE_BINARY, {"--catalog", backing.uri, "--catalog-name", place.name, "serve"},
+                                         &error);
+      if (!place.server) {
+        place.skip_reason = "skipped: " + error;
+        return place;
+      }
+      place.uri = place.server->url();
+#else
+      place.skip_reason = "skipped: no floe binary known to this test target";
+#endif
+      break;
+    }
   }
+  if (place.uri.empty() && place.skip_reason.empty()) place.skip_reason = "skipped: FLOE_TEST_PG_URI not set";
   return place;
 }
 
