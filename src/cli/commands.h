@@ -15,5 +15,10 @@ void OnRun(CLI::App* command, int* exit_status, Action action);
 
 void RegisterCatalogCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterInspectCommands(CLI::App& app, CliContext& ctx, int* exit_status);
+void RegisterServeCommands(CLI::App& app, CliContext& ctx, int* exit_status);
+void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status);
+void RegisterScanCommands(CLI::App& app, CliContext& ctx, int* exit_status);
+void RegisterSchemaCommands(CLI::App& app, CliContext& ctx, int* exit_status);
+void RegisterDemoCommand(CLI::App& app, CliContext& ctx, int* exit_status);
 
 }  // namespace floe::cli

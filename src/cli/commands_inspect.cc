@@ -4,7 +4,11 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "avro/avro_describe.h"
+#include "cli/output.h"
 #include "meta/metadata_json.h"
+#include "parquet/describe.h"
+#include "parquet/parquet_reader.h"
 
 namespace floe::cli {
 namespace {
@@ -36,11 +40,48 @@ Result<std::string> Inspect(const std::string& path) {
       if (!metadata) return std::unexpected(metadata.error().WithContext(path));
       return WriteTableMetadata(*metadata);
     }
-    case FileKind::kAvro:
-    case FileKind::kParquet:
+    case FileKind::kAvro: {
+      FLOE_ASSIGN_OR_RETURN(nlohmann::json j, DescribeAvroFile(bytes, path, nullptr));
+      return j.dump(2);
+    }
+    case FileKind::kParquet: {
+      FLOE_ASSIGN_OR_RETURN(nlohmann::json j, parquet::DescribeParquetBytes(bytes, path));
+      return j.dump(2);
+    }
     case FileKind::kUnknown: break;
   }
   return InvalidArgument(path + ": not a table metadata document, Avro manifest or Parquet file");
+}
+
+struct CatArgs {
+  std::string path;
+  int64_t limit = -1;
+  std::string format = "table";
+};
+
+int RunCat(CliContext& ctx, const CatArgs& args) {
+  auto format = ParseOutputFormat(args.format);
+  if (!format) return ctx.Usage(format.error().message);
+  auto file = parquet::ParquetFile::OpenPath(args.path);
+  if (!file) return ctx.Fail(file.error());
+  auto reader = parquet::ParquetReader::Make(*file);
+  if (!reader) return ctx.Fail(reader.error());
+  Listing listing;
+  for (const auto& f : (*file)->schema().fields()) listing.columns.push_back(f.name);
+  int64_t emitted = 0;
+  while (args.limit < 0 || emitted < args.limit) {
+    auto batch = (*reader)->Next();
+    if (!batch) return ctx.Fail(batch.error());
+    if (!batch->has_value()) break;
+    const ColumnBatch& rows = **batch;
+    for (size_t r = 0; r < rows.num_rows && (args.limit < 0 || emitted < args.limit); ++r, ++emitted) {
+      std::vector<nlohmann::json> row;
+      for (const auto& c : rows.columns) row.push_back(c.type->is_nested() ? nlohmann::json(nullptr) : c.Get(r).ToJson());
+      listing.rows.push_back(std::move(row));
+    }
+  }
+  PrintListing(listing, *format, std::cout);
+  return kExitOk;
 }
 
 }  // namespace
@@ -56,6 +97,13 @@ void RegisterInspectCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     if (!text->empty() && text->back() != '\n') std::cout << "\n";
     return kExitOk;
   });
+
+  auto* cat = app.add_subcommand("cat", "print the rows of a Parquet file");
+  static CatArgs cat_args;
+  cat->add_option("FILE", cat_args.path, "a Parquet file")->required();
+  cat->add_option("--limit", cat_args.limit, "at most this many rows");
+  cat->add_option("--format", cat_args.format, "table, csv, jsonl or json")->default_val("table");
+  OnRun(cat, exit_status, [&ctx] { return RunCat(ctx, cat_args); });
 }
 
 }  // namespace floe::cli

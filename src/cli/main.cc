@@ -31,6 +31,11 @@ int main(int argc, char** argv) {
 
   RegisterCatalogCommands(app, ctx, &exit_status);
   RegisterInspectCommands(app, ctx, &exit_status);
+  RegisterServeCommands(app, ctx, &exit_status);
+  RegisterWriteCommands(app, ctx, &exit_status);
+  RegisterScanCommands(app, ctx, &exit_status);
+  RegisterSchemaCommands(app, ctx, &exit_status);
+  RegisterDemoCommand(app, ctx, &exit_status);
 
   try {
     app.parse(argc, argv);

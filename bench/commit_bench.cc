@@ -1,0 +1,269 @@
+// Commit benchmarks (issue 7), printed as a Markdown table for bench/RESULTS.md.
+//
+//  (a) one append commit (data files already written) with 10, 1,000 and 10,000 snapshots of
+//      history and with 10 vs 10,000 data files in the table, next to the bare catalog swap
+//      (SwapPointer: the conditional UPDATE through floe's SQL catalog) and a metadata-only
+//      CommitTable, all in the same run on the same SQLite catalog;
+//  (b) 1, 2, 4 and 8 processes appending to one table for a fixed time: commits/s, retries per
+//      commit, p50 and p99 latency, and the fewest commits any one process got (starvation).
+//
+// Usage: commit_bench [seconds_per_contention_run=5]
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "catalog/commit.h"
+#include "catalog/sql/sql_catalog.h"
+#include "txn/operations.h"
+#include "txn/row_writes.h"
+#include "types/partition_spec.h"
+#include "types/schema_text.h"
+#include "util/clock.h"
+#include "util/uuid.h"
+#include "write/data_writer.h"
+
+using namespace floe;
+
+namespace {
+
+const TableIdentifier kTable{{"bench"}, "orders"};
+
+std::string Die(const Error& e) {
+  std::fprintf(stderr, "commit_bench: %s\n", e.message.c_str());
+  std::exit(1);
+}
+
+template <typename T>
+T Must(Result<T> r) {
+  if (!r) Die(r.error());
+  return std::move(*r);
+}
+void Must(Status s) {
+  if (!s) Die(s.error());
+}
+
+double Percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<size_t>(p * (v.size() - 1) + 0.5))];
+}
+
+std::unique_ptr<Catalog> MakeCatalog(const std::string& dir, bool create) {
+  auto catalog = Must(OpenCatalog("sqlite://" + dir + "/catalog.db"));
+  if (create) {
+    Must(catalog->CreateNamespace({"bench"}, {}));
+    CreateTableRequest request;
+    request.schema = Must(ParseSchemaText("order_id long not null, country string, amount_cents long, ts timestamp"));
+    request.properties = {{"commit.retry.num-retries", "1000"},
+                          {"commit.retry.min-wait-ms", "1"},
+                          {"commit.retry.max-wait-ms", "50"},
+                          {"commit.retry.total-timeout-ms", "600000"}};
+    Must(catalog->CreateTable(kTable, request));
+  }
+  return catalog;
+}
+
+// `count` tiny data files, written before any timing starts.
+std::vector<DataFile> WriteDataFiles(Catalog& catalog, int count) {
+  auto table = Must(catalog.LoadTable(kTable));
+  std::vector<DataFile> files;
+  for (int i = 0; i < count; ++i) {
+    DataWriter writer(*catalog.io(), table.metadata);
+    ColumnBatch batch(table.metadata.CurrentSchema());
+    Must(batch.AppendRow({Literal::Long(i), Literal::String("DE"), Literal::Long(i), Literal::Timestamp(i)}));
+    Must(writer.Write(batch));
+    auto written = Must(writer.Finish());
+    files.insert(files.end(), written.begin(), written.end());
+  }
+  return files;
+}
+
+// Adds `count` snapshots of history in one commit (all sharing the current manifest list).
+void AddHistory(Catalog& catalog, int count) {
+  auto table = Must(catalog.LoadTable(kTable));
+  const Snapshot* head = table.metadata.CurrentSnapshot();
+  TableCommit commit{kTable, {}, {}};
+  int64_t seq = table.metadata.last_sequence_number;
+  std::optional<int64_t> parent = head ? std::optional<int64_t>(head->snapshot_id) : std::nullopt;
+  int64_t id = 0;
+  for (int i = 0; i < count; ++i) {
+    Snapshot s;
+    FillRandom(&id, sizeof id);
+    s.snapshot_id = id & 0x7fffffffffffffffLL;
+    s.parent_snapshot_id = parent;
+    s.sequence_number = ++seq;
+    s.timestamp_ms = NowMillis();
+    s.manifest_list = head->manifest_list;
+    s.summary = head->summary;
+    s.summary["operation"] = "append";
+    commit.updates.push_back(AddSnapshot{s});
+    parent = s.snapshot_id;
+  }
+  SnapshotRef ref;
+  ref.snapshot_id = *parent;
+  commit.updates.push_back(SetSnapshotRef{"main", ref});
+  Must(catalog.CommitTable(commit));
+}
+
+struct Latency {
+  double p50 = 0, p99 = 0;
+};
+
+Latency TimeAppends(Catalog& catalog, std::vector<DataFile>& files, int commits) {
+  std::vector<double> ms;
+  for (int i = 0; i < commits && !files.empty(); ++i) {
+    FilesOperation op(FastAppend({files.back()}));
+    files.pop_back();
+    int64_t t = MonotonicMicros();
+    Must(CommitOperation(catalog, kTable, op));
+    ms.push_back((MonotonicMicros() - t) / 1000.0);
+  }
+  return {Percentile(ms, 0.5), Percentile(ms, 0.99)};
+}
+
+Latency TimeMetadataOnly(Catalog& catalog, int commits) {
+  std::vector<double> ms;
+  for (int i = 0; i < commits; ++i) {
+    TableCommit c{kTable, {}, {SetProperties{{{"bench.counter", std::to_string(i)}}}}};
+    int64_t t = MonotonicMicros();
+    Must(catalog.CommitTable(c));
+    ms.push_back((MonotonicMicros() - t) / 1000.0);
+  }
+  return {Percentile(ms, 0.5), Percentile(ms, 0.99)};
+}
+
+// The conditional UPDATE alone, through floe's SQL catalog (no metadata document).
+Latency TimeBareSwap(Catalog& catalog, int swaps) {
+  auto* store = dynamic_cast<PointerStore*>(&catalog);
+  if (!store) return {};
+  std::vector<double> ms;
+  std::string current = Must(store->CurrentMetadataLocation(kTable));
+  const std::string original = current;
+  for (int i = 0; i < swaps; ++i) {
+    PointerSwap swap;
+    swap.id = kTable;
+    swap.base_location = current;
+    swap.new_location = i % 2 == 0 ? original + ".bench" : original;
+    int64_t t = MonotonicMicros();
+    Must(store->SwapPointer(swap));
+    ms.push_back((MonotonicMicros() - t) / 1000.0);
+    current = swap.new_location;
+  }
+  if (current != original) {
+    PointerSwap back{kTable, current, original};
+    Must(store->SwapPointer(back));
+  }
+  return {Percentile(ms, 0.5), Percentile(ms, 0.99)};
+}
+
+void HistoryBench() {
+  std::printf("### (a) one append commit vs history and table size (SQLite, p50 / p99 ms)\n\n");
+  std::printf("| history | data files in table | bare swap | metadata-only commit | append commit | append / swap |\n");
+  std::printf("|---|---|---|---|---|---|\n");
+  for (auto [history, data_files] : std::vector<std::pair<int, int>>{{10, 10}, {1000, 10}, {10000, 10}, {10, 10000}}) {
+    std::string dir = (std::filesystem::temp_directory_path() / ("floe-bench-" + RandomUuidString().substr(0, 8))).string();
+    std::filesystem::create_directories(dir);
+    auto catalog = MakeCatalog(dir, true);
+    auto files = WriteDataFiles(*catalog, 30);
+    if (data_files > 10) {
+      // A table that already holds many data files (one commit, one manifest).
+      auto table = Must(catalog->LoadTable(kTable));
+      std::vector<DataFile> many;
+      DataFile proto = files.back();
+      for (int i = 0; i < data_files; ++i) {
+        proto.file_path = files.back().file_path + ".copy-" + std::to_string(i);
+        many.push_back(proto);
+      }
+      FilesOperation op(FastAppend(many));
+      Must(CommitOperation(*catalog, kTable, op));
+    } else {
+      FilesOperation op(FastAppend({files.back()}));
+      files.pop_back();
+      Must(CommitOperation(*catalog, kTable, op));
+    }
+    AddHistory(*catalog, history - 1);
+    Latency swap = TimeBareSwap(*catalog, 50);
+    Latency meta = TimeMetadataOnly(*catalog, 10);
+    Latency append = TimeAppends(*catalog, files, 20);
+    std::printf("| %d | %d | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %.1fx |\n", history, data_files, swap.p50,
+                swap.p99, meta.p50, meta.p99, append.p50, append.p99, append.p50 / std::max(swap.p50, 1e-6));
+    std::fflush(stdout);
+    catalog.reset();
+    std::filesystem::remove_all(dir);
+  }
+}
+
+void ContentionBench(double seconds) {
+  std::printf("\n### (b) processes appending to one table (SQLite, %.0f s each)\n\n", seconds);
+  std::printf("| processes | commits/s | vs 1 process | retries per commit | p50 ms | p99 ms | fewest commits by one process |\n");
+  std::printf("|---|---|---|---|---|---|---|\n");
+  double single_rate = 0;
+  for (int procs : {1, 2, 4, 8}) {
+    std::string dir = (std::filesystem::temp_directory_path() / ("floe-bench-" + RandomUuidString().substr(0, 8))).string();
+    std::filesystem::create_directories(dir);
+    { MakeCatalog(dir, true); }
+    std::vector<pid_t> pids;
+    for (int p = 0; p < procs; ++p) {
+      pid_t pid = fork();
+      if (pid == 0) {
+        auto catalog = MakeCatalog(dir, false);
+        auto files = WriteDataFiles(*catalog, 600);
+        std::ofstream out(dir + "/worker-" + std::to_string(p));
+        // Start together: wait for the go file.
+        while (!std::filesystem::exists(dir + "/go")) usleep(1000);
+        int64_t end = MonotonicMicros() + static_cast<int64_t>(seconds * 1e6);
+        while (MonotonicMicros() < end && !files.empty()) {
+          FilesOperation op(FastAppend({files.back()}));
+          files.pop_back();
+          int64_t t = MonotonicMicros();
+          auto r = CommitOperation(*catalog, kTable, op);
+          if (!r) _exit(2);
+          out << (MonotonicMicros() - t) / 1000.0 << " " << r->attempts - 1 << "\n";
+        }
+        out.close();
+        _exit(0);
+      }
+      pids.push_back(pid);
+    }
+    usleep(static_cast<useconds_t>(1000000 + procs * 300000));  // let every worker write its files
+    std::ofstream(dir + "/go") << "go";
+    for (pid_t pid : pids) waitpid(pid, nullptr, 0);
+    std::vector<double> ms;
+    int64_t retries = 0, fewest = INT64_MAX;
+    for (int p = 0; p < procs; ++p) {
+      std::ifstream in(dir + "/worker-" + std::to_string(p));
+      int64_t n = 0;
+      double l;
+      int64_t r;
+      while (in >> l >> r) {
+        ms.push_back(l);
+        retries += r;
+        ++n;
+      }
+      fewest = std::min(fewest, n);
+    }
+    double rate = ms.size() / seconds;
+    if (procs == 1) single_rate = rate;
+    std::printf("| %d | %.0f | %.2f | %.2f | %.2f | %.2f | %lld |\n", procs, rate, rate / single_rate,
+                ms.empty() ? 0.0 : static_cast<double>(retries) / ms.size(), Percentile(ms, 0.5), Percentile(ms, 0.99),
+                static_cast<long long>(fewest));
+    std::fflush(stdout);
+    std::filesystem::remove_all(dir);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  double seconds = argc > 1 ? std::atof(argv[1]) : 5;
+  HistoryBench();
+  ContentionBench(seconds);
+  return 0;
+}

@@ -1,0 +1,209 @@
+// Drives the floe command as a user would: subprocesses, exit statuses, printed output.
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "util/uuid.h"
+
+namespace {
+
+struct Run {
+  int status = -1;
+  std::string out;  // stdout and stderr together
+};
+
+class FloeCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = (std::filesystem::temp_directory_path() / ("floe-cli-" + floe::RandomUuidString().substr(0, 8))).string();
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+
+  // Runs `floe ARGS` in the test folder (default catalog: ./warehouse/catalog.db there).
+  Run Floe(const std::string& args, const std::string& stdin_text = "") {
+    std::string input = dir_ + "/stdin.txt";
+    std::ofstream(input) << stdin_text;
+    std::string cmd = "cd '" + dir_ + "' && env -u FLOE_CATALOG '" + std::string(FLOE_BINARY) + "' " + args +
+                      " < '" + input + "' 2>&1";
+    Run run;
+    FILE* pipe = popen(cmd.c_str(), "r");
+    std::array<char, 4096> buf;
+    size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) run.out.append(buf.data(), n);
+    int status = pclose(pipe);
+    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return run;
+  }
+  void Write(const std::string& name, const std::string& text) { std::ofstream(dir_ + "/" + name) << text; }
+  const std::string& dir() const { return dir_; }
+
+  void CreateOrders() {
+    ASSERT_EQ(Floe("namespace create sales").status, 0);
+    auto r = Floe("create sales.orders --schema 'order_id long, country string, amount_cents long, ts timestamp' "
+                  "--partition-by 'country, day(ts)'");
+    ASSERT_EQ(r.status, 0) << r.out;
+    Write("orders.csv",
+          "order_id,country,amount_cents,ts\n1,DE,100,2026-01-01T10:00:00\n2,DE,200,2026-01-01T11:00:00\n"
+          "3,FR,300,2026-01-02T10:00:00\n4,US,400,2026-01-03T10:00:00\n");
+    r = Floe("append sales.orders orders.csv");
+    ASSERT_EQ(r.status, 0) << r.out;
+  }
+
+ private:
+  std::string dir_;
+};
+
+TEST_F(FloeCli, NamespacesAndTables) {
+  EXPECT_EQ(Floe("namespace create sales").status, 0);
+  auto list = Floe("namespace list --format json");
+  EXPECT_EQ(list.status, 0);
+  EXPECT_NE(list.out.find("\"sales\""), std::string::npos) << list.out;
+  auto create = Floe("create sales.t --schema 'id long, name string'");
+  EXPECT_EQ(create.status, 0) << create.out;
+  EXPECT_EQ(Floe("list sales --format csv").out, "namespace,table\nsales,t\n");
+  EXPECT_EQ(Floe("rename sales.t sales.t2").status, 0);
+  EXPECT_EQ(Floe("list --format csv").out, "namespace,table\nsales,t2\n");
+  auto drop_ns = Floe("namespace drop sales");
+  EXPECT_EQ(drop_ns.status, 1) << "a namespace with tables is not dropped";
+  EXPECT_EQ(Floe("drop sales.t2 --purge").status, 0);
+  EXPECT_EQ(Floe("namespace drop sales").status, 0);
+  EXPECT_EQ(Floe("namespace list --format csv").out, "namespace\n");
+}
+
+TEST_F(FloeCli, AppendScanDeleteUpdate) {
+  CreateOrders();
+  auto scan = Floe("scan sales.orders --columns order_id,country --where \"country = 'DE'\" --format csv");
+  EXPECT_EQ(scan.status, 0) << scan.out;
+  EXPECT_NE(scan.out.find("order_id,country\n"), std::string::npos) << scan.out;
+  EXPECT_NE(scan.out.find("1,DE\n"), std::string::npos) << scan.out;
+  EXPECT_NE(scan.out.find("2,DE\n"), std::string::npos) << scan.out;
+  EXPECT_EQ(scan.out.find("FR"), std::string::npos) << scan.out;
+
+  auto del = Floe("delete sales.orders --where 'order_id = 1'");
+  EXPECT_EQ(del.status, 0) << del.out;
+  auto upd = Floe("update sales.orders --set 'amount_cents = amount_cents * 2' --where \"country = 'FR'\"");
+  EXPECT_EQ(upd.status, 0) << upd.out;
+  auto rows = Floe("scan sales.orders --columns order_id,amount_cents --format jsonl");
+  EXPECT_EQ(rows.out.find("\"order_id\":1,"), std::string::npos) << rows.out;
+  EXPECT_NE(rows.out.find("{\"amount_cents\":600,\"order_id\":3}"), std::string::npos) << rows.out;
+
+  auto snapshots = Floe("snapshots sales.orders --format json");
+  EXPECT_EQ(snapshots.status, 0) << snapshots.out;
+  EXPECT_NE(snapshots.out.find("\"append\""), std::string::npos);
+  EXPECT_NE(snapshots.out.find("\"delete\""), std::string::npos);
+  EXPECT_NE(snapshots.out.find("\"overwrite\""), std::string::npos);
+  for (const char* t : {"history", "refs", "files", "manifests", "partitions"})
+    EXPECT_EQ(Floe(std::string(t) + " sales.orders").status, 0) << t;
+  auto schema = Floe("schema sales.orders");
+  EXPECT_EQ(schema.status, 0);
+  EXPECT_NE(schema.out.find("amount_cents"), std::string::npos);
+  EXPECT_NE(schema.out.find("country, day(ts)"), std::string::npos) << schema.out;
+}
+
+TEST_F(FloeCli, TimeTravelAndReadingWithoutACatalog) {
+  CreateOrders();
+  auto first = Floe("snapshots sales.orders --format csv");
+  std::string line = first.out.substr(first.out.find('\n') + 1);
+  ASSERT_TRUE(Floe("delete sales.orders --where 'order_id > 1'").status == 0);
+  EXPECT_EQ(Floe("scan sales.orders --format csv --columns order_id").out, "order_id\n1\n");
+  // Read the table folder directly (no catalog), at its newest metadata.
+  auto direct = Floe("scan warehouse/sales/orders --format csv --columns order_id");
+  EXPECT_EQ(direct.status, 0) << direct.out;
+  EXPECT_EQ(direct.out, "order_id\n1\n");
+}
+
+TEST_F(FloeCli, IdempotencyKeyMakesAReRunANoOp) {
+  CreateOrders();
+  auto first = Floe("append sales.orders orders.csv --idempotency-key batch-42");
+  EXPECT_EQ(first.status, 0) << first.out;
+  auto again = Floe("append sales.orders orders.csv --idempotency-key batch-42");
+  EXPECT_EQ(again.status, 0) << again.out;
+  EXPECT_NE(again.out.find("nothing written"), std::string::npos) << again.out;
+  EXPECT_EQ(Floe("scan sales.orders --format csv --columns order_id --where 'order_id = 1'").out,
+            "order_id\n1\n1\n");  // the original append and the first keyed one
+}
+
+TEST_F(FloeCli, BadArgumentsExitTwoAndChangeNothing) {
+  CreateOrders();
+  auto before = Floe("snapshots sales.orders --format csv").out;
+  struct Case {
+    std::string args, says;
+  } cases[] = {
+      {"append", "TABLE is required"},
+      {"frobnicate", ""},
+      {"delete sales.orders --where 'country = '", "position"},
+      {"delete sales.orders --where 'nope = 1'", "nope"},
+      {"create sales.x --schema 'id lung'", "lung"},
+      {"create sales.x --schema 'id long' --partition-by 'hour(id)'", "hour"},
+      {"create 'bad/name.t' --schema 'id long'", "bad/name"},
+      {"update sales.orders --set 'amount_cents' --where 'order_id = 1'", "column = value"},
+      {"scan sales.orders --format xml", "xml"},
+      {"append sales.orders orders.csv --format xml", "xml"},
+      {"namespace create ../up", ".."},
+  };
+  for (const auto& c : cases) {
+    auto r = Floe(c.args);
+    EXPECT_EQ(r.status, 2) << c.args << "\n" << r.out;
+    if (!c.says.empty()) EXPECT_NE(r.out.find(c.says), std::string::npos) << c.args << "\n" << r.out;
+  }
+  EXPECT_EQ(Floe("snapshots sales.orders --format csv").out, before);
+  EXPECT_EQ(Floe("list --format csv").out, "namespace,table\nsales,orders\n");
+}
+
+TEST_F(FloeCli, BadInputFilesAreClearErrors) {
+  CreateOrders();
+  Write("bad.csv", "order_id,country,amount_cents,ts\n5,DE,abc,2026-01-01T00:00:00\n");
+  auto r = Floe("append sales.orders bad.csv");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("bad.csv line 2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("amount_cents"), std::string::npos) << r.out;
+  auto missing = Floe("append sales.orders nowhere.csv");
+  EXPECT_EQ(missing.status, 1);
+  EXPECT_NE(missing.out.find("nowhere.csv"), std::string::npos) << missing.out;
+  EXPECT_EQ(Floe("scan sales.orders --format csv --columns order_id").out, "order_id\n1\n2\n3\n4\n");
+}
+
+TEST_F(FloeCli, IngestCommitsMicroBatches) {
+  CreateOrders();
+  std::string lines;
+  for (int i = 100; i < 125; ++i)
+    lines += "{\"order_id\": " + std::to_string(i) + ", \"country\": \"DE\", \"amount_cents\": 1}\n";
+  auto r = Floe("ingest sales.orders --batch-rows 10", lines);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("25 rows in 3 commits"), std::string::npos) << r.out;
+}
+
+TEST_F(FloeCli, InspectPrintsMetadataManifestsAndParquet) {
+  CreateOrders();
+  std::string metadata, manifest_list, data;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir() + "/warehouse")) {
+    std::string p = e.path().string();
+    if (p.ends_with(".metadata.json")) metadata = p;
+    if (p.find("/snap-") != std::string::npos) manifest_list = p;
+    if (p.ends_with(".parquet")) data = p;
+  }
+  auto m = Floe("inspect " + metadata);
+  EXPECT_EQ(m.status, 0) << m.out;
+  EXPECT_NE(m.out.find("\"format-version\""), std::string::npos);
+  auto l = Floe("inspect " + manifest_list);
+  EXPECT_EQ(l.status, 0) << l.out;
+  EXPECT_NE(l.out.find("manifest_path"), std::string::npos) << l.out;
+  auto p = Floe("inspect " + data);
+  EXPECT_EQ(p.status, 0) << p.out;
+  auto c = Floe("cat " + data + " --format csv");
+  EXPECT_EQ(c.status, 0) << c.out;
+  Write("junk.json", "{\"format-version\": 42}");
+  EXPECT_EQ(Floe("inspect junk.json").status, 1);
+}
+
+}  // namespace

@@ -1,0 +1,234 @@
+// Reads: scan, the metadata tables (snapshots, history, refs, files, manifests, partitions, ...)
+// and schema.
+#include <fstream>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/table_ref.h"
+#include "meta/metadata_json.h"
+#include "parquet/parquet_writer.h"
+#include "scan/metadata_tables.h"
+#include "scan/table_scan.h"
+#include "types/temporal.h"
+
+namespace floe::cli {
+namespace {
+
+struct SnapshotArgs {
+  int64_t snapshot_id = -1;
+  std::string as_of;
+  std::string ref;
+};
+
+void AddSnapshotOptions(CLI::App* cmd, SnapshotArgs* args) {
+  auto* s = cmd->add_option("--snapshot", args->snapshot_id, "read this snapshot id");
+  auto* a = cmd->add_option("--as-of", args->as_of, "read the snapshot current at this time (2026-01-01T10:00:00 or ms)");
+  auto* r = cmd->add_option("--ref", args->ref, "read this branch or tag");
+  s->excludes(a)->excludes(r);
+  a->excludes(r);
+}
+
+Result<ScanOptions> SnapshotOptions(const SnapshotArgs& args) {
+  ScanOptions options;
+  if (args.snapshot_id >= 0) options.snapshot_id = args.snapshot_id;
+  if (!args.ref.empty()) options.ref = args.ref;
+  if (!args.as_of.empty()) {
+    bool digits = args.as_of.find_first_not_of("0123456789") == std::string::npos;
+    if (digits) {
+      options.as_of_ms = std::stoll(args.as_of);
+    } else {
+      auto micros = ParseTimestamp(args.as_of, 1000000);
+      if (!micros) return InvalidArgument("--as-of: " + micros.error().message);
+      options.as_of_ms = *micros / 1000;
+    }
+  }
+  return options;
+}
+
+std::vector<nlohmann::json> RowAsJson(const ColumnBatch& batch, size_t row) {
+  std::vector<nlohmann::json> out;
+  for (const auto& c : batch.columns) {
+    if (c.type->is_nested()) {
+      out.push_back(nullptr);
+      continue;
+    }
+    out.push_back(c.Get(row).ToJson());
+  }
+  return out;
+}
+
+struct ScanArgs {
+  std::string table;
+  std::string columns;
+  std::string where;
+  SnapshotArgs snapshot;
+  int64_t limit = -1;
+  std::string format = "table";
+  std::string output;
+};
+
+std::vector<std::string> SplitColumns(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    part.erase(0, part.find_first_not_of(' '));
+    part.erase(part.find_last_not_of(' ') + 1);
+    if (!part.empty()) out.push_back(part);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+int RunScan(CliContext& ctx, const ScanArgs& args) {
+  auto options = SnapshotOptions(args.snapshot);
+  if (!options) return ctx.Usage(options.error().message);
+  options->filter_text = args.where;
+  options->columns = SplitColumns(args.columns);
+  bool parquet = args.format == "parquet";
+  Result<OutputFormat> format = OutputFormat::kTable;
+  if (!parquet) {
+    format = ParseOutputFormat(args.format);
+    if (!format) return ctx.Usage(format.error().message + " (or parquet)");
+  } else if (args.output.empty()) {
+    return ctx.Usage("--format parquet needs --output FILE");
+  }
+  auto table = ResolveTable(ctx, args.table);
+  if (!table) return ctx.Fail(table.error());
+  auto plan = PlanScan(*table->io, table->metadata, *options);
+  if (!plan) {
+    if (plan.error().kind == ErrorKind::kInvalidArgument) return ctx.Usage(plan.error().message);
+    return ctx.Fail(plan.error());
+  }
+
+  std::ofstream file;
+  std::ostream* out = &std::cout;
+  if (!args.output.empty() && !parquet) {
+    file.open(args.output, std::ios::binary | std::ios::trunc);
+    if (!file) return ctx.Fail(Error{ErrorKind::kIOError, "cannot write --output '" + args.output + "'"});
+    out = &file;
+  }
+  std::unique_ptr<parquet::FileSink> sink;
+  std::unique_ptr<parquet::ParquetWriter> writer;
+  if (parquet) {
+    auto created = parquet::FileSink::Create(args.output, true);
+    if (!created) return ctx.Fail(created.error());
+    sink = std::move(*created);
+    auto w = parquet::ParquetWriter::Open(sink.get(), plan->projection, {});
+    if (!w) return ctx.Fail(w.error());
+    writer = std::move(*w);
+  }
+
+  Listing listing;
+  for (const auto& f : plan->projection.fields()) listing.columns.push_back(f.name);
+  const bool streaming = *format == OutputFormat::kCsv || *format == OutputFormat::kJsonl;
+  if (streaming && !parquet) PrintListing(listing, *format, *out);  // the CSV header (jsonl prints nothing)
+  int64_t emitted = 0;
+  for (const auto& task : plan->tasks) {
+    if (args.limit >= 0 && emitted >= args.limit) break;
+    auto rows = ReadTask(*table->io, table->metadata, task, plan->projection);
+    if (!rows) return ctx.Fail(rows.error());
+    size_t take = rows->num_rows;
+    if (args.limit >= 0) take = std::min<size_t>(take, static_cast<size_t>(args.limit - emitted));
+    if (parquet) {
+      ColumnBatch part = *rows;
+      if (take < rows->num_rows) {
+        std::vector<uint8_t> keep(rows->num_rows, 0);
+        std::fill(keep.begin(), keep.begin() + take, 1);
+        part = rows->Filter(keep);
+      }
+      if (auto st = writer->Write(part); !st) return ctx.Fail(st.error());
+    } else {
+      Listing chunk{streaming ? std::vector<std::string>{} : listing.columns, {}};
+      for (size_t r = 0; r < take; ++r) (streaming ? chunk : listing).rows.push_back(RowAsJson(*rows, r));
+      if (streaming) {
+        for (const auto& row : chunk.rows) {
+          if (*format == OutputFormat::kJsonl) {
+            nlohmann::json obj = nlohmann::json::object();
+            for (size_t i = 0; i < listing.columns.size(); ++i) obj[listing.columns[i]] = row[i];
+            *out << obj.dump() << "\n";
+          } else {
+            for (size_t i = 0; i < row.size(); ++i) {
+              std::string cell = CellText(row[i], true);
+              if (cell.find_first_of(",\"\n") != std::string::npos) {
+                std::string quoted = "\"";
+                for (char c : cell) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+                cell = quoted + "\"";
+              }
+              *out << (i ? "," : "") << cell;
+            }
+            *out << "\n";
+          }
+        }
+      }
+    }
+    emitted += static_cast<int64_t>(take);
+  }
+  if (parquet) {
+    auto metrics = writer->Close();
+    if (!metrics) return ctx.Fail(metrics.error());
+    std::cerr << "wrote " << emitted << " rows to " << args.output << "\n";
+    return kExitOk;
+  }
+  if (!streaming) PrintListing(listing, *format, *out);
+  return kExitOk;
+}
+
+struct MetaArgs {
+  std::string table;
+  std::string format = "table";
+  SnapshotArgs snapshot;
+};
+
+int RunMetadataTable(CliContext& ctx, const std::string& name, const MetaArgs& args) {
+  auto format = ParseOutputFormat(args.format);
+  if (!format) return ctx.Usage(format.error().message);
+  auto options = SnapshotOptions(args.snapshot);
+  if (!options) return ctx.Usage(options.error().message);
+  auto table = ResolveTable(ctx, args.table);
+  if (!table) return ctx.Fail(table.error());
+  auto result = ReadMetadataTable(*table->io, table->metadata, name, *options, table->metadata_location);
+  if (!result) return ctx.Fail(result.error());
+  PrintListing(Listing{result->columns, result->rows}, *format, std::cout);
+  return kExitOk;
+}
+
+}  // namespace
+
+void RegisterScanCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
+  auto* scan = app.add_subcommand("scan", "read a table's rows");
+  static ScanArgs scan_args;
+  scan->add_option("TABLE", scan_args.table, "NS.TABLE, or a table folder or metadata file (read without a catalog)")
+      ->required();
+  scan->add_option("--columns", scan_args.columns, "a,b,c (default: all)");
+  scan->add_option("--where", scan_args.where, "a filter, e.g. \"country = 'DE'\"");
+  AddSnapshotOptions(scan, &scan_args.snapshot);
+  scan->add_option("--limit", scan_args.limit, "at most this many rows");
+  scan->add_option("--format", scan_args.format, "table, csv, jsonl, json or parquet")->default_val("table");
+  scan->add_option("--output", scan_args.output, "write to this file instead of standard output");
+  OnRun(scan, exit_status, [&ctx] { return RunScan(ctx, scan_args); });
+
+  // Metadata tables: floe snapshots NS.T, floe files NS.T, ...
+  static std::map<std::string, MetaArgs> meta_args;
+  const std::vector<std::pair<std::string, std::string>> tables = {
+      {"snapshots", "snapshots"},       {"history", "history"},
+      {"refs", "refs"},                 {"files", "files"},
+      {"data-files", "data_files"},     {"delete-files", "delete_files"},
+      {"manifests", "manifests"},       {"partitions", "partitions"},
+      {"entries", "entries"},           {"metadata-log", "metadata_log_entries"},
+  };
+  for (const auto& [command, table_name] : tables) {
+    auto* cmd = app.add_subcommand(command, "the " + table_name + " metadata table");
+    MetaArgs& args = meta_args[command];
+    cmd->add_option("TABLE", args.table, "NS.TABLE, or a table folder or metadata file")->required();
+    cmd->add_option("--format", args.format, "table, csv, jsonl or json")->default_val("table");
+    AddSnapshotOptions(cmd, &args.snapshot);
+    std::string name = table_name;
+    OnRun(cmd, exit_status, [&ctx, name, &args] { return RunMetadataTable(ctx, name, args); });
+  }
+}
+
+}  // namespace floe::cli

@@ -1,0 +1,47 @@
+// floe schema NS.T: the current schema, its partition spec and sort order.
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/table_ref.h"
+#include "meta/metadata_json.h"
+
+namespace floe::cli {
+
+void RegisterSchemaCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
+  auto* schema = app.add_subcommand("schema", "show a table's schema (or change it: floe schema add-column ...)");
+  static std::string table_name;
+  static std::string format = "table";
+  schema->add_option("TABLE", table_name, "NS.TABLE, or a table folder or metadata file");
+  schema->add_option("--format", format, "table, csv, jsonl or json")->default_val("table");
+  OnRun(schema, exit_status, [&ctx] {
+    if (table_name.empty()) return ctx.Usage("schema needs a TABLE (or a subcommand such as add-column)");
+    auto out_format = ParseOutputFormat(format);
+    if (!out_format) return ctx.Usage(out_format.error().message);
+    auto table = ResolveTable(ctx, table_name);
+    if (!table) return ctx.Fail(table.error());
+    const TableMetadata& m = table->metadata;
+    const Schema& s = m.CurrentSchema();
+    if (*out_format == OutputFormat::kJson) {
+      nlohmann::json j = SchemaToJson(s);
+      j["partition-spec"] = PartitionSpecToJson(m.DefaultSpec());
+      std::cout << j.dump(2) << "\n";
+      return kExitOk;
+    }
+    Listing listing{{"id", "name", "type", "required", "identifier", "doc"}, {}};
+    for (const auto& f : s.fields()) {
+      bool identifier = std::find(s.identifier_field_ids().begin(), s.identifier_field_ids().end(), f.id) !=
+                        s.identifier_field_ids().end();
+      listing.rows.push_back({f.id, f.name, f.type->ToString(), f.required, identifier, f.doc});
+    }
+    PrintListing(listing, *out_format, std::cout);
+    if (*out_format == OutputFormat::kTable) {
+      std::cout << "\nschema id " << s.schema_id() << "; partitioned by: "
+                << (m.DefaultSpec().fields().empty() ? "(unpartitioned)" : m.DefaultSpec().ToString(s)) << " (spec "
+                << m.default_spec_id << ")\n";
+    }
+    return kExitOk;
+  });
+}
+
+}  // namespace floe::cli

@@ -1,0 +1,299 @@
+// Writes: append, delete, update, overwrite, ingest.
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <iostream>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "cli/progress.h"
+#include "cli/row_files.h"
+#include "expr/parser.h"
+#include "txn/operations.h"
+#include "txn/row_writes.h"
+#include "util/clock.h"
+#include "write/data_writer.h"
+#include "write/text_rows.h"
+
+namespace floe::cli {
+namespace {
+
+struct WriteArgs {
+  std::string table;
+  std::string branch = kMainBranch;
+  std::string idempotency_key;
+};
+
+void AddWriteOptions(CLI::App* cmd, WriteArgs* args) {
+  cmd->add_option("TABLE", args->table, "NS.TABLE")->required();
+  cmd->add_option("--branch", args->branch, "the branch to write to")->default_val(kMainBranch);
+  cmd->add_option("--idempotency-key", args->idempotency_key,
+                  "a key that makes a re-run of this exact write a no-op (kept in the snapshot summary)");
+}
+
+RowWriteOptions OptionsFrom(const WriteArgs& args) {
+  RowWriteOptions options;
+  options.commit.branch = args.branch;
+  if (!args.idempotency_key.empty()) options.commit.idempotency_key = args.idempotency_key;
+  return options;
+}
+
+void PrintCommit(const std::string& what, const TableIdentifier& id, const RowWriteResult& r) {
+  if (r.commit.idempotent_replay) {
+    std::cout << what << " " << id.ToString() << ": already committed as snapshot " << r.commit.snapshot_id
+              << " (idempotency key); nothing written\n";
+    return;
+  }
+  if (!r.committed) {
+    std::cout << what << " " << id.ToString() << ": no rows matched; nothing committed\n";
+    return;
+  }
+  std::cout << what << " " << id.ToString() << ": ";
+  if (r.rows_deleted) std::cout << r.rows_deleted << " rows deleted, ";
+  if (r.rows_updated) std::cout << r.rows_updated << " rows updated, ";
+  std::cout << r.rows_added << " rows written in " << r.files_added << " files";
+  if (r.files_removed) std::cout << ", " << r.files_removed << " files replaced";
+  std::cout << "; " << r.commit.ToString() << "\n";
+}
+
+enum class LineStatus { kLine, kTimeout, kEnd };
+
+// Lines from standard input with a timeout, so a micro-batch commits on time even when the
+// producer pauses.
+class StdinLines {
+ public:
+  LineStatus Next(std::string* line, int64_t timeout_ms) {
+    while (true) {
+      size_t newline = buffer_.find('\n');
+      if (newline != std::string::npos) {
+        *line = buffer_.substr(0, newline);
+        buffer_.erase(0, newline + 1);
+        return LineStatus::kLine;
+      }
+      if (eof_) {
+        if (buffer_.empty()) return LineStatus::kEnd;
+        *line = std::move(buffer_);
+        buffer_.clear();
+        return LineStatus::kLine;
+      }
+      pollfd pfd{STDIN_FILENO, POLLIN, 0};
+      int ready = ::poll(&pfd, 1, static_cast<int>(timeout_ms));
+      if (ready == 0) return LineStatus::kTimeout;
+      if (ready < 0) {
+        if (errno == EINTR) continue;
+        eof_ = true;
+        continue;
+      }
+      char chunk[65536];
+      ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
+      if (n <= 0) {
+        if (n < 0 && errno == EINTR) continue;
+        eof_ = true;
+      } else {
+        buffer_.append(chunk, static_cast<size_t>(n));
+      }
+    }
+  }
+
+ private:
+  std::string buffer_;
+  bool eof_ = false;
+};
+
+Result<Expr> ParseWhere(const std::string& text) {
+  auto e = ParseFilter(text);
+  if (!e) return InvalidArgument("--where: " + e.error().message);
+  return e;
+}
+
+}  // namespace
+
+void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
+  // ---- append ----
+  auto* append = app.add_subcommand("append", "append rows from CSV, JSON-lines or Parquet files");
+  static WriteArgs append_args;
+  static std::vector<std::string> append_files;
+  static std::string append_format;
+  AddWriteOptions(append, &append_args);
+  append->add_option("FILE", append_files, "input files")->required();
+  append->add_option("--format", append_format, "csv, jsonl or parquet (default: from each file's extension)");
+  OnRun(append, exit_status, [&ctx] {
+    auto id = TableIdentifier::Parse(append_args.table);
+    if (!id) return ctx.Usage(id.error().message);
+    if (!append_format.empty() && append_format != "csv" && append_format != "jsonl" && append_format != "json" &&
+        append_format != "parquet")
+      return ctx.Usage("--format must be csv, jsonl or parquet, not '" + append_format + "'");
+    auto catalog = ctx.catalog();
+    if (!catalog) return ctx.Fail(catalog.error());
+    auto table = (*catalog)->LoadTable(*id);
+    if (!table) return ctx.Fail(table.error());
+    FileRows rows(append_files, append_format, table->metadata.CurrentSchema());
+    Progress progress(ctx.stderr_is_terminal(), "append", rows.total_bytes());
+    RowWriteOptions options = OptionsFrom(append_args);
+    options.progress = [&](int64_t r, int64_t b) { progress.Update(r, b, 0, rows.bytes_done()); };
+    auto result = AppendRows(**catalog, *id, rows.AsSource(), options);
+    progress.Finish();
+    if (!result) return ctx.Fail(result.error());
+    PrintCommit("append", *id, *result);
+    return kExitOk;
+  });
+
+  // ---- delete ----
+  auto* del = app.add_subcommand("delete", "delete the rows matching a filter");
+  static WriteArgs delete_args;
+  static std::string delete_where;
+  AddWriteOptions(del, &delete_args);
+  del->add_option("--where", delete_where, "e.g. \"country = 'DE' AND order_id % 2 = 0\"")->required();
+  OnRun(del, exit_status, [&ctx] {
+    auto id = TableIdentifier::Parse(delete_args.table);
+    if (!id) return ctx.Usage(id.error().message);
+    auto where = ParseWhere(delete_where);
+    if (!where) return ctx.Usage(where.error().message);
+    auto catalog = ctx.catalog();
+    if (!catalog) return ctx.Fail(catalog.error());
+    auto result = DeleteWhere(**catalog, *id, *where, OptionsFrom(delete_args));
+    if (!result) return ctx.Fail(result.error());
+    PrintCommit("delete", *id, *result);
+    return kExitOk;
+  });
+
+  // ---- update ----
+  auto* update = app.add_subcommand("update", "set columns of the rows matching a filter");
+  static WriteArgs update_args;
+  static std::string update_set, update_where;
+  AddWriteOptions(update, &update_args);
+  update->add_option("--set", update_set, "'col = expr, ...', e.g. 'amount_cents = amount_cents * 2'")->required();
+  update->add_option("--where", update_where, "the rows to change")->required();
+  OnRun(update, exit_status, [&ctx] {
+    auto id = TableIdentifier::Parse(update_args.table);
+    if (!id) return ctx.Usage(id.error().message);
+    auto where = ParseWhere(update_where);
+    if (!where) return ctx.Usage(where.error().message);
+    auto sets = ParseAssignments(update_set);
+    if (!sets) return ctx.Usage("--set: " + sets.error().message);
+    auto catalog = ctx.catalog();
+    if (!catalog) return ctx.Fail(catalog.error());
+    auto result = UpdateWhere(**catalog, *id, *where, *sets, OptionsFrom(update_args));
+    if (!result) return ctx.Fail(result.error());
+    PrintCommit("update", *id, *result);
+    return kExitOk;
+  });
+
+  // ---- overwrite ----
+  auto* overwrite = app.add_subcommand("overwrite", "replace the rows matching a filter (default: all) with files");
+  static WriteArgs overwrite_args;
+  static std::vector<std::string> overwrite_files;
+  static std::string overwrite_where, overwrite_format;
+  AddWriteOptions(overwrite, &overwrite_args);
+  overwrite->add_option("FILE", overwrite_files, "input files")->required();
+  overwrite->add_option("--where", overwrite_where, "rows to replace (whole files must match)");
+  overwrite->add_option("--format", overwrite_format, "csv, jsonl or parquet");
+  OnRun(overwrite, exit_status, [&ctx] {
+    auto id = TableIdentifier::Parse(overwrite_args.table);
+    if (!id) return ctx.Usage(id.error().message);
+    Expr filter = True();
+    if (!overwrite_where.empty()) {
+      auto where = ParseWhere(overwrite_where);
+      if (!where) return ctx.Usage(where.error().message);
+      filter = *where;
+    }
+    auto catalog = ctx.catalog();
+    if (!catalog) return ctx.Fail(catalog.error());
+    auto table = (*catalog)->LoadTable(*id);
+    if (!table) return ctx.Fail(table.error());
+    FileRows rows(overwrite_files, overwrite_format, table->metadata.CurrentSchema());
+    DataWriter writer(*(*catalog)->io(), table->metadata);
+    ColumnBatch batch;
+    while (true) {
+      auto more = rows.Next(&batch);
+      if (!more) return ctx.Fail(more.error());
+      if (!*more) break;
+      if (auto st = writer.Write(batch); !st) {
+        writer.Abort();
+        return ctx.Fail(st.error());
+      }
+    }
+    auto files = writer.Finish();
+    if (!files) {
+      writer.Abort();
+      return ctx.Fail(files.error());
+    }
+    const Snapshot* head = table->metadata.SnapshotForRef(overwrite_args.branch);
+    std::optional<int64_t> start;
+    if (head) start = head->snapshot_id;
+    auto isolation = IsolationFor(table->metadata, RowLevelCommand::kDelete);
+    if (!isolation) return ctx.Fail(isolation.error());
+    int64_t added_rows = writer.stats().rows;
+    size_t added_files = files->size();
+    FilesOperation operation(OverwriteByFilter(filter, std::move(*files), start, *isolation));
+    CommitOptions commit = OptionsFrom(overwrite_args).commit;
+    auto report = CommitOperation(**catalog, *id, operation, commit);
+    if (!report) {
+      if (report.error().kind != ErrorKind::kCommitStateUnknown) writer.Abort();
+      return ctx.Fail(report.error());
+    }
+    std::cout << "overwrite " << id->ToString() << ": " << added_rows << " rows written in " << added_files
+              << " files; " << report->ToString() << "\n";
+    return kExitOk;
+  });
+
+  // ---- ingest ----
+  auto* ingest = app.add_subcommand("ingest", "commit JSON lines from stdin in micro-batches");
+  static WriteArgs ingest_args;
+  static int64_t batch_rows = 10000;
+  static int64_t batch_ms = 1000;
+  AddWriteOptions(ingest, &ingest_args);
+  ingest->add_option("--batch-rows", batch_rows, "commit after this many rows")->default_val(10000)->check(CLI::PositiveNumber);
+  ingest->add_option("--batch-ms", batch_ms, "or after this many milliseconds")->default_val(1000)->check(CLI::PositiveNumber);
+  OnRun(ingest, exit_status, [&ctx] {
+    auto id = TableIdentifier::Parse(ingest_args.table);
+    if (!id) return ctx.Usage(id.error().message);
+    auto catalog = ctx.catalog();
+    if (!catalog) return ctx.Fail(catalog.error());
+    auto table = (*catalog)->LoadTable(*id);
+    if (!table) return ctx.Fail(table.error());
+    const Schema schema = table->metadata.CurrentSchema();
+    int64_t committed_rows = 0, commits = 0;
+    StdinLines input;
+    bool eof = false;
+    while (!eof) {
+      // One micro-batch: up to batch_rows lines, or whatever arrived within batch_ms.
+      std::ostringstream chunk;
+      int64_t lines = 0;
+      const int64_t deadline = MonotonicMicros() + batch_ms * 1000;
+      std::string line;
+      while (lines < batch_rows) {
+        int64_t wait_ms = (deadline - MonotonicMicros()) / 1000;
+        if (wait_ms <= 0) break;
+        LineStatus status = input.Next(&line, wait_ms);
+        if (status == LineStatus::kEnd) {
+          eof = true;
+          break;
+        }
+        if (status == LineStatus::kTimeout) break;
+        if (line.empty()) continue;
+        chunk << line << "\n";
+        ++lines;
+      }
+      if (lines == 0) continue;
+      std::istringstream in(chunk.str());
+      auto reader = TextRowReader::Open(in, TextFormat::kJsonLines, schema, "stdin");
+      if (!reader) return ctx.Fail(reader.error());
+      ColumnBatch batch;
+      auto more = (*reader)->Next(static_cast<size_t>(lines), &batch);
+      if (!more) return ctx.Fail(more.error());
+      RowWriteOptions options = OptionsFrom(ingest_args);
+      auto result = AppendBatch(**catalog, *id, batch, options);
+      if (!result) return ctx.Fail(result.error());
+      committed_rows += result->rows_added;
+      ++commits;
+      std::cerr << "ingest " << id->ToString() << ": committed " << result->rows_added << " rows as snapshot "
+                << result->commit.snapshot_id << " (" << committed_rows << " rows in " << commits << " commits)\n";
+    }
+    std::cout << "ingest " << id->ToString() << ": " << committed_rows << " rows in " << commits << " commits\n";
+    return kExitOk;
+  });
+}
+
+}  // namespace floe::cli

@@ -1,0 +1,40 @@
+// Rows from the files a user names on the command line: CSV, JSON lines or Parquet.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "txn/row_writes.h"
+#include "types/schema.h"
+
+namespace floe::cli {
+
+// A RowSource over several files, each read as `format` (or by its extension when empty),
+// converted to `schema` (columns matched by name). Errors name the file and line.
+class FileRows {
+ public:
+  FileRows(std::vector<std::string> paths, std::string format, Schema schema);
+  ~FileRows();
+
+  Result<bool> Next(ColumnBatch* batch);
+  RowSource AsSource() {
+    return [this](ColumnBatch* b) { return Next(b); };
+  }
+  int64_t total_bytes() const { return total_bytes_; }
+  int64_t bytes_done() const;  // input consumed so far (whole files)
+
+ private:
+  struct Current;
+  Status OpenNext();
+
+  std::vector<std::string> paths_;
+  std::string format_;
+  Schema schema_;
+  size_t next_ = 0;
+  int64_t total_bytes_ = 0;
+  int64_t done_bytes_ = 0;
+  std::unique_ptr<Current> current_;
+};
+
+}  // namespace floe::cli

@@ -1,0 +1,305 @@
+// Many real processes share one table: 8 append 100 batches each with random pauses, 2 run
+// copy-on-write deletes of whole batches, 1 compacts, 1 reads continuously. Afterwards:
+//   - each batch is present exactly once, unless a delete that committed after it removed it;
+//   - sequence numbers strictly increase along main;
+//   - every file reachable from any snapshot exists;
+//   - no reader ever saw a partial commit (a batch with some but not all of its rows).
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "catalog/catalog.h"
+#include "expr/parser.h"
+#include "scan/manifest_reading.h"
+#include "scan/table_scan.h"
+#include "txn/operations.h"
+#include "txn/row_writes.h"
+#include "types/partition_spec.h"
+#include "types/schema_text.h"
+#include "util/uuid.h"
+#include "write/data_writer.h"
+
+namespace floe {
+namespace {
+
+constexpr int kAppenders = 8;
+constexpr int kBatchesPerAppender = 100;
+constexpr int kRowsPerBatch = 10;
+const char* kCountries[] = {"DE", "FR", "US"};
+
+struct Env {
+  std::string dir, uri;
+  TableIdentifier id{{"race"}, "orders"};
+  std::string Log(const std::string& name) const { return dir + "/" + name + ".log"; }
+  std::string StopFlag() const { return dir + "/stop"; }
+  bool Stopped() const { return std::filesystem::exists(StopFlag()); }
+};
+
+Schema OrdersSchema() {
+  return *ParseSchemaText("order_id long not null, country string, batch long, ts timestamp");
+}
+
+ColumnBatch BatchRows(int64_t batch) {
+  ColumnBatch rows(OrdersSchema());
+  for (int i = 0; i < kRowsPerBatch; ++i) {
+    (void)rows.AppendRow({Literal::Long(batch * 100 + i), Literal::String(kCountries[batch % 3]),
+                          Literal::Long(batch), Literal::Timestamp(1767225600000000LL + batch)});
+  }
+  return rows;
+}
+
+std::unique_ptr<Catalog> Open(const Env& env) {
+  auto c = OpenCatalog(env.uri);
+  if (!c) {
+    std::fprintf(stderr, "open catalog: %s\n", c.error().message.c_str());
+    _exit(90);
+  }
+  return std::move(*c);
+}
+
+void Pause(std::mt19937_64& rng, int max_ms) {
+  std::this_thread::sleep_for(std::chrono::microseconds(rng() % (max_ms * 1000 + 1)));
+}
+
+// Each line: the batch id of a successful commit.
+int Appender(const Env& env, int worker) {
+  auto catalog = Open(env);
+  std::mt19937_64 rng(worker * 7919 + getpid());
+  std::ofstream log(env.Log("append-" + std::to_string(worker)));
+  for (int k = 0; k < kBatchesPerAppender; ++k) {
+    int64_t batch = (worker + 1) * 1000 + k;
+    auto r = AppendBatch(*catalog, env.id, BatchRows(batch));
+    if (r) {
+      log << batch << "\n" << std::flush;
+    } else {
+      std::fprintf(stderr, "append %lld failed: %s\n", static_cast<long long>(batch), r.error().message.c_str());
+    }
+    Pause(rng, 5);
+  }
+  return 0;
+}
+
+// Each line: "<batch> <sequence number>" of a delete that removed that batch's rows.
+int Deleter(const Env& env, int worker) {
+  auto catalog = Open(env);
+  std::mt19937_64 rng(worker * 104729 + getpid());
+  std::ofstream log(env.Log("delete-" + std::to_string(worker)));
+  while (!env.Stopped()) {
+    auto table = catalog->LoadTable(env.id);
+    if (!table) continue;
+    ScanOptions options;
+    options.columns = {"batch"};
+    auto rows = ReadTable(*catalog->io(), table->metadata, options);
+    if (!rows || rows->num_rows == 0) {
+      Pause(rng, 20);
+      continue;
+    }
+    int64_t batch = rows->columns[0].longs[rng() % rows->num_rows];
+    auto filter = ParseFilter("batch = " + std::to_string(batch));
+    auto r = DeleteWhere(*catalog, env.id, *filter);
+    if (r && r->committed && r->rows_deleted > 0) {
+      log << batch << " " << r->commit.sequence_number << "\n" << std::flush;
+    }
+    Pause(rng, 30);
+  }
+  return 0;
+}
+
+// Rewrites the live files of one partition into one file, as a compaction would.
+int Compactor(const Env& env) {
+  auto catalog = Open(env);
+  std::mt19937_64 rng(getpid());
+  std::ofstream log(env.Log("compact"));
+  while (!env.Stopped()) {
+    Pause(rng, 50);
+    auto table = catalog->LoadTable(env.id);
+    if (!table || !table->metadata.CurrentSnapshot()) continue;
+    const TableMetadata& m = table->metadata;
+    std::string country = kCountries[rng() % 3];
+    ScanOptions options;
+    options.filter_text = "country = '" + country + "'";
+    auto tasks = PlanFiles(*catalog->io(), m, options);
+    if (!tasks || tasks->size() < 4) continue;
+    DataWriter writer(*catalog->io(), m);
+    std::vector<DataFile> inputs;
+    bool ok = true;
+    for (FileScanTask task : *tasks) {
+      task.residual = True();
+      auto rows = ReadTask(*catalog->io(), m, task, m.CurrentSchema());
+      if (!rows || !writer.Write(*rows)) {
+        ok = false;
+        break;
+      }
+      inputs.push_back(task.file);
+    }
+    auto outputs = ok ? writer.Finish() : Result<std::vector<DataFile>>(InvalidArgument("read failed"));
+    if (!outputs) {
+      writer.Abort();
+      continue;
+    }
+    FilesOperation rewrite(RewriteFiles(inputs, *outputs, {}, m.CurrentSnapshot()->snapshot_id));
+    auto r = CommitOperation(*catalog, env.id, rewrite);
+    if (r) {
+      log << "compacted " << inputs.size() << " files\n" << std::flush;
+    } else if (r.error().kind != ErrorKind::kCommitStateUnknown) {
+      writer.Abort();
+    }
+  }
+  return 0;
+}
+
+// Reads the whole table again and again; each line reports a partial batch it saw.
+int Reader(const Env& env) {
+  auto catalog = Open(env);
+  std::ofstream log(env.Log("reader"));
+  int reads = 0;
+  while (!env.Stopped()) {
+    auto table = catalog->LoadTable(env.id);
+    if (!table) continue;
+    ScanOptions options;
+    options.columns = {"order_id", "batch"};
+    auto rows = ReadTable(*catalog->io(), table->metadata, options);
+    if (!rows) {
+      log << "read error: " << rows.error().message << "\n";
+      continue;
+    }
+    std::map<int64_t, int> per_batch;
+    std::set<int64_t> ids;
+    for (size_t r = 0; r < rows->num_rows; ++r) {
+      ++per_batch[rows->columns[1].longs[r]];
+      if (!ids.insert(rows->columns[0].longs[r]).second) log << "duplicate order " << rows->columns[0].longs[r] << "\n";
+    }
+    for (const auto& [batch, count] : per_batch)
+      if (count != kRowsPerBatch) log << "partial batch " << batch << ": " << count << " rows\n";
+    ++reads;
+  }
+  log << "reads " << reads << "\n";
+  return 0;
+}
+
+pid_t Spawn(const std::function<int()>& body) {
+  pid_t pid = fork();
+  if (pid == 0) _exit(body());
+  return pid;
+}
+
+std::vector<std::string> Lines(const std::string& path) {
+  std::vector<std::string> out;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+TEST(CommitRace, EightAppendersTwoDeletersACompactorAndAReader) {
+  Env env;
+  env.dir = (std::filesystem::temp_directory_path() / ("floe-race-" + RandomUuidString().substr(0, 8))).string();
+  std::filesystem::create_directories(env.dir);
+  env.uri = "sqlite://" + env.dir + "/catalog.db";
+  {
+    auto catalog = Open(env);
+    ASSERT_TRUE(catalog->CreateNamespace({"race"}, {}).has_value());
+    CreateTableRequest request;
+    request.schema = OrdersSchema();
+    request.spec = PartitionSpec(0, *ParsePartitionFields("country", request.schema, 1000));
+    // Plenty of retries with short waits: the test is about correctness under contention.
+    request.properties = {{"commit.retry.num-retries", "200"},
+                          {"commit.retry.min-wait-ms", "1"},
+                          {"commit.retry.max-wait-ms", "100"}};
+    ASSERT_TRUE(catalog->CreateTable(env.id, request).has_value());
+  }
+
+  std::vector<pid_t> appenders, others;
+  for (int w = 0; w < kAppenders; ++w) appenders.push_back(Spawn([&, w] { return Appender(env, w); }));
+  for (int w = 0; w < 2; ++w) others.push_back(Spawn([&, w] { return Deleter(env, w); }));
+  others.push_back(Spawn([&] { return Compactor(env); }));
+  others.push_back(Spawn([&] { return Reader(env); }));
+  for (pid_t pid : appenders) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "appender " << pid;
+  }
+  std::ofstream(env.StopFlag()) << "stop\n";
+  for (pid_t pid : others) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "worker " << pid;
+  }
+
+  // What the workers say happened.
+  std::set<int64_t> appended;
+  for (int w = 0; w < kAppenders; ++w)
+    for (const auto& line : Lines(env.Log("append-" + std::to_string(w)))) appended.insert(std::stoll(line));
+  std::set<int64_t> deleted;
+  for (int w = 0; w < 2; ++w)
+    for (const auto& line : Lines(env.Log("delete-" + std::to_string(w)))) deleted.insert(std::stoll(line));
+  EXPECT_EQ(appended.size(), static_cast<size_t>(kAppenders * kBatchesPerAppender)) << "every append commits";
+
+  // What the table says.
+  auto catalog = Open(env);
+  auto table = catalog->LoadTable(env.id);
+  ASSERT_TRUE(table.has_value());
+  const TableMetadata& m = table->metadata;
+  ScanOptions options;
+  options.columns = {"order_id", "batch"};
+  auto rows = ReadTable(*catalog->io(), m, options);
+  ASSERT_TRUE(rows.has_value()) << rows.error().message;
+  std::map<int64_t, int> per_batch;
+  std::set<int64_t> ids;
+  for (size_t r = 0; r < rows->num_rows; ++r) {
+    ++per_batch[rows->columns[1].longs[r]];
+    EXPECT_TRUE(ids.insert(rows->columns[0].longs[r]).second) << "duplicate row " << rows->columns[0].longs[r];
+  }
+  for (int64_t batch : appended) {
+    int expected = deleted.count(batch) ? 0 : kRowsPerBatch;
+    EXPECT_EQ(per_batch[batch], expected) << "batch " << batch << (deleted.count(batch) ? " (deleted)" : "");
+  }
+  for (const auto& [batch, count] : per_batch) EXPECT_TRUE(appended.count(batch)) << "unknown batch " << batch;
+
+  // Sequence numbers strictly increase along main.
+  auto chain = m.Ancestry(m.CurrentSnapshot()->snapshot_id);
+  for (size_t i = 1; i < chain.size(); ++i)
+    EXPECT_GT(chain[i - 1]->sequence_number, chain[i]->sequence_number);
+  EXPECT_EQ(chain.size(), m.snapshots.size()) << "every snapshot is on main";
+
+  // Every file reachable from any snapshot exists.
+  size_t checked = 0;
+  for (const auto& s : m.snapshots) {
+    ASSERT_TRUE(std::filesystem::exists(s.manifest_list)) << s.manifest_list;
+    auto manifests = ReadManifestList(*catalog->io(), m, s);
+    ASSERT_TRUE(manifests.has_value()) << manifests.error().message;
+    for (const auto& mf : *manifests) {
+      auto entries = ReadManifestEntries(*catalog->io(), m, mf);
+      ASSERT_TRUE(entries.has_value()) << entries.error().message;
+      for (const auto& e : *entries) {
+        EXPECT_TRUE(std::filesystem::exists(e.file.file_path)) << e.file.file_path;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 0u);
+
+  // The reader never saw a partial commit, and did read.
+  auto reader = Lines(env.Log("reader"));
+  ASSERT_FALSE(reader.empty());
+  EXPECT_TRUE(reader.back().starts_with("reads ")) << reader.back();
+  EXPECT_GT(std::stoi(reader.back().substr(6)), 0);
+  for (size_t i = 0; i + 1 < reader.size(); ++i) ADD_FAILURE() << "reader: " << reader[i];
+  std::printf("appended %zu batches, deleted %zu, compactions %zu, reader passes %s, snapshots %zu\n",
+              appended.size(), deleted.size(), Lines(env.Log("compact")).size(), reader.back().c_str(),
+              m.snapshots.size());
+
+  catalog.reset();
+  std::error_code ec;
+  std::filesystem::remove_all(env.dir, ec);
+}
+
+}  // namespace
+}  // namespace floe
