@@ -6,7 +6,8 @@
 //   parquet_bench [rows] [path] [codec] [threads]
 //
 // The rows are a pure function of the row number i, so DuckDB can generate the same ones:
-//   x = (i * 6364136223846793005 + 1442695040888963407) mod 2^64
+//   x = (i * 6364136223846793005 + 1442695040888963407) mod 2^64, then mixed:
+//   x ^= x >> 33; x = x * 0xff51afd7ed558ccd mod 2^64; x ^= x >> 33
 //   amount_cents = (x >> 33) % 100000, country = ['DE','FR','US'][(x >> 20) % 3],
 //   ts = 2024-01-01T00:00:00 + i milliseconds, order_id = i.
 #include <time.h>
@@ -57,6 +58,9 @@ ColumnBatch MakeRows(const Schema& schema, uint64_t begin, uint64_t end) {
   country.bytes.reserve(2 * n);
   for (uint64_t i = begin; i < end; ++i) {
     uint64_t x = i * 6364136223846793005ULL + 1442695040888963407ULL;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
     size_t r = i - begin;
     b.columns[0].longs[r] = static_cast<int64_t>(i);
     b.columns[2].longs[r] = static_cast<int64_t>((x >> 33) % 100000);
@@ -78,6 +82,10 @@ struct ScanResult {
 // folded by `fold`.
 template <typename Fold>
 Result<ScanResult> Scan(const std::shared_ptr<ParquetFile>& file, const Schema& projection, int threads, Fold fold) {
+  // Row groups go to threads; a file with fewer row groups than threads decodes its
+  // columns in parallel instead.
+  int column_threads = file->num_row_groups() < threads ? threads : 1;
+  if (column_threads > 1) threads = 1;
   std::atomic<int> next{0};
   std::vector<ScanResult> partial(threads);
   std::vector<std::optional<Error>> errors(threads);
@@ -85,7 +93,7 @@ Result<ScanResult> Scan(const std::shared_ptr<ParquetFile>& file, const Schema& 
     while (true) {
       int g = next++;
       if (g >= file->num_row_groups()) return;
-      auto batch = file->ReadRowGroup(g, projection);
+      auto batch = file->ReadRowGroup(g, projection, column_threads);
       if (!batch) {
         errors[t] = batch.error();
         return;

@@ -409,6 +409,8 @@ class ChunkDecoder {
           dict_bytes_.bytes.append(v);
           dict_bytes_.offsets.push_back(static_cast<uint32_t>(dict_bytes_.bytes.size()));
         }
+        dict_bytes_.bytes.reserve(dict_bytes_.bytes.size() + 16);
+        dict_bytes_.bytes.append(16, '\0');  // slack for 16-byte copies; offsets bound the entries
         return Ok();
       }
     }
@@ -511,15 +513,35 @@ class ChunkDecoder {
       FLOE_RETURN_IF_ERROR(Indices(p, size, dict_bytes_.size()));
       const uint32_t* doff = dict_bytes_.offsets.data();
       const char* dbytes = dict_bytes_.bytes.data();
+      const uint32_t* idx = indices_.data();
+      // Size the output once, then copy each value; short values move as one 16-byte block
+      // (both buffers carry 16 bytes of slack for it).
+      uint64_t total = 0;
+      for (size_t j = 0; j < present_; ++j) total += doff[idx[j] + 1] - doff[idx[j]];
+      size_t base = bytes.size();
+      if (base + total > UINT32_MAX) return NotSupported("column holds more than 4 GiB of bytes in one row group");
+      bytes.resize(base + total + 16);
+      size_t off_base = offsets.size();
+      offsets.resize(off_base + n);
+      char* dst = bytes.data() + base;
+      uint32_t* o = offsets.data() + off_base;
+      uint32_t pos = static_cast<uint32_t>(base);
       size_t j = 0;
       for (size_t i = 0; i < n; ++i) {
-        if (!all_present_ && levels_[i] != max_def_) {
-          offsets.push_back(static_cast<uint32_t>(bytes.size()));
-          continue;
+        if (all_present_ || levels_[i] == max_def_) {
+          uint32_t k = idx[j++];
+          uint32_t len = doff[k + 1] - doff[k];
+          if (len <= 16) {
+            std::memcpy(dst, dbytes + doff[k], 16);
+          } else {
+            std::memcpy(dst, dbytes + doff[k], len);
+          }
+          dst += len;
+          pos += len;
         }
-        uint32_t k = indices_[j++];
-        FLOE_RETURN_IF_ERROR(append(std::string_view(dbytes + doff[k], doff[k + 1] - doff[k])));
+        o[i] = pos;
       }
+      bytes.resize(base + total);
       return Ok();
     }
     return NotSupported("value encoding " + EncodingName(enc));

@@ -87,6 +87,24 @@ class ChunkWriterBase : public ColumnChunkWriter {
     return Ok();
   }
 
+  // Compressed size of bytes under this chunk's codec (for encoding decisions).
+  size_t CompressedSize(const std::string& bytes) {
+    probe_.clear();
+    if (!Compress(opts_.codec, opts_.compression_level, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), &probe_))
+      return bytes.size();
+    return probe_.size();
+  }
+
+  // Whether dictionary encoding of the first page pays against PLAIN once both are
+  // compressed: the codec may squeeze structured PLAIN values better than bit-packed indices.
+  bool DictionaryPaysAfterCompression(const std::string& plain, const std::string& dict_plain, const std::vector<uint32_t>& indices,
+                                      size_t dict_size) {
+    if (opts_.codec == codec::kUncompressed) return true;
+    std::string encoded(1, '\0');
+    RleEncode(indices.data(), indices.size(), BitWidth(dict_size > 0 ? dict_size - 1 : 0), &encoded);
+    return CompressedSize(encoded) + CompressedSize(dict_plain) < CompressedSize(plain);
+  }
+
   void ResetPage() {
     page_levels_.clear();
     page_num_values_ = 0;
@@ -115,7 +133,7 @@ class ChunkWriterBase : public ColumnChunkWriter {
   int level_width_;
   std::vector<uint8_t> page_levels_;
   size_t page_num_values_ = 0;
-  std::string body_, compressed_, data_pages_;
+  std::string body_, compressed_, data_pages_, probe_;
   int64_t chunk_num_values_ = 0, chunk_null_count_ = 0, total_uncompressed_ = 0;
   uint32_t encodings_used_ = 0;
 };
@@ -244,7 +262,15 @@ class NumericWriter : public ChunkWriterBase {
     // than the plain values, write PLAIN for the whole chunk.
     if (dict_mode_ && dict_pages_ == 0) {
       size_t dict_cost = dict_.byte_size() + indices_.size() * BitWidth(dict_.size()) / 8;
-      if (dict_cost >= indices_.size() * sizeof(P)) FallBackToPlain();
+      if (dict_cost >= indices_.size() * sizeof(P)) {
+        FallBackToPlain();
+      } else {
+        std::string plain(indices_.size() * sizeof(P), '\0');
+        P* out = reinterpret_cast<P*>(plain.data());
+        for (size_t i = 0; i < indices_.size(); ++i) out[i] = dict_.values()[indices_[i]];
+        std::string dict_plain(reinterpret_cast<const char*>(dict_.values().data()), dict_.byte_size());
+        if (!DictionaryPaysAfterCompression(plain, dict_plain, indices_, dict_.size())) FallBackToPlain();
+      }
     }
     BeginPageBody();
     int32_t enc;
@@ -418,7 +444,14 @@ class BytesWriter : public ChunkWriterBase {
       size_t plain_size = 0;
       for (uint32_t i : indices_) plain_size += dict_.At(i).size() + (fixed_len_ < 0 ? 4 : 0);
       size_t dict_cost = dict_.byte_size() + indices_.size() * BitWidth(dict_.size()) / 8;
-      if (dict_cost >= plain_size && !indices_.empty()) FallBackToPlain();
+      if (dict_cost >= plain_size && !indices_.empty()) {
+        FallBackToPlain();
+      } else if (!indices_.empty()) {
+        std::string plain, dict_plain;
+        for (uint32_t i : indices_) AppendPlain(dict_.At(i), &plain);
+        for (size_t i = 0; i < dict_.size(); ++i) AppendPlain(dict_.At(i), &dict_plain);
+        if (!DictionaryPaysAfterCompression(plain, dict_plain, indices_, dict_.size())) FallBackToPlain();
+      }
     }
     BeginPageBody();
     int32_t enc;

@@ -1,7 +1,9 @@
 #include "parquet/parquet_reader.h"
 
 #include <cstring>
+#include <atomic>
 #include <functional>
+#include <thread>
 
 #include "parquet/batch_append.h"
 #include "parquet/column_reader.h"
@@ -207,13 +209,23 @@ Status ParquetFile::ReadField(int rg_index, const NestedField& field, const Sche
   return ReadColumnChunk(in, field.type, out, def_levels);
 }
 
-Result<ColumnBatch> ParquetFile::ReadRowGroup(int index, const Schema& projection) const {
+Result<ColumnBatch> ParquetFile::ReadRowGroup(int index, const Schema& projection, int threads) const {
   if (index < 0 || index >= num_row_groups()) return InvalidArgument(name() + ": no row group " + std::to_string(index));
   ColumnBatch batch(projection);
-  for (size_t i = 0; i < projection.fields().size(); ++i) {
-    const NestedField& f = projection.fields()[i];
-    FLOE_RETURN_IF_ERROR(ReadField(index, f, Match(schema_.root, f), &batch.columns[i], nullptr));
-  }
+  size_t n = projection.fields().size();
+  std::vector<Status> status(n);
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < n; i = next++) {
+      const NestedField& f = projection.fields()[i];
+      status[i] = ReadField(index, f, Match(schema_.root, f), &batch.columns[i], nullptr);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads && static_cast<size_t>(t) < n; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  for (const auto& s : status) FLOE_RETURN_IF_ERROR(s);
   batch.num_rows = static_cast<size_t>(meta_.row_groups[index].num_rows);
   return batch;
 }
@@ -272,6 +284,7 @@ Result<std::unique_ptr<ParquetReader>> ParquetReader::Make(std::shared_ptr<const
   auto r = std::make_unique<ParquetReader>();
   r->projection_ = options.projection ? *options.projection : file->schema();
   r->filter_ = std::move(options.row_group_filter);
+  r->column_threads_ = options.column_threads;
   r->file_ = std::move(file);
   return r;
 }
@@ -286,7 +299,7 @@ Result<std::optional<ColumnBatch>> ParquetReader::Next() {
         continue;
       }
     }
-    FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, file_->ReadRowGroup(index, projection_));
+    FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, file_->ReadRowGroup(index, projection_, column_threads_));
     return std::optional<ColumnBatch>(std::move(batch));
   }
   return std::optional<ColumnBatch>();

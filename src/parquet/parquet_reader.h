@@ -64,7 +64,8 @@ class ParquetFile {
   // Statistics of row group `index` for the projection's primitive fields.
   Result<RowGroupStatistics> Statistics(int index, const Schema& projection) const;
   // Reads one row group, projected. The batch's fields are the projection's top-level fields.
-  Result<ColumnBatch> ReadRowGroup(int index, const Schema& projection) const;
+  // With threads > 1, top-level columns are decoded on that many threads.
+  Result<ColumnBatch> ReadRowGroup(int index, const Schema& projection, int threads = 1) const;
 
  private:
   ParquetFile() = default;
@@ -83,6 +84,7 @@ class ParquetFile {
 struct ReadOptions {
   std::optional<Schema> projection;  // default: the file's own schema
   RowGroupFilter row_group_filter;   // default: read every row group
+  int column_threads = 1;            // threads decoding the columns of one row group
 };
 
 class ParquetReader {
@@ -97,6 +99,7 @@ class ParquetReader {
   std::shared_ptr<const ParquetFile> file_;
   Schema projection_;
   RowGroupFilter filter_;
+  int column_threads_ = 1;
   int next_ = 0;
   int skipped_ = 0;
 };
