@@ -266,6 +266,18 @@ TEST(ReplacePartitions, ReplacesOnlyTouchedPartitions) {
   EXPECT_EQ(t.Metadata().CurrentSnapshot()->operation(), "overwrite");
 }
 
+TEST(ReplacePartitions, AlsoRemovesTheDeleteFilesOfThosePartitions) {
+  OrdersTable t("country", {{"write.delete.mode", "merge-on-read"}});
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{1, "DE", 1}, {2, "DE", 2}, {3, "FR", 3}, {4, "FR", 4}})).has_value());
+  ASSERT_TRUE(DeleteWhere(t.catalog(), t.id(), Where("order_id = 1 OR order_id = 3")).has_value());
+  ASSERT_EQ(t.Metadata().CurrentSnapshot()->summary.at("total-delete-files"), "2");
+  ASSERT_TRUE(ReplacePartitionsWith(t.catalog(), t.id(), Batch({{10, "DE", 10}})).has_value());
+  const TableMetadata m = t.Metadata();
+  EXPECT_EQ(m.CurrentSnapshot()->summary.at("total-delete-files"), "1");  // FR's stays
+  EXPECT_EQ(m.CurrentSnapshot()->summary.at("removed-delete-files"), "1");
+  EXPECT_EQ(t.Rows(), (std::vector<Order>{{4, "FR", 4}, {10, "DE", 10}}));
+}
+
 TEST(ReplacePartitions, SerializableRefusesConcurrentFilesInThosePartitions) {
   for (bool same_partition : {true, false}) {
     OrdersTable t;
