@@ -11,7 +11,7 @@ namespace {
 
 constexpr char kMagic[] = "PAR1";
 // Rows handed to all column writers before checking the row group's size.
-constexpr size_t kRowGroupCheckRows = 65536;
+constexpr size_t kRowGroupCheckRows = 4096;
 
 Result<int64_t> SizeProperty(const std::map<std::string, std::string>& props, const std::string& key, int64_t def) {
   auto it = props.find(key);
@@ -155,7 +155,7 @@ Status ParquetWriter::Write(const ColumnBatch& batch) {
       const uint8_t* levels = nullptr;
       if (any_nulls) {
         // The definition level of a row counts the optional fields present on the path.
-        levels_.assign(end, 0);
+        if (levels_.size() < batch.num_rows) levels_.resize(batch.num_rows);
         for (size_t r = begin; r < end; ++r) {
           uint8_t level = 0;
           for (size_t d = 0; d < chain.size(); ++d) {
