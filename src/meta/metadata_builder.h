@@ -54,14 +54,19 @@ class MetadataBuilder {
 
 // The updates that create a table: assign-uuid, upgrade-format-version, add-schema,
 // set-current-schema, add-spec, set-default-spec, add-sort-order, set-default-sort-order,
-// set-location, set-properties. Field ids of the given schema/spec are reassigned fresh.
+// set-location, set-properties. Field ids are reassigned fresh: columns from 1 (top-level
+// columns first), partition fields from 1000; spec and sort order follow the new ids. The
+// reserved property "format-version", when given, chooses the version (over the argument)
+// and is not stored.
 Result<std::vector<TableUpdate>> NewTableUpdates(const Schema& schema, const PartitionSpec& spec,
                                                  const SortOrder& order, const std::string& location,
                                                  const std::map<std::string, std::string>& properties,
                                                  int format_version = 2);
 
 // Checks requirements against `current`, then applies updates to it: the whole of a commit's
-// metadata step. `current` is nullptr for a create.
+// metadata step. `current` is nullptr for a create, whose format version is the one its
+// upgrade-format-version update names (2 without one). A failed requirement is CommitConflict;
+// a bad update is InvalidArgument prefixed with the update's name ("add-snapshot: ...").
 Result<TableMetadata> ApplyCommit(const TableMetadata* current, const std::string& current_location,
                                   const std::vector<TableRequirement>& requirements,
                                   const std::vector<TableUpdate>& updates, int64_t now_ms);

@@ -10,14 +10,23 @@
 
 namespace floe {
 
-// Parses a metadata document (v1, v2, v3). Errors name the problem, e.g.
-// "Unsupported format version: 42", "partition-specs must exist in format v2",
-// "Cannot find schema with current-schema-id=2", "Cannot parse type: ...". A view
-// document is refused as "not a table metadata document (looks like a view)".
+// Parses a metadata document (v1, v2, v3) and checks it (TableMetadata::Validate). Errors
+// name the problem, e.g. "Unsupported format version: 42", "partition-specs must exist in
+// format v2", "Cannot find schema with current-schema-id=2", "Cannot parse type from json ...".
+// A view document is refused as "not a table metadata document: this is a view, not a table".
+// Error kind: Corrupt, or NotSupported for a format version floe does not know. The parts'
+// parsers below (schema, spec, ...) return InvalidArgument.
+//
+// Reading fills what older versions leave implicit: v1's single schema / partition-spec, the
+// unsorted order, last-sequence-number 0, and a main branch at current-snapshot-id when the
+// document has no main ref. Not modelled (read past, not written back): v3 field defaults
+// (initial-default / write-default) and encryption-keys.
 Result<TableMetadata> ParseTableMetadata(std::string_view json_text);
 Result<TableMetadata> TableMetadataFromJson(const nlohmann::json& j);
 nlohmann::json TableMetadataToJson(const TableMetadata& m);
-std::string WriteTableMetadata(const TableMetadata& m);  // pretty, stable key order
+// Pretty JSON in Iceberg's key order; v1 documents also carry "schema" and "partition-spec"
+// for older readers; no current snapshot is written as -1.
+std::string WriteTableMetadata(const TableMetadata& m);
 
 // Parse then write: what `floe inspect` prints for a metadata document. The error is the
 // parser's (kind Corrupt, or NotSupported for an unknown format version).

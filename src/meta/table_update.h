@@ -73,7 +73,8 @@ Result<TableUpdate> UpdateFromJson(const nlohmann::json& j);
 
 // Checks one requirement against the current state (`current` is nullptr when the table does
 // not exist). A failure is a CommitConflict naming the requirement, e.g.
-// "Requirement failed: branch main has changed: expected id 1 != 2".
+// "Requirement failed: branch main has changed: expected id 1 != 2"; with no table, every
+// requirement but assert-create fails ("Requirement failed: table does not exist (...)").
 Status CheckRequirement(const TableRequirement& r, const TableMetadata* current);
 
 std::string RequirementName(const TableRequirement& r);  // "assert-ref-snapshot-id", ...
