@@ -417,3 +417,68 @@ TEST(ApplyCommit, RequirementsGateTheUpdates) {
 
 }  // namespace
 }  // namespace floe
+
+namespace floe {
+namespace {
+
+// A create and an append as a REST client puts them on the wire, parsed and applied.
+TEST(ApplyCommit, RestClientRequestsFromJson) {
+  auto create = nlohmann::json::parse(R"({
+    "requirements": [{"type": "assert-create"}],
+    "updates": [
+      {"action": "assign-uuid", "uuid": "2b0f3c4e-5d6a-4b7c-8d9e-0f1a2b3c4d5e"},
+      {"action": "upgrade-format-version", "format-version": 2},
+      {"action": "add-schema", "last-column-id": 2, "schema": {"type": "struct", "schema-id": 0,
+        "identifier-field-ids": [], "fields": [
+          {"id": 1, "name": "id", "required": false, "type": "long"},
+          {"id": 2, "name": "name", "required": false, "type": "string"}]}},
+      {"action": "set-current-schema", "schema-id": -1},
+      {"action": "add-spec", "spec": {"spec-id": 0, "fields": [
+          {"source-id": 1, "field-id": 1000, "transform": "bucket[4]", "name": "id_bucket"}]}},
+      {"action": "set-default-spec", "spec-id": -1},
+      {"action": "add-sort-order", "sort-order": {"order-id": 0, "fields": []}},
+      {"action": "set-default-sort-order", "sort-order-id": -1},
+      {"action": "set-location", "location": "file:///warehouse/db/t"},
+      {"action": "set-properties", "updates": {"write.format.default": "parquet"}}
+    ]})");
+  std::vector<TableRequirement> requirements;
+  for (const auto& r : create["requirements"]) requirements.push_back(*RequirementFromJson(r));
+  std::vector<TableUpdate> updates;
+  for (const auto& u : create["updates"]) {
+    auto parsed = UpdateFromJson(u);
+    ASSERT_TRUE(parsed) << parsed.error().ToString();
+    updates.push_back(*parsed);
+  }
+  auto m = ApplyCommit(nullptr, "", requirements, updates, 1000);
+  ASSERT_TRUE(m) << m.error().ToString();
+  EXPECT_EQ(m->table_uuid, "2b0f3c4e-5d6a-4b7c-8d9e-0f1a2b3c4d5e");
+  EXPECT_EQ(m->DefaultSpec().fields()[0].transform, Transform::Bucket(4));
+  EXPECT_EQ(m->last_partition_id, 1000);
+  EXPECT_EQ(m->Property("write.format.default", ""), "parquet");
+
+  auto append = nlohmann::json::parse(R"({
+    "requirements": [{"type": "assert-table-uuid", "uuid": "2b0f3c4e-5d6a-4b7c-8d9e-0f1a2b3c4d5e"},
+                     {"type": "assert-ref-snapshot-id", "ref": "main", "snapshot-id": null}],
+    "updates": [
+      {"action": "add-snapshot", "snapshot": {"snapshot-id": 77, "sequence-number": 1, "timestamp-ms": 1500,
+        "manifest-list": "file:///warehouse/db/t/metadata/snap-77.avro",
+        "summary": {"operation": "append", "added-records": "3"}, "schema-id": 0}},
+      {"action": "set-snapshot-ref", "ref-name": "main", "type": "branch", "snapshot-id": 77}
+    ]})");
+  requirements.clear();
+  updates.clear();
+  for (const auto& r : append["requirements"]) requirements.push_back(*RequirementFromJson(r));
+  for (const auto& u : append["updates"]) updates.push_back(*UpdateFromJson(u));
+  auto next = ApplyCommit(&*m, "file:///warehouse/db/t/metadata/00000-x.metadata.json", requirements, updates, 2000);
+  ASSERT_TRUE(next) << next.error().ToString();
+  EXPECT_EQ(next->CurrentSnapshot()->snapshot_id, 77);
+  EXPECT_EQ(next->CurrentSnapshot()->summary.at("added-records"), "3");
+  EXPECT_EQ(next->last_sequence_number, 1);
+  // The same append again: main now exists, so the requirement fails.
+  auto again = ApplyCommit(&*next, "v2.json", requirements, updates, 3000);
+  ASSERT_FALSE(again);
+  EXPECT_EQ(again.error().kind, ErrorKind::kCommitConflict);
+}
+
+}  // namespace
+}  // namespace floe
