@@ -10,6 +10,7 @@
 //   x ^= x >> 33; x = x * 0xff51afd7ed558ccd mod 2^64; x ^= x >> 33
 //   amount_cents = (x >> 33) % 100000, country = ['DE','FR','US'][(x >> 20) % 3],
 //   ts = 2024-01-01T00:00:00 + i milliseconds, order_id = i.
+#include <malloc.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
@@ -117,6 +119,12 @@ Result<ScanResult> Scan(const std::shared_ptr<ParquetFile>& file, const Schema& 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Keep freed large blocks in the heap (glibc otherwise unmaps anything over 32 MiB and
+  // every scan pays page faults again); set FLOE_BENCH_DEFAULT_MALLOC=1 to measure without.
+  if (!std::getenv("FLOE_BENCH_DEFAULT_MALLOC")) {
+    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  }
   uint64_t rows = argc > 1 ? std::stoull(argv[1]) : 10000000;
   std::string path = argc > 2 ? argv[2] : "/tmp/floe_parquet_bench_" + std::to_string(getpid()) + ".parquet";
   std::string codec = argc > 3 ? argv[3] : "zstd";

@@ -321,21 +321,51 @@ class ChunkDecoder {
     return Ok();
   }
 
+  // True when an RLE level stream starts with one repeat run of max_def covering all n
+  // values: the page has no nulls and its levels need not be expanded.
+  bool AllDefined(const uint8_t* p, size_t size, size_t n) const {
+    uint64_t header = 0;
+    size_t i = 0;
+    for (int shift = 0; i < size && shift <= 35; shift += 7) {
+      uint8_t b = p[i++];
+      header |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if (!(b & 0x80)) {
+        if ((header & 1) || (header >> 1) < n) return false;
+        size_t width = (BitWidth(static_cast<uint64_t>(max_def_)) + 7) / 8;
+        if (size - i < width) return false;
+        uint32_t v = 0;
+        for (size_t k = 0; k < width; ++k) v |= static_cast<uint32_t>(p[i + k]) << (8 * k);
+        return v == static_cast<uint32_t>(max_def_);
+      }
+    }
+    return false;
+  }
+
+  Status AllPresent(size_t n) {
+    present_ = n;
+    all_present_ = true;
+    if (def_out_) def_out_->insert(def_out_->end(), n, static_cast<uint8_t>(max_def_));
+    if (track_nulls_) out_->nulls.resize(out_->nulls.size() + n, 0);
+    return Ok();
+  }
+
   // Definition levels of a v1 page; sets levels_/present_.
   Status LevelsV1(int32_t enc, const uint8_t* p, size_t size, size_t n, size_t* used) {
     *used = 0;
     if (max_def_ == 0) return LevelsNone(n);
     int width = BitWidth(static_cast<uint64_t>(max_def_));
-    levels_.resize(n);
     if (enc == encoding::kRle) {
       if (size < 4) return Corrupt("definition levels length reaches past the end of the page");
       uint32_t len;
       std::memcpy(&len, p, 4);
       if (len > size - 4) return Corrupt("definition levels reach past the end of the page");
+      *used = 4 + len;
+      if (AllDefined(p + 4, len, n)) return AllPresent(n);
+      levels_.resize(n);
       RleDecoder d(p + 4, len, width);
       FLOE_RETURN_IF_ERROR(d.Decode(levels_.data(), n));
-      *used = 4 + len;
     } else if (enc == encoding::kBitPacked) {
+      levels_.resize(n);
       FLOE_RETURN_IF_ERROR(BitPackedMsbDecode(p, size, width, levels_.data(), n, used));
     } else {
       return NotSupported("definition level encoding " + EncodingName(enc));
@@ -345,6 +375,7 @@ class ChunkDecoder {
 
   Status LevelsRle(const uint8_t* p, size_t size, size_t n) {
     if (max_def_ == 0) return LevelsNone(n);
+    if (AllDefined(p, size, n)) return AllPresent(n);
     levels_.resize(n);
     RleDecoder d(p, size, BitWidth(static_cast<uint64_t>(max_def_)));
     FLOE_RETURN_IF_ERROR(d.Decode(levels_.data(), n));
@@ -360,10 +391,14 @@ class ChunkDecoder {
 
   Status CountPresent(size_t n) {
     size_t present = 0;
+    uint8_t highest = 0;
+    const uint8_t* lv = levels_.data();
+    const uint8_t max = static_cast<uint8_t>(max_def_);
     for (size_t i = 0; i < n; ++i) {
-      if (levels_[i] > max_def_) return Corrupt("definition level above the column's maximum");
-      present += levels_[i] == max_def_;
+      highest = lv[i] > highest ? lv[i] : highest;
+      present += lv[i] == max;
     }
+    if (highest > max_def_) return Corrupt("definition level above the column's maximum");
     present_ = present;
     all_present_ = present == n;
     if (def_out_) def_out_->insert(def_out_->end(), levels_.begin(), levels_.begin() + n);
