@@ -6,12 +6,11 @@
 // log; Build appends the base document to the metadata log and trims it.
 #include "meta/metadata_builder.h"
 
+#include "meta/builder_finish.h"
+
 #include <algorithm>
 #include <cctype>
-#include <limits>
-#include <unordered_set>
 
-#include "meta/table_properties.h"
 #include "util/uuid.h"
 
 namespace floe {
@@ -19,8 +18,7 @@ namespace floe {
 namespace {
 
 constexpr int kMaxFormatVersion = 3;
-// A snapshot-log entry for a main change whose time is the commit's: filled in by Build.
-constexpr int64_t kPendingTimestamp = std::numeric_limits<int64_t>::min();
+using builder_internal::kPendingTimestamp;
 
 std::string Str(int64_t v) { return std::to_string(v); }
 
@@ -38,24 +36,6 @@ bool SameSpecFields(const PartitionSpec& a, const PartitionSpec& b) {
     if (x.source_id != y.source_id || x.name != y.name || !(x.transform == y.transform)) return false;
   }
   return true;
-}
-
-// The default spec and sort order must still apply to the current schema (a column they use
-// may have been dropped). A void partition field may keep a dropped source.
-Status CheckDefaultsFitSchema(const TableMetadata& m) {
-  const Schema& schema = m.CurrentSchema();
-  for (const auto& f : m.DefaultSpec().fields()) {
-    if (f.transform.kind() == TransformKind::kVoid) continue;
-    const NestedField* source = schema.FindField(f.source_id);
-    if (!source)
-      return InvalidArgument("Cannot find source column " + std::to_string(f.source_id) + " for partition field '" +
-                             f.name + "' of the default spec in the current schema");
-    if (!f.transform.CanTransform(*source->type))
-      return InvalidArgument("partition field '" + f.name + "': " + f.transform.ToString() +
-                             " cannot be applied to type " + source->type->ToString());
-  }
-  if (const SortOrder* order = m.SortOrderById(m.default_sort_order_id)) FLOE_RETURN_IF_ERROR(order->Validate(schema));
-  return Ok();
 }
 
 std::string Lower(std::string s) {
@@ -447,44 +427,12 @@ Result<TableMetadata> MetadataBuilder::Build(int64_t now_ms) {
   // Clocks of different writers disagree; time must still not run backwards in one table.
   int64_t updated = std::max(now_ms, base_last_updated_ms_.value_or(now_ms));
 
-  // Snapshot log. Main moving several times in one change logs only where it ended for
-  // snapshots made in this change (the others were never visible to anyone).
-  std::set<int64_t> intermediate;
-  for (size_t i = 0; i + 1 < main_history_.size(); ++i)
-    if (added_snapshot_ids_.contains(main_history_[i]) && main_history_[i] != main_history_.back())
-      intermediate.insert(main_history_[i]);
-  std::unordered_set<int64_t> live;
-  for (const auto& s : m.snapshots) live.insert(s.snapshot_id);
-  std::vector<SnapshotLogEntry> log;
-  for (auto e : m.snapshot_log) {
-    if (!live.contains(e.snapshot_id)) {
-      // When this change removed snapshots, an entry for a removed one invalidates the history
-      // before it: otherwise the log would show the next snapshot current during a time when
-      // it was not, and time travel into that gap would read the wrong state.
-      if (removed_snapshots_) {
-        log.clear();
-        continue;
-      }
-    } else if (intermediate.contains(e.snapshot_id)) {
-      continue;
-    }
-    if (e.timestamp_ms == kPendingTimestamp) e.timestamp_ms = updated;
-    log.push_back(e);
-  }
-  m.snapshot_log = std::move(log);
+  m.snapshot_log = builder_internal::FinishSnapshotLog(m, main_history_, added_snapshot_ids_, removed_snapshots_, updated);
   if (!m.snapshot_log.empty()) updated = std::max(updated, m.snapshot_log.back().timestamp_ms);
   m.last_updated_ms = updated;
-
-  // Metadata log: the version this one replaces, bounded by previous-versions-max.
-  if (base_location_) {
-    m.metadata_log.push_back({base_last_updated_ms_.value_or(0), *base_location_});
-    int64_t max_entries = std::max<int64_t>(
-        1, m.PropertyInt(props::kMetadataPreviousVersionsMax, props::kMetadataPreviousVersionsMaxDefault));
-    if (static_cast<int64_t>(m.metadata_log.size()) > max_entries)
-      m.metadata_log.erase(m.metadata_log.begin(), m.metadata_log.end() - max_entries);
-  }
+  if (base_location_) builder_internal::AppendMetadataLog(m, base_last_updated_ms_.value_or(0), *base_location_);
   FLOE_RETURN_IF_ERROR(m.Validate());
-  FLOE_RETURN_IF_ERROR(CheckDefaultsFitSchema(m));
+  FLOE_RETURN_IF_ERROR(builder_internal::CheckDefaultsFitSchema(m));
   return m;
 }
 

@@ -1,0 +1,64 @@
+#include "meta/builder_finish.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "meta/table_properties.h"
+
+namespace floe::builder_internal {
+
+std::vector<SnapshotLogEntry> FinishSnapshotLog(const TableMetadata& m, const std::vector<int64_t>& main_history,
+                                                const std::set<int64_t>& added_snapshot_ids, bool removed_snapshots,
+                                                int64_t commit_ms) {
+  // Main moving several times in one change logs only where it ended for snapshots made in
+  // this change: the others were never visible to anyone.
+  std::set<int64_t> intermediate;
+  for (size_t i = 0; i + 1 < main_history.size(); ++i)
+    if (added_snapshot_ids.contains(main_history[i]) && main_history[i] != main_history.back())
+      intermediate.insert(main_history[i]);
+  std::unordered_set<int64_t> live;
+  for (const auto& s : m.snapshots) live.insert(s.snapshot_id);
+  std::vector<SnapshotLogEntry> log;
+  for (auto e : m.snapshot_log) {
+    if (!live.contains(e.snapshot_id)) {
+      // When this change removed snapshots, an entry for a removed one invalidates the history
+      // before it: otherwise the log would show the next snapshot current during a time when
+      // it was not, and time travel into that gap would read the wrong state.
+      if (removed_snapshots) {
+        log.clear();
+        continue;
+      }
+    } else if (intermediate.contains(e.snapshot_id)) {
+      continue;
+    }
+    if (e.timestamp_ms == kPendingTimestamp) e.timestamp_ms = commit_ms;
+    log.push_back(e);
+  }
+  return log;
+}
+
+void AppendMetadataLog(TableMetadata& m, int64_t base_last_updated_ms, const std::string& base_location) {
+  m.metadata_log.push_back({base_last_updated_ms, base_location});
+  int64_t max_entries = std::max<int64_t>(
+      1, m.PropertyInt(props::kMetadataPreviousVersionsMax, props::kMetadataPreviousVersionsMaxDefault));
+  if (static_cast<int64_t>(m.metadata_log.size()) > max_entries)
+    m.metadata_log.erase(m.metadata_log.begin(), m.metadata_log.end() - max_entries);
+}
+
+Status CheckDefaultsFitSchema(const TableMetadata& m) {
+  const Schema& schema = m.CurrentSchema();
+  for (const auto& f : m.DefaultSpec().fields()) {
+    if (f.transform.kind() == TransformKind::kVoid) continue;
+    const NestedField* source = schema.FindField(f.source_id);
+    if (!source)
+      return InvalidArgument("Cannot find source column " + std::to_string(f.source_id) + " for partition field '" +
+                             f.name + "' of the default spec in the current schema");
+    if (!f.transform.CanTransform(*source->type))
+      return InvalidArgument("partition field '" + f.name + "': " + f.transform.ToString() +
+                             " cannot be applied to type " + source->type->ToString());
+  }
+  if (const SortOrder* order = m.SortOrderById(m.default_sort_order_id)) FLOE_RETURN_IF_ERROR(order->Validate(schema));
+  return Ok();
+}
+
+}  // namespace floe::builder_internal
