@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "catalog/fault_injecting_catalog.h"
 #include "txn/row_writes.h"
 #include "txn/schema_update.h"
 #include "txn/spec_update.h"
@@ -176,6 +177,30 @@ TEST(SchemaEvolution, RacingFourAppenders) {
     EXPECT_TRUE(row[rows->ColumnIndexByName("region")].is_null());
   }
   EXPECT_EQ(ids.size(), static_cast<size_t>(kWriters * kBatches * 2));  // each exactly once
+}
+
+TEST(SchemaEvolution, LostAnswersAreReconciled) {
+  OrdersTable t;
+  {
+    // Applied, answer lost: the reload shows the column, so it is done (not added twice).
+    FaultInjectingCatalog faulty(t.Open());
+    faulty.DropAnswerWhen([](int call) { return call == 1; });
+    auto r = AddColumn(faulty, t.id(), "note", Type::String());
+    ASSERT_TRUE(r.has_value()) << r.error().message;
+    EXPECT_EQ(faulty.commits_applied_but_unanswered(), 1);
+  }
+  {
+    // Lost on its way: not visible after the reload, so it is sent again and lands once.
+    FaultInjectingCatalog faulty(t.Open());
+    faulty.FailBeforeApplyWhen([](int call) { return call == 1; });
+    auto r = AddColumn(faulty, t.id(), "channel", Type::String());
+    ASSERT_TRUE(r.has_value()) << r.error().message;
+  }
+  auto m = t.Metadata();
+  EXPECT_EQ(m.schemas.size(), 3u);
+  EXPECT_TRUE(m.CurrentSchema().FindField("note"));
+  EXPECT_TRUE(m.CurrentSchema().FindField("channel"));
+  EXPECT_EQ(m.last_column_id, 6);
 }
 
 TEST(SchemaEvolution, BadRequestsAreRefusedAndChangeNothing) {

@@ -3,9 +3,24 @@
 #include <chrono>
 #include <thread>
 
+#include "meta/metadata_builder.h"
 #include "util/backoff.h"
 
 namespace floe {
+
+namespace {
+
+// Whether `table` already shows every update: applying them again changes nothing. After a
+// lost answer this tells that our commit (or an identical one) landed.
+bool AlreadyApplied(const LoadedTable& table, const std::vector<TableUpdate>& updates) {
+  MetadataBuilder builder = MetadataBuilder::From(table.metadata, table.metadata_location);
+  if (!builder.ApplyAll(updates)) return false;
+  auto built = builder.Build(table.metadata.last_updated_ms);
+  return built && built->metadata_log.size() == table.metadata.metadata_log.size() &&
+         built->last_updated_ms == table.metadata.last_updated_ms;
+}
+
+}  // namespace
 
 Status CheckRequirements(const std::vector<TableRequirement>& requirements, const TableMetadata& table) {
   for (const auto& r : requirements) FLOE_RETURN_IF_ERROR(CheckRequirement(r, &table));
@@ -33,8 +48,18 @@ Result<LoadedTable> CommitMetadataChange(Catalog& catalog, const TableIdentifier
                             " (another commit changed what this change was planned against; reload and plan it again)");
     auto committed = catalog.CommitTable(commit);
     if (committed) return committed;
-    if (committed.error().kind != ErrorKind::kCommitConflict) return std::unexpected(committed.error());
-    last_conflict = committed.error().message;
+    if (committed.error().kind == ErrorKind::kCommitStateUnknown) {
+      // Reconcile: landed = done; not visible = the swap did not happen, so retry.
+      auto reloaded = catalog.LoadTable(id);
+      if (!reloaded)
+        return std::unexpected(committed.error().WithContext(what + " to " + id.ToString() + " may or may not have landed"));
+      if (AlreadyApplied(*reloaded, change.updates)) return reloaded;
+      last_conflict = "lost answer: " + committed.error().message;
+    } else if (committed.error().kind == ErrorKind::kCommitConflict) {
+      last_conflict = committed.error().message;
+    } else {
+      return std::unexpected(committed.error());
+    }
     if (attempt > policy.num_retries)
       return CommitConflict(what + " to " + id.ToString() + " gave up after " + std::to_string(attempt) +
                             " attempts; what kept conflicting: " + last_conflict);

@@ -6,7 +6,8 @@
 // against the new state and the same commit is sent again. If a requirement no longer holds
 // (another schema change landed), the change is refused, not re-planned: Iceberg never
 // silently re-applies an evolution on top of another. The error is a CommitConflict naming
-// the failed requirement.
+// the failed requirement. A lost answer (CommitStateUnknown) is reconciled by reloading: if
+// the table already shows every update the change is done, otherwise it is sent again.
 #pragma once
 
 #include <string>
