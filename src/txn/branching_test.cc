@@ -222,6 +222,27 @@ TEST(Transactions, SchemaChangeAndAppendInOneCommit) {
   EXPECT_EQ(t.Rows().size(), 3u);
 }
 
+TEST(Transactions, RefusedWhenAnotherSchemaChangeLandedFirst) {
+  OrdersTable t;
+  Transaction tx(t.catalog(), t.id());
+  ASSERT_TRUE(tx.UpdateSchema(SchemaUpdate().AddColumn("note", Type::String())).has_value());
+  DataWriter writer(*t.catalog().io(), tx.staged());
+  ASSERT_TRUE(writer.Write(Batch({{1, "DE", 1}})).has_value());
+  auto files = writer.Finish();
+  ASSERT_TRUE(files.has_value());
+  tx.AddOperation(std::make_unique<FilesOperation>(FastAppend(*files)));
+  auto b = t.Open();
+  ASSERT_TRUE(AddColumn(*b, t.id(), "channel", Type::String()).has_value());
+  auto refused = tx.Commit();
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().kind, ErrorKind::kCommitConflict);
+  EXPECT_NE(refused.error().message.find("Requirement failed: current schema changed"), std::string::npos)
+      << refused.error().message;
+  auto m = t.Metadata();
+  EXPECT_FALSE(m.CurrentSchema().FindField("note"));
+  EXPECT_FALSE(m.CurrentSnapshot());  // the append did not land either
+}
+
 TEST(Transactions, DeleteAndAppendTogetherOrNotAtAll) {
   OrdersTable t;
   ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{1, "DE", 1}, {2, "FR", 2}})).has_value());
