@@ -94,7 +94,9 @@ TEST(Compression, RoundTripsEveryCodecAndRejectsGarbage) {
   for (int32_t c : {codec::kUncompressed, codec::kSnappy, codec::kGzip, codec::kZstd}) {
     std::string packed;
     ASSERT_TRUE(Compress(c, 3, reinterpret_cast<const uint8_t*>(input.data()), input.size(), &packed));
-    if (c != codec::kUncompressed) EXPECT_LT(packed.size(), input.size() / 4) << CodecName(c);
+    if (c != codec::kUncompressed) {
+      EXPECT_LT(packed.size(), input.size() / 4) << CodecName(c);
+    }
     std::string back(input.size(), '\0');
     ASSERT_TRUE(Decompress(c, reinterpret_cast<const uint8_t*>(packed.data()), packed.size(),
                            reinterpret_cast<uint8_t*>(back.data()), back.size()))
