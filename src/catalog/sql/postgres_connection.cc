@@ -76,9 +76,11 @@ Status PostgresConnection::EnsureConnected() {
 Status PostgresConnection::Run(std::string_view sql, const std::vector<SqlValue>& params,
                                std::vector<SqlRow>* rows, int64_t* changed) {
   FLOE_RETURN_IF_ERROR(EnsureConnected());
-  const bool is_commit = StartsWithWord(sql, "COMMIT");
-  // A write whose answer is lost outside an explicit transaction may have committed.
-  const bool outcome_at_stake = is_commit || (!in_transaction_ && !StartsWithWord(sql, "SELECT"));
+  // A COMMIT, or a data change outside an explicit transaction, whose answer is lost may have
+  // committed. (Inside a transaction the server rolls back when the connection breaks.)
+  const bool changes_data =
+      StartsWithWord(sql, "UPDATE") || StartsWithWord(sql, "INSERT") || StartsWithWord(sql, "DELETE");
+  const bool outcome_at_stake = StartsWithWord(sql, "COMMIT") || (!in_transaction_ && changes_data);
 
   PGresult* res = nullptr;
   if (params.empty()) {
