@@ -193,7 +193,9 @@ TEST_F(FixtureTables, EveryManifestListAgreesWithItsManifests) {
     if (name.rfind("snap-", 0) != 0) {
       auto alone = ReadManifest(bytes, entry.path().string());
       EXPECT_TRUE(alone.has_value()) << (alone ? "" : alone.error().ToString());
-      if (alone) EXPECT_FALSE(alone->entries.empty()) << name;
+      if (alone) {
+        EXPECT_FALSE(alone->entries.empty()) << name;
+      }
       ++manifests;
       continue;
     }
@@ -213,7 +215,9 @@ TEST_F(FixtureTables, EveryManifestListAgreesWithItsManifests) {
       int64_t added_rows = 0;
       for (const auto& e : contents->entries) {
         EXPECT_EQ(e.snapshot_id.value_or(-1), mf.added_snapshot_id);
-        if (list->format_version >= 2) EXPECT_EQ(e.sequence_number.value_or(-1), mf.sequence_number);
+        if (list->format_version >= 2) {
+          EXPECT_EQ(e.sequence_number.value_or(-1), mf.sequence_number);
+        }
         added += e.status == EntryStatus::kAdded;
         existing += e.status == EntryStatus::kExisting;
         deleted += e.status == EntryStatus::kDeleted;

@@ -389,7 +389,9 @@ TEST(ManifestList, RoundTripV1V2V3) {
     EXPECT_EQ(read->format_version, v);
     EXPECT_EQ(read->metadata.at("snapshot-id"), "1234");
     EXPECT_EQ(read->metadata.at("parent-snapshot-id"), v == 2 ? "1000" : "null");
-    if (v >= 2) EXPECT_EQ(read->metadata.at("sequence-number"), "51");
+    if (v >= 2) {
+      EXPECT_EQ(read->metadata.at("sequence-number"), "51");
+    }
     ASSERT_EQ(read->manifests.size(), manifests.size());
     for (size_t i = 0; i < manifests.size(); ++i) {
       const ManifestFile& a = manifests[i];
