@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/row_files.h"
+#include "expr/binder.h"
 #include "expr/parser.h"
 #include "txn/operations.h"
 #include "txn/row_writes.h"
@@ -107,6 +108,15 @@ Result<Expr> ParseWhere(const std::string& text) {
   return e;
 }
 
+// A filter that does not bind to the table (an unknown column, a value of the wrong type) is a
+// bad argument: exit status 2, nothing changed.
+Status CheckWhereBinds(Catalog& catalog, const TableIdentifier& id, const Expr& where) {
+  FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
+  auto bound = Bind(where, table.metadata.CurrentSchema());
+  if (!bound) return InvalidArgument("--where: " + bound.error().message);
+  return Ok();
+}
+
 }  // namespace
 
 void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
@@ -152,6 +162,10 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     if (!where) return ctx.Usage(where.error().message);
     auto catalog = ctx.catalog();
     if (!catalog) return ctx.Fail(catalog.error());
+    if (auto st = CheckWhereBinds(**catalog, *id, *where); !st) {
+      if (st.error().kind == ErrorKind::kInvalidArgument) return ctx.Usage(st.error().message);
+      return ctx.Fail(st.error());
+    }
     auto result = DeleteWhere(**catalog, *id, *where, OptionsFrom(delete_args));
     if (!result) return ctx.Fail(result.error());
     PrintCommit("delete", *id, *result);
@@ -174,6 +188,10 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     if (!sets) return ctx.Usage("--set: " + sets.error().message);
     auto catalog = ctx.catalog();
     if (!catalog) return ctx.Fail(catalog.error());
+    if (auto st = CheckWhereBinds(**catalog, *id, *where); !st) {
+      if (st.error().kind == ErrorKind::kInvalidArgument) return ctx.Usage(st.error().message);
+      return ctx.Fail(st.error());
+    }
     auto result = UpdateWhere(**catalog, *id, *where, *sets, OptionsFrom(update_args));
     if (!result) return ctx.Fail(result.error());
     PrintCommit("update", *id, *result);
