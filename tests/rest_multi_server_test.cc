@@ -21,6 +21,7 @@ class RestMultiServerTest : public ::testing::TestWithParam<Backend> {
   void SetUp() override {
     place_ = testing_env::MakePlace(GetParam(), dir_.path());
     if (place_.uri.empty()) GTEST_SKIP() << place_.skip_reason;
+    if (!std::filesystem::exists(FLOE_BINARY)) GTEST_SKIP() << "skipped: no floe binary at " FLOE_BINARY;
     for (int i = 0; i < 2; ++i) {
       std::string error;
       auto server = ServeProcess::Start(FLOE_BINARY, {"--catalog", place_.uri, "--catalog-name", place_.name, "serve"},
