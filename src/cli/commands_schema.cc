@@ -14,7 +14,8 @@ void RegisterSchemaCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   static std::string format = "table";
   schema->add_option("TABLE", table_name, "NS.TABLE, or a table folder or metadata file");
   schema->add_option("--format", format, "table, csv, jsonl or json")->default_val("table");
-  OnRun(schema, exit_status, [&ctx] {
+  OnRun(schema, exit_status, [&ctx, schema, exit_status] {
+    if (!schema->get_subcommands().empty()) return *exit_status;  // a subcommand did the work
     if (table_name.empty()) return ctx.Usage("schema needs a TABLE (or a subcommand such as add-column)");
     auto out_format = ParseOutputFormat(format);
     if (!out_format) return ctx.Usage(out_format.error().message);

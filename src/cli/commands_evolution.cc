@@ -1,0 +1,198 @@
+// History and evolution: rollback, branch, tag, cherry-pick, schema changes, partition-spec
+// changes, upsert.
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/row_files.h"
+#include "txn/schema_update.h"
+#include "txn/snapshot_refs.h"
+#include "txn/spec_update.h"
+#include "txn/upsert.h"
+#include "types/temporal.h"
+
+namespace floe::cli {
+namespace {
+
+// Runs `change` on the table named by `table_text`, printing `done` on success.
+int OnTable(CliContext& ctx, const std::string& table_text,
+            const std::function<Result<std::string>(Catalog&, const TableIdentifier&)>& change) {
+  auto id = TableIdentifier::Parse(table_text);
+  if (!id) return ctx.Usage(id.error().message);
+  auto catalog = ctx.catalog();
+  if (!catalog) return ctx.Fail(catalog.error());
+  auto done = change(**catalog, *id);
+  if (!done) {
+    if (done.error().kind == ErrorKind::kInvalidArgument) return ctx.Usage(done.error().message);
+    return ctx.Fail(done.error());
+  }
+  std::cout << *done << "\n";
+  return kExitOk;
+}
+
+std::optional<int64_t> OptionalId(int64_t v) { return v >= 0 ? std::optional<int64_t>(v) : std::nullopt; }
+
+}  // namespace
+
+void RegisterEvolutionCommands(CLI::App& app, CLI::App* schema_cmd, CliContext& ctx, int* exit_status) {
+  // ---- rollback ----
+  auto* rollback = app.add_subcommand("rollback", "set main back to an earlier snapshot (id or time)");
+  static std::string rb_table, rb_to, rb_branch = kMainBranch;
+  rollback->add_option("TABLE", rb_table, "NS.TABLE")->required();
+  rollback->add_option("--to", rb_to, "SNAPSHOT_ID or a time (2026-01-01T10:00:00)")->required();
+  rollback->add_option("--branch", rb_branch, "the branch to move")->default_val(kMainBranch);
+  OnRun(rollback, exit_status, [&ctx] {
+    bool digits = !rb_to.empty() && rb_to.find_first_not_of("0123456789") == std::string::npos;
+    Result<int64_t> when = 0;
+    if (!digits) {
+      auto micros = ParseTimestamp(rb_to, 1000000);
+      if (!micros) return ctx.Usage("--to: " + micros.error().message);
+      when = *micros / 1000;
+    }
+    return OnTable(ctx, rb_table, [&](Catalog& c, const TableIdentifier& id) -> Result<std::string> {
+      FLOE_ASSIGN_OR_RETURN(LoadedTable t, digits ? RollbackTo(c, id, std::stoll(rb_to), rb_branch)
+                                                  : RollbackToTime(c, id, *when, rb_branch));
+      const Snapshot* s = t.metadata.SnapshotForRef(rb_branch);
+      return "rolled " + rb_branch + " of " + id.ToString() + " back to snapshot " +
+             (s ? std::to_string(s->snapshot_id) : std::string("(none)"));
+    });
+  });
+
+  // ---- branch / tag ----
+  for (const bool is_tag : {false, true}) {
+    auto* group = app.add_subcommand(is_tag ? "tag" : "branch", is_tag ? "create or drop tags" : "create or drop branches");
+    group->require_subcommand(1);
+    static std::string names[2][2], tables[2][2];
+    static int64_t at[2] = {-1, -1};
+    for (const bool drop : {false, true}) {
+      auto* cmd = group->add_subcommand(drop ? "drop" : "create", drop ? "drop it" : "create it");
+      std::string& table = tables[is_tag][drop];
+      std::string& name = names[is_tag][drop];
+      cmd->add_option("TABLE", table, "NS.TABLE")->required();
+      cmd->add_option("NAME", name, "the ref's name")->required();
+      if (!drop) cmd->add_option("--at", at[is_tag], "SNAPSHOT_ID (default: the current snapshot)");
+      OnRun(cmd, exit_status, [&ctx, is_tag, drop, &table, &name] {
+        return OnTable(ctx, table, [&](Catalog& c, const TableIdentifier& id) -> Result<std::string> {
+          std::string what = is_tag ? "tag " : "branch ";
+          if (drop) {
+            FLOE_RETURN_IF_ERROR(is_tag ? DropTag(c, id, name) : DropBranch(c, id, name));
+            return "dropped " + what + name + " of " + id.ToString();
+          }
+          FLOE_ASSIGN_OR_RETURN(LoadedTable t, is_tag ? CreateTag(c, id, name, OptionalId(at[is_tag]))
+                                                      : CreateBranch(c, id, name, OptionalId(at[is_tag])));
+          const Snapshot* s = t.metadata.SnapshotForRef(name);
+          return "created " + what + name + " of " + id.ToString() + " at snapshot " +
+                 (s ? std::to_string(s->snapshot_id) : std::string("(none)"));
+        });
+      });
+    }
+  }
+
+  // ---- cherry-pick ----
+  auto* pick = app.add_subcommand("cherry-pick", "apply a snapshot's changes to main as a new snapshot");
+  static std::string pick_table, pick_branch = kMainBranch;
+  static int64_t pick_id = 0;
+  pick->add_option("TABLE", pick_table, "NS.TABLE")->required();
+  pick->add_option("SNAPSHOT_ID", pick_id, "the snapshot to apply")->required();
+  pick->add_option("--branch", pick_branch, "the branch to apply it to")->default_val(kMainBranch);
+  OnRun(pick, exit_status, [&ctx] {
+    return OnTable(ctx, pick_table, [&](Catalog& c, const TableIdentifier& id) -> Result<std::string> {
+      CommitOptions options;
+      options.branch = pick_branch;
+      FLOE_ASSIGN_OR_RETURN(CommitReport r, CherryPick(c, id, pick_id, options));
+      return "cherry-picked " + std::to_string(pick_id) + " onto " + pick_branch + ": " + r.ToString();
+    });
+  });
+
+  // ---- schema add-column | rename-column | drop-column ----
+  static std::string sc_table[3], sc_name[3], sc_arg[3];
+  auto* add = schema_cmd->add_subcommand("add-column", "add an optional column");
+  add->add_option("TABLE", sc_table[0], "NS.TABLE")->required();
+  add->add_option("NAME", sc_name[0], "column name")->required();
+  add->add_option("TYPE", sc_arg[0], "its type, e.g. long, string, decimal(10,2)")->required();
+  OnRun(add, exit_status, [&ctx] {
+    auto type = Type::ParsePrimitive(sc_arg[0]);
+    if (!type) return ctx.Usage(type.error().message);
+    return OnTable(ctx, sc_table[0], [&](Catalog& c, const TableIdentifier& id) -> Result<std::string> {
+      FLOE_ASSIGN_OR_RETURN(LoadedTable t, AddColumn(c, id, sc_name[0], *type));
+      return "added column " + sc_name[0] + " " + (*type)->ToString() + " (schema " +
+             std::to_string(t.metadata.current_schema_id) + ")";
+    });
+  });
+  auto* rename = schema_cmd->add_subcommand("rename-column", "rename a column");
+  rename->add_option("TABLE", sc_table[1], "NS.TABLE")->required();
+  rename->add_option("NAME", sc_name[1], "current name")->required();
+  rename->add_option("NEW_NAME", sc_arg[1], "new name")->required();
+  OnRun(rename, exit_status, [&ctx] {
+    return OnTable(ctx, sc_table[1], [&](Catalog& c, const TableIdentifier& id) -> Result<std::string> {
+      FLOE_ASSIGN_OR_RETURN(LoadedTable t, RenameColumn(c, id, sc_name[1], sc_arg[1]));
+      return "renamed column " + sc_name[1] + " to " + sc_arg[1];
+    });
+  });
+  auto* drop = schema_cmd->add_subcommand("drop-column", "drop a column");
+  drop->add_option("TABLE", sc_table[2], "NS.TABLE")->required();
+  drop->add_option("NAME", sc_name[2], "column name")->required();
+  OnRun(drop, exit_status, [&ctx] {
+    return OnTable(ctx, sc_table[2], [&](Catalog& c, const TableIdentifier& id) -> Result<std::string> {
+      FLOE_ASSIGN_OR_RETURN(LoadedTable t, DropColumn(c, id, sc_name[2]));
+      return "dropped column " + sc_name[2];
+    });
+  });
+
+  // ---- partition-spec add | remove ----
+  auto* spec = app.add_subcommand("partition-spec", "evolve the partition spec (old files keep theirs)");
+  spec->require_subcommand(1);
+  static std::string ps_table[2], ps_arg[2];
+  for (int i = 0; i < 2; ++i) {
+    auto* cmd = spec->add_subcommand(i == 0 ? "add" : "remove", i == 0 ? "add a partition field" : "remove one");
+    cmd->add_option("TABLE", ps_table[i], "NS.TABLE")->required();
+    cmd->add_option(i == 0 ? "FIELD" : "NAME", ps_arg[i], i == 0 ? "e.g. 'day(ts)' or 'bucket(16, id)'" : "field name")
+        ->required();
+    OnRun(cmd, exit_status, [&ctx, i] {
+      return OnTable(ctx, ps_table[i], [&](Catalog& c, const TableIdentifier& id) -> Result<std::string> {
+        FLOE_ASSIGN_OR_RETURN(LoadedTable t,
+                              i == 0 ? AddPartitionField(c, id, ps_arg[i]) : RemovePartitionField(c, id, ps_arg[i]));
+        return std::string(i == 0 ? "added " : "removed ") + "partition field " + ps_arg[i] + " (spec " +
+               std::to_string(t.metadata.default_spec_id) + ": " +
+               t.metadata.DefaultSpec().ToString(t.metadata.CurrentSchema()) + ")";
+      });
+    });
+  }
+
+  // ---- upsert ----
+  auto* upsert = app.add_subcommand("upsert", "insert rows, replacing those with the same key");
+  static std::string up_table, up_file, up_keys, up_format, up_branch = kMainBranch;
+  upsert->add_option("TABLE", up_table, "NS.TABLE")->required();
+  upsert->add_option("FILE", up_file, "CSV, JSON-lines or Parquet file")->required();
+  upsert->add_option("--key", up_keys, "key columns: col,...")->required();
+  upsert->add_option("--format", up_format, "csv, jsonl or parquet");
+  upsert->add_option("--branch", up_branch, "the branch to write to")->default_val(kMainBranch);
+  OnRun(upsert, exit_status, [&ctx] {
+    std::vector<std::string> keys;
+    for (size_t start = 0; start <= up_keys.size();) {
+      size_t comma = up_keys.find(',', start);
+      std::string k = up_keys.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      k.erase(0, k.find_first_not_of(' '));
+      k.erase(k.find_last_not_of(' ') + 1);
+      if (!k.empty()) keys.push_back(k);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    if (keys.empty()) return ctx.Usage("--key needs at least one column");
+    return OnTable(ctx, up_table, [&](Catalog& c, const TableIdentifier& id) -> Result<std::string> {
+      FLOE_ASSIGN_OR_RETURN(LoadedTable t, c.LoadTable(id));
+      FileRows rows({up_file}, up_format, t.metadata.CurrentSchema());
+      ColumnBatch all(t.metadata.CurrentSchema()), batch;
+      while (true) {
+        FLOE_ASSIGN_OR_RETURN(bool more, rows.Next(&batch));
+        if (!more) break;
+        all.Append(batch);
+      }
+      RowWriteOptions options;
+      options.commit.branch = up_branch;
+      FLOE_ASSIGN_OR_RETURN(RowWriteResult r, Upsert(c, id, all, keys, options));
+      return "upsert " + id.ToString() + ": " + std::to_string(all.num_rows) + " rows; " + r.commit.ToString();
+    });
+  });
+}
+
+}  // namespace floe::cli
