@@ -1,9 +1,12 @@
 // Namespaces and tables: create, list, drop, rename, register, schema, properties.
+#include <fstream>
 #include <iostream>
 
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "meta/metadata_json.h"
+#include "parquet/parquet_reader.h"
+#include "write/text_rows.h"
 #include "types/partition_spec.h"
 #include "types/schema_text.h"
 
@@ -19,6 +22,18 @@ Result<Properties> ParseKeyValues(const std::vector<std::string>& pairs, const s
     out[pair.substr(0, eq)] = pair.substr(eq + 1);
   }
   return out;
+}
+
+// The schema of a sample file: Parquet's own schema, or one inferred from CSV / JSON lines.
+Result<Schema> SchemaLike(const std::string& path) {
+  if (path.ends_with(".parquet")) {
+    FLOE_ASSIGN_OR_RETURN(auto file, parquet::ParquetFile::OpenPath(path));
+    return Schema(0, file->schema().fields());
+  }
+  FLOE_ASSIGN_OR_RETURN(TextFormat format, TextFormatFor(path, ""));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return NotFound("--like: cannot open '" + path + "'");
+  return InferSchema(in, format, path);
 }
 
 struct ListingOptions {
@@ -114,7 +129,7 @@ void RegisterTableCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     if (!schema_text.empty()) {
       schema = ParseSchemaText(schema_text);
     } else {
-      schema = NotSupported("--like is not available in this build");
+      schema = SchemaLike(like_file);
     }
     if (!schema) return ctx.Usage("--schema: " + schema.error().message);
     auto fields = ParsePartitionFields(partition_text, *schema, PartitionSpec::kFirstFieldId);
