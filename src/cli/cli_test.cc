@@ -205,4 +205,39 @@ TEST_F(FloeCli, InspectPrintsMetadataManifestsAndParquet) {
   EXPECT_EQ(Floe("inspect junk.json").status, 1);
 }
 
+TEST_F(FloeCli, HistoryAndEvolutionCommands) {
+  CreateOrders();
+  auto snapshots = Floe("snapshots sales.orders --format csv").out;
+  std::string first = snapshots.substr(snapshots.find('\n') + 1);
+  first = first.substr(first.find(',') + 1);
+  first = first.substr(0, first.find(','));
+  EXPECT_EQ(Floe("branch create sales.orders dev").status, 0);
+  EXPECT_EQ(Floe("tag create sales.orders v1 --at " + first).status, 0);
+  auto refs = Floe("refs sales.orders --format csv").out;
+  EXPECT_NE(refs.find("dev"), std::string::npos) << refs;
+  EXPECT_NE(refs.find("v1"), std::string::npos) << refs;
+  // A write to the branch leaves main untouched.
+  Write("more.csv", "order_id,country,amount_cents,ts\n9,DE,900,2026-01-05T10:00:00\n");
+  EXPECT_EQ(Floe("append sales.orders more.csv --branch dev").status, 0);
+  EXPECT_EQ(Floe("scan sales.orders --format csv --columns order_id --where 'order_id = 9'").out, "order_id\n");
+  EXPECT_EQ(Floe("scan sales.orders --ref dev --format csv --columns order_id --where 'order_id = 9'").out,
+            "order_id\n9\n");
+  EXPECT_EQ(Floe("delete sales.orders --where 'order_id = 1'").status, 0);
+  EXPECT_EQ(Floe("rollback sales.orders --to " + first).status, 0);
+  EXPECT_EQ(Floe("scan sales.orders --format csv --columns order_id --where 'order_id = 1'").out, "order_id\n1\n");
+  EXPECT_EQ(Floe("schema add-column sales.orders note string").status, 0);
+  EXPECT_EQ(Floe("schema rename-column sales.orders note remark").status, 0);
+  EXPECT_NE(Floe("schema sales.orders --format csv").out.find("remark,string"), std::string::npos);
+  EXPECT_EQ(Floe("schema drop-column sales.orders remark").status, 0);
+  EXPECT_EQ(Floe("schema add-column sales.orders x lung").status, 2);
+  EXPECT_EQ(Floe("partition-spec add sales.orders 'bucket(4, order_id)'").status, 0);
+  EXPECT_EQ(Floe("partition-spec add sales.orders 'day(nope)'").status, 2);
+  Write("up.csv", "order_id,country,amount_cents\n2,DE,222\n");
+  EXPECT_EQ(Floe("upsert sales.orders up.csv --key order_id").status, 0);
+  EXPECT_EQ(Floe("scan sales.orders --format csv --columns amount_cents --where 'order_id = 2'").out,
+            "amount_cents\n222\n");
+  EXPECT_EQ(Floe("branch drop sales.orders dev").status, 0);
+  EXPECT_EQ(Floe("rollback sales.orders --to 1").status, 1);
+}
+
 }  // namespace
