@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "node_tools.h"
 #include "parquet/parquet_reader.h"
 #include "parquet/parquet_writer.h"
 
@@ -17,40 +18,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string Script() { return std::string(FLOE_SOURCE_DIR) + "/tests/js/read_parquet.mjs"; }
+using testing::ShellQuote;
 
-bool HaveDuckDB(std::string* why) {
-  if (std::system("command -v node > /dev/null 2>&1") != 0) {
-    *why = "skipped: node is not installed";
-    return false;
-  }
-  if (!fs::exists(std::string(FLOE_SOURCE_DIR) + "/tests/js/node_modules/@duckdb/node-api")) {
-    *why = "skipped: run `npm install` in tests/js (needs @duckdb/node-api)";
-    return false;
-  }
-  return true;
-}
+std::string Script() { return testing::JsScript("read_parquet.mjs"); }
 
-std::string ShellQuote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// Runs a command; returns its stdout, or nullopt when it fails.
+// Runs a command; returns its output, or nullopt (recording a failure) when it fails.
 std::optional<std::string> RunCommand(const std::string& cmd) {
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return std::nullopt;
-  std::string out;
-  char buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  int rc = ::pclose(p);
-  if (rc != 0) {
-    ADD_FAILURE() << cmd << "\n" << out;
+  testing::CommandOutput run = testing::RunCommand(cmd);
+  if (run.exit_code != 0) {
+    ADD_FAILURE() << cmd << "\n" << run.output;
     return std::nullopt;
   }
-  return out;
+  return run.output;
 }
 
 // A leaf column of a schema with its dotted SQL path.
@@ -233,8 +212,7 @@ ColumnBatch AllTypesBatch(const Schema& schema, int n) {
 class DuckDB : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    std::string why;
-    if (!HaveDuckDB(&why)) GTEST_SKIP() << why;
+    if (auto why = testing::MissingNodeModule("@duckdb/node-api")) GTEST_SKIP() << *why;
     dir_ = fs::temp_directory_path() / ("floe_parquet_duckdb_" + std::to_string(::getpid()));
     fs::create_directories(dir_);
   }
