@@ -118,11 +118,13 @@ int Main(const Args& args) {
   // 1. The bare swap: tables whose pointer moves between synthetic names (no documents).
   auto sql = OpenMany(sql_uri, name + "swap", kMax);
   Prepare(*sql[0], kMax);
-  std::vector<std::string> current(kMax);
-  for (int c = 0; c < kMax; ++c) current[c] = sql[0]->LoadTable(TableFor(c))->metadata_location;
+  std::vector<std::string> first(kMax), current(kMax);
+  for (int c = 0; c < kMax; ++c) first[c] = current[c] = sql[0]->LoadTable(TableFor(c))->metadata_location;
+  int64_t round = 0;  // names stay unique across the 1- and 8-client runs
   auto swap_rate = [&](int clients) {
+    ++round;
     return Rate(clients, args.seconds, [&](int c, int64_t i) {
-      std::string next = current[c] + "." + std::to_string(i);
+      std::string next = first[c] + "." + std::to_string(round) + "." + std::to_string(i);
       auto* store = dynamic_cast<PointerStore*>(sql[c].get());
       auto done = store->SwapPointer({TableFor(c), current[c], next});
       if (!done) {

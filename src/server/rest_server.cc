@@ -155,6 +155,8 @@ Result<std::unique_ptr<RestServer>> RestServer::Create(RestServerOptions options
     res.set_content(ErrorModelJson(500, "InternalServerError", "unexpected server error").dump(), "application/json");
   });
   impl->http.set_payload_max_length(options.max_body_bytes);
+  // Responses are written in pieces; without TCP_NODELAY each waits for the client's delayed ACK.
+  impl->http.set_tcp_nodelay(true);
   impl->http.set_read_timeout(options.read_timeout_s, 0);
   impl->http.set_write_timeout(options.write_timeout_s, 0);
   int threads = options.threads;
