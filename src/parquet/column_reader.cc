@@ -1,9 +1,12 @@
 #include "parquet/column_reader.h"
 
+#include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "parquet/compression.h"
 #include "parquet/rle.h"
+#include "parquet/value_conversion.h"
 
 namespace floe::parquet {
 
@@ -14,210 +17,6 @@ namespace {
 constexpr int64_t kMaxPageBytes = 1ll << 30;
 constexpr int64_t kMaxPageValues = 1ll << 26;
 
-enum class OutKind { kBool, kInt32, kInt64, kFloat, kDouble, kDecimal, kBytes };
-
-struct Conversion {
-  OutKind out = OutKind::kInt64;
-  int32_t physical = 0;
-  int type_length = 0;
-  int64_t multiply = 1;  // integer unit scaling (e.g. millis -> micros)
-  int64_t divide = 1;
-  bool int96_nanos = false;  // INT96 -> nanoseconds (else microseconds)
-};
-
-Result<Conversion> PlanConversion(const LeafDescriptor& leaf, const TypePtr& target) {
-  const SchemaElement& e = leaf.element;
-  Conversion c;
-  c.physical = *e.type;
-  c.type_length = e.type_length.value_or(0);
-  auto refuse = [&]() -> Result<Conversion> {
-    return NotSupported("cannot read Parquet " + PhysicalTypeName(c.physical) + " column as " + target->ToString());
-  };
-  const int32_t p = c.physical;
-  switch (target->id()) {
-    case TypeId::kBoolean:
-      if (p != physical::kBoolean) return refuse();
-      c.out = OutKind::kBool;
-      return c;
-    case TypeId::kInt:
-    case TypeId::kDate:
-      if (p != physical::kInt32) return refuse();
-      c.out = OutKind::kInt32;
-      return c;
-    case TypeId::kLong:
-      if (p != physical::kInt32 && p != physical::kInt64) return refuse();
-      c.out = OutKind::kInt64;
-      return c;
-    case TypeId::kTime:
-    case TypeId::kTimestamp:
-    case TypeId::kTimestampTz:
-    case TypeId::kTimestampNs:
-    case TypeId::kTimestampTzNs: {
-      bool nanos = target->id() == TypeId::kTimestampNs || target->id() == TypeId::kTimestampTzNs;
-      c.out = OutKind::kInt64;
-      if (p == physical::kInt96) {
-        if (target->id() == TypeId::kTime) return refuse();
-        c.int96_nanos = nanos;
-        return c;
-      }
-      if (p != physical::kInt64 && p != physical::kInt32) return refuse();
-      int unit = TimeUnitOf(e);
-      if (unit == 0) unit = nanos ? LogicalType::kNanos : LogicalType::kMicros;
-      int want = nanos ? LogicalType::kNanos : LogicalType::kMicros;
-      for (int u = unit; u < want; ++u) c.multiply *= 1000;
-      for (int u = want; u < unit; ++u) c.divide *= 1000;
-      return c;
-    }
-    case TypeId::kFloat:
-      if (p != physical::kFloat) return refuse();
-      c.out = OutKind::kFloat;
-      return c;
-    case TypeId::kDouble:
-      if (p != physical::kFloat && p != physical::kDouble) return refuse();
-      c.out = OutKind::kDouble;
-      return c;
-    case TypeId::kDecimal:
-      if (p != physical::kInt32 && p != physical::kInt64 && p != physical::kFixedLenByteArray && p != physical::kByteArray) return refuse();
-      if (p == physical::kFixedLenByteArray && c.type_length > 16) return refuse();
-      c.out = OutKind::kDecimal;
-      return c;
-    case TypeId::kString:
-    case TypeId::kBinary:
-      if (p != physical::kByteArray && p != physical::kFixedLenByteArray) return refuse();
-      c.out = OutKind::kBytes;
-      return c;
-    case TypeId::kFixed:
-      if (p != physical::kFixedLenByteArray || c.type_length != target->length()) return refuse();
-      c.out = OutKind::kBytes;
-      return c;
-    case TypeId::kUuid:
-      if (p != physical::kFixedLenByteArray || c.type_length != 16) return refuse();
-      c.out = OutKind::kBytes;
-      return c;
-    default:
-      return refuse();
-  }
-}
-
-int64_t Int96ToTime(const uint8_t* p, bool nanos) {
-  int64_t nanos_of_day;
-  int32_t julian_day;
-  std::memcpy(&nanos_of_day, p, 8);
-  std::memcpy(&julian_day, p + 8, 4);
-  constexpr int64_t kUnixEpochJulianDay = 2440588;
-  int64_t days = static_cast<int64_t>(julian_day) - kUnixEpochJulianDay;
-  if (nanos) return days * 86400ll * 1000000000ll + nanos_of_day;
-  return days * 86400ll * 1000000ll + nanos_of_day / 1000;
-}
-
-__int128 BigEndianToInt128(const uint8_t* b, size_t n) {
-  unsigned __int128 v = (n > 0 && (b[0] & 0x80)) ? ~static_cast<unsigned __int128>(0) : 0;
-  for (size_t i = 0; i < n; ++i) v = (v << 8) | b[i];
-  return static_cast<__int128>(v);
-}
-
-int64_t ScaleInt(int64_t v, const Conversion& c) {
-  if (c.multiply != 1) v = static_cast<int64_t>(static_cast<uint64_t>(v) * static_cast<uint64_t>(c.multiply));
-  if (c.divide != 1) {
-    int64_t q = v / c.divide;
-    if ((v % c.divide) < 0) --q;  // floor, so pre-epoch instants round down
-    v = q;
-  }
-  return v;
-}
-
-// Decodes n PLAIN values (fixed-size outputs) from [p, p + size) into out; *consumed gets
-// the bytes used.
-template <typename T>
-Status DecodePlain(const Conversion& c, const uint8_t* p, size_t size, size_t n, T* out, size_t* consumed) {
-  auto need = [&](size_t bytes) -> Status {
-    if (bytes > size) return Corrupt("PLAIN values reach past the end of the page");
-    *consumed = bytes;
-    return Ok();
-  };
-  if constexpr (std::is_same_v<T, uint8_t>) {  // booleans, one bit each
-    FLOE_RETURN_IF_ERROR(need((n + 7) / 8));
-    for (size_t i = 0; i < n; ++i) out[i] = (p[i >> 3] >> (i & 7)) & 1;
-    return Ok();
-  } else if constexpr (std::is_same_v<T, int32_t>) {
-    FLOE_RETURN_IF_ERROR(need(n * 4));
-    std::memcpy(out, p, n * 4);
-    return Ok();
-  } else if constexpr (std::is_same_v<T, int64_t>) {
-    if (c.physical == physical::kInt96) {
-      FLOE_RETURN_IF_ERROR(need(n * 12));
-      for (size_t i = 0; i < n; ++i) out[i] = Int96ToTime(p + 12 * i, c.int96_nanos);
-      return Ok();
-    }
-    if (c.physical == physical::kInt32) {
-      FLOE_RETURN_IF_ERROR(need(n * 4));
-      for (size_t i = 0; i < n; ++i) {
-        int32_t v;
-        std::memcpy(&v, p + 4 * i, 4);
-        out[i] = ScaleInt(v, c);
-      }
-      return Ok();
-    }
-    FLOE_RETURN_IF_ERROR(need(n * 8));
-    std::memcpy(out, p, n * 8);
-    if (c.multiply != 1 || c.divide != 1)
-      for (size_t i = 0; i < n; ++i) out[i] = ScaleInt(out[i], c);
-    return Ok();
-  } else if constexpr (std::is_same_v<T, float>) {
-    FLOE_RETURN_IF_ERROR(need(n * 4));
-    std::memcpy(out, p, n * 4);
-    return Ok();
-  } else if constexpr (std::is_same_v<T, double>) {
-    if (c.physical == physical::kFloat) {
-      FLOE_RETURN_IF_ERROR(need(n * 4));
-      for (size_t i = 0; i < n; ++i) {
-        float f;
-        std::memcpy(&f, p + 4 * i, 4);
-        out[i] = f;
-      }
-      return Ok();
-    }
-    FLOE_RETURN_IF_ERROR(need(n * 8));
-    std::memcpy(out, p, n * 8);
-    return Ok();
-  } else {  // __int128 decimals
-    if (c.physical == physical::kInt32 || c.physical == physical::kInt64) {
-      size_t w = c.physical == physical::kInt32 ? 4 : 8;
-      FLOE_RETURN_IF_ERROR(need(n * w));
-      for (size_t i = 0; i < n; ++i) {
-        if (w == 4) {
-          int32_t v;
-          std::memcpy(&v, p + 4 * i, 4);
-          out[i] = v;
-        } else {
-          int64_t v;
-          std::memcpy(&v, p + 8 * i, 8);
-          out[i] = v;
-        }
-      }
-      return Ok();
-    }
-    if (c.physical == physical::kFixedLenByteArray) {
-      size_t w = static_cast<size_t>(c.type_length);
-      FLOE_RETURN_IF_ERROR(need(n * w));
-      for (size_t i = 0; i < n; ++i) out[i] = BigEndianToInt128(p + w * i, w);
-      return Ok();
-    }
-    size_t pos = 0;  // BYTE_ARRAY decimals
-    for (size_t i = 0; i < n; ++i) {
-      if (size - pos < 4) return Corrupt("PLAIN byte array length reaches past the end of the page");
-      uint32_t len;
-      std::memcpy(&len, p + pos, 4);
-      pos += 4;
-      if (len > size - pos) return Corrupt("PLAIN byte array reaches past the end of the page");
-      if (len > 16) return Corrupt("decimal wider than 16 bytes");
-      out[i] = BigEndianToInt128(p + pos, len);
-      pos += len;
-    }
-    *consumed = pos;
-    return Ok();
-  }
-}
 
 // Variable-length values: a list of (offset, length) views into a buffer.
 struct ByteViews {
@@ -228,33 +27,112 @@ struct ByteViews {
 
 class ChunkDecoder {
  public:
-  ChunkDecoder(const ColumnChunkInput& in, const Conversion& conv, Column* out, std::vector<uint8_t>* def_out)
-      : in_(in), conv_(conv), out_(out), def_out_(def_out), max_def_(in.leaf->max_def_level) {}
+  ChunkDecoder(ColumnChunkInput in, const Conversion& conv)
+      : in_(std::move(in)), conv_(conv), max_def_(in_.leaf->max_def_level),
+        pos_(reinterpret_cast<const uint8_t*>(in_.bytes.data())), left_(in_.bytes.size()) {}
 
-  Status Run() {
+  Status Check() const {
     if (in_.leaf->max_rep_level > 0) return NotSupported("repeated columns (lists, maps) are not supported yet");
     if (in_.meta->num_values != in_.num_rows)
       return Corrupt("column chunk has " + std::to_string(in_.meta->num_values) + " values but the row group has " +
                      std::to_string(in_.num_rows) + " rows");
-    const uint8_t* p = reinterpret_cast<const uint8_t*>(in_.bytes.data());
-    size_t left = in_.bytes.size();
-    while (rows_ < static_cast<size_t>(in_.num_rows)) {
-      if (left == 0) return Corrupt("column chunk ends after " + std::to_string(rows_) + " of " + std::to_string(in_.num_rows) + " values");
+    return Ok();
+  }
+
+  const std::string& context() const { return in_.context; }
+
+  // Reads page headers up to the next data page (decoding any dictionary page on the way)
+  // and holds it as pending; false once the chunk's rows are all read.
+  Result<bool> PeekPage() {
+    while (!pending_) {
+      if (rows_ >= static_cast<size_t>(in_.num_rows)) return false;
+      if (left_ == 0) return Corrupt("column chunk ends after " + std::to_string(rows_) + " of " + std::to_string(in_.num_rows) + " values");
       size_t header_size = 0;
-      auto ph = ReadPageHeader(p, left, &header_size);
+      auto ph = ReadPageHeader(pos_, left_, &header_size);
       if (!ph) return std::unexpected(ph.error().WithContext("page header"));
-      p += header_size;
-      left -= header_size;
-      if (static_cast<size_t>(ph->compressed_page_size) > left) return Corrupt("page reaches past the end of the column chunk");
+      pos_ += header_size;
+      left_ -= header_size;
+      if (static_cast<size_t>(ph->compressed_page_size) > left_) return Corrupt("page reaches past the end of the column chunk");
       if (ph->uncompressed_page_size > kMaxPageBytes) return Corrupt("page claims an implausible uncompressed size");
-      FLOE_RETURN_IF_ERROR(Page(*ph, p, static_cast<size_t>(ph->compressed_page_size)));
-      p += ph->compressed_page_size;
-      left -= ph->compressed_page_size;
+      const uint8_t* body = pos_;
+      size_t size = static_cast<size_t>(ph->compressed_page_size);
+      pos_ += size;
+      left_ -= size;
+      int32_t num_values = 0;
+      if (ph->type == page_type::kDataPage) {
+        if (!ph->data_page_header) return Corrupt("data page without its header");
+        num_values = ph->data_page_header->num_values;
+      } else if (ph->type == page_type::kDataPageV2) {
+        if (!ph->data_page_header_v2) return Corrupt("v2 data page without its header");
+        num_values = ph->data_page_header_v2->num_values;
+      } else {
+        FLOE_RETURN_IF_ERROR(Page(*ph, body, size));  // a dictionary page; others are skipped
+        continue;
+      }
+      FLOE_RETURN_IF_ERROR(CheckCount(num_values, &pending_rows_));
+      pending_ = std::move(*ph);
+      pending_body_ = body;
+      pending_size_ = size;
     }
+    return true;
+  }
+
+  // Rows of the pending page (after PeekPage returned true).
+  size_t pending_rows() const { return pending_rows_; }
+
+  // Whether no row of the pending page can match the predicate: the page holds dictionary
+  // indices and no dictionary entry matches. (Its indices are then never checked.)
+  bool PendingCannotMatch() const {
+    if (!pending_ || !has_predicate_ || !has_dict_ || dict_any_match_) return false;
+    int32_t enc = pending_->data_page_header ? pending_->data_page_header->encoding
+                                             : pending_->data_page_header_v2->encoding;
+    return enc == encoding::kPlainDictionary || enc == encoding::kRleDictionary;
+  }
+
+  Status SkipPage() {
+    FLOE_ASSIGN_OR_RETURN(bool more, PeekPage());
+    if (!more) return Corrupt("read past the last page of the column chunk");
+    rows_ += pending_rows_;
+    pending_.reset();
+    return Ok();
+  }
+
+  // Appends the next page's rows to *out (and their definition levels to *def_out).
+  Status ReadPage(Column* out, std::vector<uint8_t>* def_out) {
+    out_ = out;
+    def_out_ = def_out;
+    match_ = nullptr;
+    track_nulls_ = !out->nulls.empty();
+    return DecodePending();
+  }
+
+  // (*match)[i] = 1 when row i of the next page is not null and equals a predicate value.
+  Status MatchPage(std::vector<uint8_t>* match) {
+    out_ = nullptr;
+    def_out_ = nullptr;
+    match_ = match;
+    track_nulls_ = false;
+    return DecodePending();
+  }
+
+  Status SetPredicate(const Column& values) {
+    if (conv_.out == OutKind::kFloat || conv_.out == OutKind::kDouble)
+      return NotSupported("value predicates on floating-point columns");
+    if (rows_ > 0 || has_dict_) return InvalidArgument("predicate set after the chunk's first page");
+    predicate_ = values;
+    has_predicate_ = true;
     return Ok();
   }
 
  private:
+  Status DecodePending() {
+    FLOE_ASSIGN_OR_RETURN(bool more, PeekPage());
+    if (!more) return Corrupt("read past the last page of the column chunk");
+    PageHeader ph = std::move(*pending_);
+    pending_.reset();
+    return Page(ph, pending_body_, pending_size_);
+  }
+
   Status Decompressed(const uint8_t* data, size_t size, size_t uncompressed, const uint8_t** out) {
     if (in_.meta->codec == codec::kUncompressed) {
       if (size != uncompressed) return Corrupt("uncompressed page size does not match its header");
@@ -274,7 +152,9 @@ class ChunkDecoder {
         if (has_dict_ || rows_ > 0) return Corrupt("dictionary page after data pages");
         const uint8_t* body;
         FLOE_RETURN_IF_ERROR(Decompressed(data, size, ph.uncompressed_page_size, &body));
-        return Dictionary(*ph.dictionary_page_header, body, ph.uncompressed_page_size);
+        FLOE_RETURN_IF_ERROR(Dictionary(*ph.dictionary_page_header, body, ph.uncompressed_page_size));
+        BuildDictMatch();
+        return Ok();
       }
       case page_type::kDataPage: {
         if (!ph.data_page_header) return Corrupt("data page without its header");
@@ -403,9 +283,9 @@ class ChunkDecoder {
     all_present_ = present == n;
     if (def_out_) def_out_->insert(def_out_->end(), levels_.begin(), levels_.begin() + n);
     // Null flags: created on the first null, then kept in step with the rows.
-    if (!all_present_ && !track_nulls_) {
+    if (out_ && !all_present_ && !track_nulls_) {
       track_nulls_ = true;
-      out_->nulls.assign(rows_, 0);
+      out_->nulls.assign(out_->length, 0);
     }
     if (track_nulls_) {
       size_t base = out_->nulls.size();
@@ -417,8 +297,9 @@ class ChunkDecoder {
 
   void NoteRows(size_t n) {
     rows_ += n;
-    out_->length = rows_;
-    if (track_nulls_ && out_->nulls.size() < rows_) out_->nulls.resize(rows_, 0);
+    if (!out_) return;
+    out_->length += n;
+    if (track_nulls_ && out_->nulls.size() < out_->length) out_->nulls.resize(out_->length, 0);
   }
 
   Status Dictionary(const DictionaryPageHeader& h, const uint8_t* body, size_t size) {
@@ -485,6 +366,33 @@ class ChunkDecoder {
     return Ok();
   }
 
+  // Decodes the page's present_ non-null values into dense (any encoding of a fixed-size type).
+  template <typename T>
+  Status DenseValues(int32_t enc, const uint8_t* p, size_t size, T* dense, const std::vector<T>& dict) {
+    if (enc == encoding::kPlain) {
+      size_t used;
+      return DecodePlain(conv_, p, size, present_, dense, &used);
+    }
+    if (enc == encoding::kPlainDictionary || enc == encoding::kRleDictionary) {
+      FLOE_RETURN_IF_ERROR(Indices(p, size, dict.size()));
+      const T* d = dict.data();
+      const uint32_t* idx = indices_.data();
+      for (size_t i = 0; i < present_; ++i) dense[i] = d[idx[i]];
+      return Ok();
+    }
+    if constexpr (std::is_same_v<T, uint8_t>) {
+      if (enc == encoding::kRle) {
+        if (size < 4) return Corrupt("RLE boolean length reaches past the end of the page");
+        uint32_t len;
+        std::memcpy(&len, p, 4);
+        if (len > size - 4) return Corrupt("RLE booleans reach past the end of the page");
+        RleDecoder d(p + 4, len, 1);
+        return d.Decode(dense, present_);
+      }
+    }
+    return NotSupported("value encoding " + EncodingName(enc));
+  }
+
   template <typename T>
   Status FixedValues(int32_t enc, const uint8_t* p, size_t size, size_t n, std::vector<T>& out, const std::vector<T>& dict) {
     size_t base = out.size();
@@ -494,24 +402,7 @@ class ChunkDecoder {
       scratch_.resize(present_ * sizeof(T));
       dense = reinterpret_cast<T*>(scratch_.data());
     }
-    if (enc == encoding::kPlain) {
-      size_t used;
-      FLOE_RETURN_IF_ERROR(DecodePlain(conv_, p, size, present_, dense, &used));
-    } else if (enc == encoding::kPlainDictionary || enc == encoding::kRleDictionary) {
-      FLOE_RETURN_IF_ERROR(Indices(p, size, dict.size()));
-      const T* d = dict.data();
-      const uint32_t* idx = indices_.data();
-      for (size_t i = 0; i < present_; ++i) dense[i] = d[idx[i]];
-    } else if (enc == encoding::kRle && std::is_same_v<T, uint8_t>) {
-      if (size < 4) return Corrupt("RLE boolean length reaches past the end of the page");
-      uint32_t len;
-      std::memcpy(&len, p, 4);
-      if (len > size - 4) return Corrupt("RLE booleans reach past the end of the page");
-      RleDecoder d(p + 4, len, 1);
-      if constexpr (std::is_same_v<T, uint8_t>) FLOE_RETURN_IF_ERROR(d.Decode(dense, present_));
-    } else {
-      return NotSupported("value encoding " + EncodingName(enc));
-    }
+    FLOE_RETURN_IF_ERROR(DenseValues(enc, p, size, dense, dict));
     if (!all_present_) {
       T* dst = out.data() + base;
       size_t j = 0;
@@ -582,8 +473,111 @@ class ChunkDecoder {
     return NotSupported("value encoding " + EncodingName(enc));
   }
 
+  // Predicate matching (MatchPage): one flag per row, computed on dictionary ids when the
+  // page holds them, so that no value is materialized.
+
+  template <typename T>
+  static bool In(const T& v, const std::vector<T>& set) {
+    for (const T& x : set)
+      if (x == v) return true;
+    return false;
+  }
+
+  bool BytesIn(std::string_view v) const {
+    for (size_t k = 0; k < predicate_.length; ++k)
+      if (predicate_.BytesAt(k) == v) return true;
+    return false;
+  }
+
+  size_t DictSize() const {
+    switch (conv_.out) {
+      case OutKind::kBool: return dict_bool_.size();
+      case OutKind::kInt32: return dict32_.size();
+      case OutKind::kInt64: return dict64_.size();
+      case OutKind::kFloat: return dictf_.size();
+      case OutKind::kDouble: return dictd_.size();
+      case OutKind::kDecimal: return dict128_.size();
+      case OutKind::kBytes: return dict_bytes_.size();
+    }
+    return 0;
+  }
+
+  // Which dictionary entries are predicate values (looked up once per chunk).
+  void BuildDictMatch() {
+    if (!has_predicate_) return;
+    size_t n = DictSize();
+    dict_match_.assign(n, 0);
+    for (size_t i = 0; i < n; ++i) {
+      bool m = false;
+      switch (conv_.out) {
+        case OutKind::kBool: m = In(dict_bool_[i], predicate_.bools); break;
+        case OutKind::kInt32: m = In(dict32_[i], predicate_.ints); break;
+        case OutKind::kInt64: m = In(dict64_[i], predicate_.longs); break;
+        case OutKind::kDecimal: m = In(dict128_[i], predicate_.decimals); break;
+        case OutKind::kBytes:
+          m = BytesIn(std::string_view(dict_bytes_.bytes).substr(dict_bytes_.offsets[i], dict_bytes_.offsets[i + 1] - dict_bytes_.offsets[i]));
+          break;
+        case OutKind::kFloat:
+        case OutKind::kDouble: break;  // refused by SetPredicate
+      }
+      dict_match_[i] = m;
+    }
+    dict_any_match_ = std::find(dict_match_.begin(), dict_match_.end(), 1) != dict_match_.end();
+  }
+
+  template <typename T>
+  Status DenseMatches(int32_t enc, const uint8_t* p, size_t size, const std::vector<T>& dict, const std::vector<T>& set, uint8_t* dense) {
+    scratch_.resize(present_ * sizeof(T));
+    T* v = reinterpret_cast<T*>(scratch_.data());
+    FLOE_RETURN_IF_ERROR(DenseValues(enc, p, size, v, dict));
+    for (size_t j = 0; j < present_; ++j) dense[j] = In(v[j], set);
+    return Ok();
+  }
+
+  Status Matches(int32_t enc, const uint8_t* p, size_t size, size_t n) {
+    std::vector<uint8_t>& m = *match_;
+    m.resize(n);
+    uint8_t* dense = m.data();
+    if (!all_present_) {
+      match_dense_.resize(present_);
+      dense = match_dense_.data();
+    }
+    if (enc == encoding::kPlainDictionary || enc == encoding::kRleDictionary) {
+      FLOE_RETURN_IF_ERROR(Indices(p, size, DictSize()));
+      const uint8_t* table = dict_match_.data();
+      const uint32_t* idx = indices_.data();
+      for (size_t j = 0; j < present_; ++j) dense[j] = table[idx[j]];
+    } else {
+      switch (conv_.out) {
+        case OutKind::kBool: FLOE_RETURN_IF_ERROR(DenseMatches(enc, p, size, dict_bool_, predicate_.bools, dense)); break;
+        case OutKind::kInt32: FLOE_RETURN_IF_ERROR(DenseMatches(enc, p, size, dict32_, predicate_.ints, dense)); break;
+        case OutKind::kInt64: FLOE_RETURN_IF_ERROR(DenseMatches(enc, p, size, dict64_, predicate_.longs, dense)); break;
+        case OutKind::kDecimal: FLOE_RETURN_IF_ERROR(DenseMatches(enc, p, size, dict128_, predicate_.decimals, dense)); break;
+        case OutKind::kBytes: {
+          if (enc != encoding::kPlain) return NotSupported("value encoding " + EncodingName(enc));
+          size_t pos = 0;
+          for (size_t j = 0; j < present_; ++j) {
+            std::string_view v;
+            FLOE_RETURN_IF_ERROR(NextBytes(p, size, &pos, &v));
+            dense[j] = BytesIn(v);
+          }
+          break;
+        }
+        case OutKind::kFloat:
+        case OutKind::kDouble: return NotSupported("value predicates on floating-point columns");
+      }
+    }
+    if (!all_present_) {
+      size_t j = 0;
+      for (size_t i = 0; i < n; ++i) m[i] = levels_[i] == max_def_ ? dense[j++] : 0;
+    }
+    NoteRows(n);
+    return Ok();
+  }
+
   Status Values(int32_t enc, const uint8_t* p, size_t size, size_t n) {
     Status s;
+    if (match_) return Matches(enc, p, size, n);
     switch (conv_.out) {
       case OutKind::kBool: s = FixedValues(enc, p, size, n, out_->bools, dict_bool_); break;
       case OutKind::kInt32: s = FixedValues(enc, p, size, n, out_->ints, dict32_); break;
@@ -598,12 +592,26 @@ class ChunkDecoder {
     return Ok();
   }
 
-  const ColumnChunkInput& in_;
+  ColumnChunkInput in_;
   Conversion conv_;
-  Column* out_;
-  std::vector<uint8_t>* def_out_;
   int max_def_;
-  size_t rows_ = 0;
+  const uint8_t* pos_;  // the next page header
+  size_t left_;         // bytes from pos_ to the chunk's end
+  size_t rows_ = 0;     // rows of the pages read or skipped
+  // The next data page, read by PeekPage but not yet decoded or skipped.
+  std::optional<PageHeader> pending_;
+  const uint8_t* pending_body_ = nullptr;
+  size_t pending_size_ = 0;
+  size_t pending_rows_ = 0;
+  // The current page's destination: values into out_ (levels into def_out_), or match flags.
+  Column* out_ = nullptr;
+  std::vector<uint8_t>* def_out_ = nullptr;
+  std::vector<uint8_t>* match_ = nullptr;
+  bool has_predicate_ = false;
+  Column predicate_;                 // the values a matching row equals (IN list)
+  std::vector<uint8_t> dict_match_;  // per dictionary entry: is it a predicate value
+  bool dict_any_match_ = false;
+  std::vector<uint8_t> match_dense_;
   std::vector<uint8_t> page_buf_;
   std::vector<uint8_t> levels_;
   std::vector<uint32_t> indices_;
@@ -629,16 +637,54 @@ Status CheckReadable(const LeafDescriptor& leaf, const TypePtr& target) {
   return Ok();
 }
 
-Status ReadColumnChunk(const ColumnChunkInput& input, const TypePtr& target, Column* out,
-                       std::vector<uint8_t>* def_levels) {
+// The public decoder is a thin shell over ChunkDecoder; every error names the chunk.
+struct ColumnChunkDecoder::Impl : ChunkDecoder {
+  using ChunkDecoder::ChunkDecoder;
+};
+
+namespace {
+Status Named(Status s, const ChunkDecoder& d) {
+  if (!s) return std::unexpected(s.error().WithContext(d.context()));
+  return s;
+}
+}  // namespace
+
+ColumnChunkDecoder::ColumnChunkDecoder(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ColumnChunkDecoder::~ColumnChunkDecoder() = default;
+
+Result<std::unique_ptr<ColumnChunkDecoder>> ColumnChunkDecoder::Make(ColumnChunkInput input, const TypePtr& target) {
   auto conv = PlanConversion(*input.leaf, target);
   if (!conv) return std::unexpected(conv.error().WithContext(input.context));
   if (input.num_rows < 0 || input.num_rows > (1ll << 31)) return Corrupt(input.context + ": implausible row count");
+  auto impl = std::make_unique<Impl>(std::move(input), *conv);
+  FLOE_RETURN_IF_ERROR(Named(impl->Check(), *impl));
+  return std::unique_ptr<ColumnChunkDecoder>(new ColumnChunkDecoder(std::move(impl)));
+}
+
+Result<bool> ColumnChunkDecoder::PeekPage() {
+  auto more = impl_->PeekPage();
+  if (!more) return std::unexpected(more.error().WithContext(impl_->context()));
+  return *more;
+}
+
+size_t ColumnChunkDecoder::page_rows() const { return impl_->pending_rows(); }
+bool ColumnChunkDecoder::PageCannotMatch() const { return impl_->PendingCannotMatch(); }
+Status ColumnChunkDecoder::SkipPage() { return Named(impl_->SkipPage(), *impl_); }
+Status ColumnChunkDecoder::ReadPage(Column* out, std::vector<uint8_t>* def_levels) {
+  return Named(impl_->ReadPage(out, def_levels), *impl_);
+}
+Status ColumnChunkDecoder::SetPredicate(const Column& values) { return Named(impl_->SetPredicate(values), *impl_); }
+Status ColumnChunkDecoder::MatchPage(std::vector<uint8_t>* match) { return Named(impl_->MatchPage(match), *impl_); }
+
+Status ReadColumnChunk(const ColumnChunkInput& input, const TypePtr& target, Column* out,
+                       std::vector<uint8_t>* def_levels) {
+  FLOE_ASSIGN_OR_RETURN(auto decoder, ColumnChunkDecoder::Make(input, target));
   out->Reserve(static_cast<size_t>(std::min<int64_t>(input.num_rows, 1 << 20)));
-  ChunkDecoder d(input, *conv, out, def_levels);
-  Status s = d.Run();
-  if (!s) return std::unexpected(s.error().WithContext(input.context));
-  return Ok();
+  while (true) {
+    FLOE_ASSIGN_OR_RETURN(bool more, decoder->PeekPage());
+    if (!more) return Ok();
+    FLOE_RETURN_IF_ERROR(decoder->ReadPage(out, def_levels));
+  }
 }
 
 }  // namespace floe::parquet

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,42 @@ struct ColumnChunkInput {
 // null it receives one definition level per row (for rebuilding struct nulls).
 Status ReadColumnChunk(const ColumnChunkInput& input, const TypePtr& target, Column* out,
                        std::vector<uint8_t>* def_levels);
+
+// Decodes a column chunk one data page at a time, for readers that stream (column_cursor.h).
+// Usage: PeekPage(); then exactly one of SkipPage, ReadPage or MatchPage for that page.
+class ColumnChunkDecoder {
+ public:
+  static Result<std::unique_ptr<ColumnChunkDecoder>> Make(ColumnChunkInput input, const TypePtr& target);
+  ~ColumnChunkDecoder();
+
+  // Reads headers up to the next data page (decoding a dictionary page on the way); false
+  // once every row of the chunk has been read or skipped.
+  Result<bool> PeekPage();
+  // Rows of the page PeekPage found.
+  size_t page_rows() const;
+  // True when no row of that page can match the predicate: it holds dictionary ids and no
+  // dictionary entry is a predicate value. Such a page can be skipped undecoded.
+  bool PageCannotMatch() const;
+  // Moves past the page without decompressing it.
+  Status SkipPage();
+  // Appends the page's rows to *out (a Column of the target type); their definition levels
+  // to *def_levels when it is not null.
+  Status ReadPage(Column* out, std::vector<uint8_t>* def_levels = nullptr);
+
+  // An IN-list predicate for MatchPage: `values` is a Column of the target type without
+  // nulls. Set before the first PeekPage. Floating-point columns are NotSupported (their
+  // equality is not bitwise: -0.0 = 0.0).
+  Status SetPredicate(const Column& values);
+  // (*match)[i] = 1 when row i of the page is not null and equals a predicate value, else 0;
+  // resized to page_rows(). Dictionary pages are matched on their ids: strings are never
+  // built. A dictionary id beyond the dictionary is Corrupt, as in ReadPage.
+  Status MatchPage(std::vector<uint8_t>* match);
+
+ private:
+  struct Impl;
+  explicit ColumnChunkDecoder(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
 
 // Whether a leaf of this file can be read as the target Iceberg type.
 Status CheckReadable(const LeafDescriptor& leaf, const TypePtr& target);

@@ -9,6 +9,7 @@
 #include "parquet/parquet_reader.h"
 #include "parquet/parquet_writer.h"
 #include "parquet/rle.h"
+#include "parquet/row_group_stream.h"
 
 namespace floe::parquet {
 namespace {
@@ -49,7 +50,29 @@ std::string WriteSample(const std::string& codec) {
   return out;
 }
 
-// Opens and fully reads bytes; returns the error, if any.
+// Streams every row group's primitive columns, filtered by a predicate on field 1 (a long
+// in both the sample and the hand-built files) and, when present, field 2 (the sample's
+// string column). Returns the first error, if any.
+std::optional<Error> TryStream(const std::shared_ptr<ParquetFile>& f) {
+  std::vector<NestedField> flat;
+  for (const auto& field : f->schema().fields())
+    if (field.type->is_primitive()) flat.push_back(field);
+  Schema projection(0, flat);
+  std::vector<ValuePredicate> preds;
+  for (const auto& field : flat) {
+    if (field.id == 1) preds.push_back({field, {Literal::Long(10), Literal::Long(30)}});
+    if (field.id == 2) preds.push_back({field, {Literal::String("v3")}});
+  }
+  for (const auto& p : preds) {
+    for (int g = 0; g < f->num_row_groups(); ++g) {
+      auto rows = ReadRowGroupWhere(f, g, projection, p);
+      if (!rows) return rows.error();
+    }
+  }
+  return std::nullopt;
+}
+
+// Opens and fully reads bytes (whole row groups, then streamed); returns the error, if any.
 std::optional<Error> TryRead(const std::string& bytes) {
   auto f = ParquetFile::Open(std::make_shared<BufferSource>(std::string_view(bytes), kName));
   if (!f) return f.error();
@@ -59,7 +82,7 @@ std::optional<Error> TryRead(const std::string& bytes) {
     auto s = (*f)->Statistics(g, (*f)->schema());
     if (!s) return s.error();
   }
-  return std::nullopt;
+  return TryStream(*f);
 }
 
 void ExpectCleanError(const std::optional<Error>& e, const std::string& what) {
@@ -229,6 +252,24 @@ TEST(Lying, HonestHandBuiltFileReads) {
 TEST(Lying, DictionaryIndexBeyondTheDictionary) {
   ExpectCorrupt(BuildFile({DictPage({10, 20}), DataPage(3, encoding::kRleDictionary, Levels({1, 1, 1}) + Indices({0, 5, 1}, 3))}, 3, 3),
                 "dictionary index 5");
+}
+
+// The streamed, filtered read checks dictionary ids too. A literal the dictionary lacks lets
+// it skip the page without decoding its ids: the answer (no rows) holds whatever they are.
+TEST(Lying, StreamedFilterChecksDictionaryIndexes) {
+  std::string bytes = BuildFile({DictPage({10, 20}), DataPage(3, encoding::kRleDictionary, Levels({1, 1, 1}) + Indices({0, 5, 1}, 3))}, 3, 3);
+  auto f = ParquetFile::Open(std::make_shared<BufferSource>(std::string_view(bytes), kName));
+  ASSERT_TRUE(f) << f.error().ToString();
+  NestedField x = (*f)->schema().fields()[0];
+  Schema projection(0, {x});
+  auto bad = ReadRowGroupWhere(*f, 0, projection, ValuePredicate{x, {Literal::Long(20)}});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().kind, ErrorKind::kCorrupt);
+  EXPECT_NE(bad.error().message.find(kName), std::string::npos) << bad.error().ToString();
+  EXPECT_NE(bad.error().message.find("dictionary index 5"), std::string::npos) << bad.error().ToString();
+  auto none = ReadRowGroupWhere(*f, 0, projection, ValuePredicate{x, {Literal::Long(99)}});
+  ASSERT_TRUE(none) << none.error().ToString();
+  EXPECT_EQ(none->num_rows, 0u);
 }
 
 TEST(Lying, DictionaryEncodedPageWithoutDictionary) {

@@ -190,8 +190,14 @@ Status ParquetFile::ReadField(int rg_index, const NestedField& field, const Sche
     return Ok();
   }
   if (!node->is_leaf()) return InvalidArgument(name() + ": column '" + field.name + "' is a group in the file, not a " + field.type->ToString());
-  const LeafDescriptor& leaf = schema_.leaves[node->leaf_index];
-  const ColumnMetaData& md = *rg.columns[node->leaf_index].meta_data;
+  FLOE_ASSIGN_OR_RETURN(ColumnChunkInput in, ChunkInput(rg_index, node->leaf_index));
+  return ReadColumnChunk(in, field.type, out, def_levels);
+}
+
+Result<ColumnChunkInput> ParquetFile::ChunkInput(int rg_index, int leaf_index) const {
+  const RowGroup& rg = meta_.row_groups[rg_index];
+  const LeafDescriptor& leaf = schema_.leaves[leaf_index];
+  const ColumnMetaData& md = *rg.columns[leaf_index].meta_data;
   int64_t start = md.data_page_offset;
   if (md.dictionary_page_offset && *md.dictionary_page_offset > 0 && *md.dictionary_page_offset < start) start = *md.dictionary_page_offset;
   std::string context = name() + ", column '";
@@ -206,7 +212,7 @@ Status ParquetFile::ReadField(int rg_index, const NestedField& field, const Sche
   in.leaf = &leaf;
   in.num_rows = rg.num_rows;
   in.context = context;
-  return ReadColumnChunk(in, field.type, out, def_levels);
+  return in;
 }
 
 Result<ColumnBatch> ParquetFile::ReadRowGroup(int index, const Schema& projection, int threads) const {

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "parquet/column_reader.h"
 #include "parquet/file_schema.h"
 #include "parquet/output_sink.h"
 #include "parquet/parquet_format.h"
@@ -78,7 +79,10 @@ class ParquetFile {
   const SchemaNode* Match(const SchemaNode& parent, const NestedField& field) const;
   Status ReadField(int rg, const NestedField& field, const SchemaNode* node, Column* out,
                    std::vector<uint8_t>* def_levels) const;
+  // The bytes and description of one column chunk; errors name the file, column, row group.
+  Result<ColumnChunkInput> ChunkInput(int rg, int leaf_index) const;
   friend class ParquetReader;
+  friend class RowGroupStream;
 };
 
 struct ReadOptions {
