@@ -7,21 +7,9 @@
 // as JSON (wall and CPU milliseconds per run; CPU time includes libuv's zlib threads).
 import avro from 'avsc';
 import fs from 'fs';
+import { bigIntLongs } from './avro_long.mjs';
 
-// Iceberg ids (snapshot ids, sizes) exceed 2^53: longs must be BigInt to read them exactly.
-const longType = avro.types.LongType.__with({
-  fromBuffer: (buf) => buf.readBigInt64LE(),
-  toBuffer: (n) => {
-    const b = Buffer.alloc(8);
-    b.writeBigInt64LE(BigInt(n));
-    return b;
-  },
-  fromJSON: BigInt,
-  toJSON: Number,
-  isValid: (n) => typeof n === 'bigint',
-  compare: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
-});
-const parseHook = (schema) => avro.Type.forSchema(schema, { registry: { long: longType } });
+const parseHook = bigIntLongs;
 
 const [file, runsArg] = process.argv.slice(2);
 const runs = Number(runsArg ?? 5);

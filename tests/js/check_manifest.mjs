@@ -7,19 +7,8 @@
 // Prints one JSON line per file: {file, kind, format_version, records, problems, ...sums}.
 // Exits 1 if any file has a problem.
 import avro from 'avsc';
+import { bigIntLongs } from './avro_long.mjs';
 
-const longType = avro.types.LongType.__with({
-  fromBuffer: (buf) => buf.readBigInt64LE(),
-  toBuffer: (n) => {
-    const b = Buffer.alloc(8);
-    b.writeBigInt64LE(BigInt(n));
-    return b;
-  },
-  fromJSON: BigInt,
-  toJSON: Number,
-  isValid: (n) => typeof n === 'bigint',
-  compare: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
-});
 
 // The spec's types, written out here from the table spec (format/spec.md), not from floe.
 const req = (id, name, type) => ({ id, name, type, optional: false });
@@ -227,7 +216,7 @@ async function checkFile(file) {
   const records = [];
   await new Promise((resolve) => {
     const dec = avro.createFileDecoder(file, {
-      parseHook: (schema) => avro.Type.forSchema(schema, { registry: { long: longType } }),
+      parseHook: bigIntLongs,
     });
     dec.on('metadata', (type, codec, header) => {
       const meta = {};

@@ -13,6 +13,7 @@
 // Prints the snapshot's rows, one JSON array of strings (or null) per row, ordered by all
 // printed columns; then, on stderr, how many data and delete files of each kind it used.
 import avro from 'avsc';
+import { bigIntLongs } from './avro_long.mjs';
 import { readFileSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
 
@@ -22,19 +23,6 @@ if (!metadataPath || columns.length === 0) {
   process.exit(2);
 }
 
-// Iceberg ids and sequence numbers are longs beyond 2^53: keep them as BigInt.
-const longType = avro.types.LongType.__with({
-  fromBuffer: (buf) => buf.readBigInt64LE(),
-  toBuffer: (n) => {
-    const b = Buffer.alloc(8);
-    b.writeBigInt64LE(BigInt(n));
-    return b;
-  },
-  fromJSON: BigInt,
-  toJSON: Number,
-  isValid: (n) => typeof n === 'bigint',
-  compare: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
-});
 
 const localPath = (location) => location.replace(/^file:\/\//, '');
 
@@ -43,7 +31,7 @@ function readAvro(location) {
     const records = [];
     avro
       .createFileDecoder(localPath(location), {
-        parseHook: (schema) => avro.Type.forSchema(schema, { registry: { long: longType } }),
+        parseHook: bigIntLongs,
       })
       .on('data', (r) => records.push(r))
       .on('error', reject)
