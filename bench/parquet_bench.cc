@@ -82,6 +82,25 @@ struct ScanResult {
   int64_t sum = 0;
 };
 
+// Runs work(&partial) on `threads` threads (each folding into its own partial result) and
+// adds up the partial results; the first error wins.
+template <typename Work>
+Result<ScanResult> OnThreads(int threads, Work work) {
+  std::vector<ScanResult> partial(threads);
+  std::vector<Status> status(threads);
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back([&, t] { status[t] = work(&partial[t]); });
+  status[0] = work(&partial[0]);
+  for (auto& th : pool) th.join();
+  ScanResult total;
+  for (int t = 0; t < threads; ++t) {
+    FLOE_RETURN_IF_ERROR(status[t]);
+    total.count += partial[t].count;
+    total.sum += partial[t].sum;
+  }
+  return total;
+}
+
 // Scans the file on `threads` threads the way a floe scan reads a data file: row groups
 // streamed in batches (RowGroupStream), the predicate evaluated in the Parquet reader.
 // Threads take whole row groups; a file with fewer row groups than threads has each row
@@ -100,42 +119,22 @@ Result<ScanResult> Scan(const std::shared_ptr<ParquetFile>& file, const Schema& 
     for (int k = 0; k < parts; ++k) items.push_back({g, rows * k / parts, rows * (k + 1) / parts});
   }
   std::atomic<size_t> next{0};
-  std::vector<ScanResult> partial(threads);
-  std::vector<std::optional<Error>> errors(threads);
-  auto work = [&](int t) {
+  return OnThreads(threads, [&](ScanResult* result) -> Status {
     ColumnBatch batch(projection);
     for (size_t i = next++; i < items.size(); i = next++) {
       StreamOptions options;
       options.predicate = predicate;
       options.row_begin = items[i].begin;
       options.row_end = items[i].end;
-      auto stream = RowGroupStream::Open(file, items[i].row_group, projection, options);
-      if (!stream) {
-        errors[t] = stream.error();
-        return;
-      }
+      FLOE_ASSIGN_OR_RETURN(auto stream, RowGroupStream::Open(file, items[i].row_group, projection, options));
       while (true) {
-        auto more = (*stream)->Next(&batch);
-        if (!more) {
-          errors[t] = more.error();
-          return;
-        }
-        if (!*more) break;
-        fold(batch, &partial[t]);
+        FLOE_ASSIGN_OR_RETURN(bool more, stream->Next(&batch));
+        if (!more) break;
+        fold(batch, result);
       }
     }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
-  work(0);
-  for (auto& th : pool) th.join();
-  ScanResult total;
-  for (int t = 0; t < threads; ++t) {
-    if (errors[t]) return std::unexpected(*errors[t]);
-    total.count += partial[t].count;
-    total.sum += partial[t].sum;
-  }
-  return total;
+    return Ok();
+  });
 }
 
 // The previous way, for comparison (FLOE_BENCH_WHOLE_ROW_GROUPS=1): each row group decoded
@@ -145,31 +144,13 @@ Result<ScanResult> ScanWhole(const std::shared_ptr<ParquetFile>& file, const Sch
   int column_threads = file->num_row_groups() < threads ? threads : 1;
   if (column_threads > 1) threads = 1;
   std::atomic<int> next{0};
-  std::vector<ScanResult> partial(threads);
-  std::vector<std::optional<Error>> errors(threads);
-  auto work = [&](int t) {
-    while (true) {
-      int g = next++;
-      if (g >= file->num_row_groups()) return;
-      auto batch = file->ReadRowGroup(g, projection, column_threads);
-      if (!batch) {
-        errors[t] = batch.error();
-        return;
-      }
-      fold(*batch, &partial[t]);
+  return OnThreads(threads, [&](ScanResult* result) -> Status {
+    for (int g = next++; g < file->num_row_groups(); g = next++) {
+      FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, file->ReadRowGroup(g, projection, column_threads));
+      fold(batch, result);
     }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
-  work(0);
-  for (auto& th : pool) th.join();
-  ScanResult total;
-  for (int t = 0; t < threads; ++t) {
-    if (errors[t]) return std::unexpected(*errors[t]);
-    total.count += partial[t].count;
-    total.sum += partial[t].sum;
-  }
-  return total;
+    return Ok();
+  });
 }
 
 }  // namespace

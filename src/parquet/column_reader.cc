@@ -4,6 +4,7 @@
 #include <cstring>
 #include <optional>
 
+#include "parquet/chunk_dictionary.h"
 #include "parquet/compression.h"
 #include "parquet/rle.h"
 #include "parquet/value_conversion.h"
@@ -12,18 +13,7 @@ namespace floe::parquet {
 
 namespace {
 
-// Claimed sizes beyond these are lies, not data: refusing them keeps a hostile file from
-// making the reader allocate without bound.
-constexpr int64_t kMaxPageBytes = 1ll << 30;
-constexpr int64_t kMaxPageValues = 1ll << 26;
 
-
-// Variable-length values: a list of (offset, length) views into a buffer.
-struct ByteViews {
-  std::vector<uint32_t> offsets{0};
-  std::string bytes;
-  size_t size() const { return offsets.size() - 1; }
-};
 
 class ChunkDecoder {
  public:
@@ -83,7 +73,7 @@ class ChunkDecoder {
   // Whether no row of the pending page can match the predicate: the page holds dictionary
   // indices and no dictionary entry matches. (Its indices are then never checked.)
   bool PendingCannotMatch() const {
-    if (!pending_ || !has_predicate_ || !has_dict_ || dict_any_match_) return false;
+    if (!pending_ || !has_predicate_ || !dict_.present || dict_.any_match) return false;
     int32_t enc = pending_->data_page_header ? pending_->data_page_header->encoding
                                              : pending_->data_page_header_v2->encoding;
     return enc == encoding::kPlainDictionary || enc == encoding::kRleDictionary;
@@ -118,7 +108,7 @@ class ChunkDecoder {
   Status SetPredicate(const Column& values) {
     if (conv_.out == OutKind::kFloat || conv_.out == OutKind::kDouble)
       return NotSupported("value predicates on floating-point columns");
-    if (rows_ > 0 || has_dict_) return InvalidArgument("predicate set after the chunk's first page");
+    if (rows_ > 0 || dict_.present) return InvalidArgument("predicate set after the chunk's first page");
     predicate_ = values;
     has_predicate_ = true;
     return Ok();
@@ -149,11 +139,11 @@ class ChunkDecoder {
     switch (ph.type) {
       case page_type::kDictionaryPage: {
         if (!ph.dictionary_page_header) return Corrupt("dictionary page without its header");
-        if (has_dict_ || rows_ > 0) return Corrupt("dictionary page after data pages");
+        if (dict_.present || rows_ > 0) return Corrupt("dictionary page after data pages");
         const uint8_t* body;
         FLOE_RETURN_IF_ERROR(Decompressed(data, size, ph.uncompressed_page_size, &body));
-        FLOE_RETURN_IF_ERROR(Dictionary(*ph.dictionary_page_header, body, ph.uncompressed_page_size));
-        BuildDictMatch();
+        FLOE_RETURN_IF_ERROR(dict_.Decode(conv_, *ph.dictionary_page_header, body, ph.uncompressed_page_size));
+        if (has_predicate_) dict_.MatchAgainst(predicate_);
         return Ok();
       }
       case page_type::kDataPage: {
@@ -302,57 +292,8 @@ class ChunkDecoder {
     if (track_nulls_ && out_->nulls.size() < out_->length) out_->nulls.resize(out_->length, 0);
   }
 
-  Status Dictionary(const DictionaryPageHeader& h, const uint8_t* body, size_t size) {
-    if (h.encoding != encoding::kPlain && h.encoding != encoding::kPlainDictionary)
-      return NotSupported("dictionary page encoding " + EncodingName(h.encoding));
-    if (h.num_values < 0 || h.num_values > kMaxPageValues) return Corrupt("dictionary claims an implausible number of values");
-    size_t n = static_cast<size_t>(h.num_values);
-    size_t used = 0;
-    has_dict_ = true;
-    switch (conv_.out) {
-      case OutKind::kBool: dict_bool_.resize(n); return DecodePlain(conv_, body, size, n, dict_bool_.data(), &used);
-      case OutKind::kInt32: dict32_.resize(n); return DecodePlain(conv_, body, size, n, dict32_.data(), &used);
-      case OutKind::kInt64: dict64_.resize(n); return DecodePlain(conv_, body, size, n, dict64_.data(), &used);
-      case OutKind::kFloat: dictf_.resize(n); return DecodePlain(conv_, body, size, n, dictf_.data(), &used);
-      case OutKind::kDouble: dictd_.resize(n); return DecodePlain(conv_, body, size, n, dictd_.data(), &used);
-      case OutKind::kDecimal: dict128_.resize(n); return DecodePlain(conv_, body, size, n, dict128_.data(), &used);
-      case OutKind::kBytes: {
-        dict_bytes_ = ByteViews();
-        size_t pos = 0;
-        for (size_t i = 0; i < n; ++i) {
-          std::string_view v;
-          FLOE_RETURN_IF_ERROR(NextBytes(body, size, &pos, &v));
-          dict_bytes_.bytes.append(v);
-          dict_bytes_.offsets.push_back(static_cast<uint32_t>(dict_bytes_.bytes.size()));
-        }
-        dict_bytes_.bytes.reserve(dict_bytes_.bytes.size() + 16);
-        dict_bytes_.bytes.append(16, '\0');  // slack for 16-byte copies; offsets bound the entries
-        return Ok();
-      }
-    }
-    return Ok();
-  }
-
-  // The next PLAIN BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY value at *pos.
-  Status NextBytes(const uint8_t* p, size_t size, size_t* pos, std::string_view* v) const {
-    size_t len;
-    if (conv_.physical == physical::kFixedLenByteArray) {
-      len = static_cast<size_t>(conv_.type_length);
-    } else {
-      if (size - *pos < 4) return Corrupt("PLAIN byte array length reaches past the end of the page");
-      uint32_t l;
-      std::memcpy(&l, p + *pos, 4);
-      *pos += 4;
-      len = l;
-    }
-    if (len > size - *pos) return Corrupt("PLAIN byte array reaches past the end of the page");
-    *v = std::string_view(reinterpret_cast<const char*>(p + *pos), len);
-    *pos += len;
-    return Ok();
-  }
-
   Status Indices(const uint8_t* p, size_t size, size_t dict_size) {
-    if (!has_dict_) return Corrupt("dictionary-encoded page without a dictionary page");
+    if (!dict_.present) return Corrupt("dictionary-encoded page without a dictionary page");
     if (size < 1) return Corrupt("dictionary indices missing their bit width");
     int width = p[0];
     if (width > 32) return Corrupt("dictionary index bit width above 32");
@@ -430,15 +371,15 @@ class ChunkDecoder {
           continue;
         }
         std::string_view v;
-        FLOE_RETURN_IF_ERROR(NextBytes(p, size, &pos, &v));
+        FLOE_RETURN_IF_ERROR(NextPlainBytes(conv_, p, size, &pos, &v));
         FLOE_RETURN_IF_ERROR(append(v));
       }
       return Ok();
     }
     if (enc == encoding::kPlainDictionary || enc == encoding::kRleDictionary) {
-      FLOE_RETURN_IF_ERROR(Indices(p, size, dict_bytes_.size()));
-      const uint32_t* doff = dict_bytes_.offsets.data();
-      const char* dbytes = dict_bytes_.bytes.data();
+      FLOE_RETURN_IF_ERROR(Indices(p, size, dict_.bytes.size()));
+      const uint32_t* doff = dict_.bytes.offsets.data();
+      const char* dbytes = dict_.bytes.bytes.data();
       const uint32_t* idx = indices_.data();
       // Size the output once, then copy each value; short values move as one 16-byte block
       // (both buffers carry 16 bytes of slack for it).
@@ -477,60 +418,11 @@ class ChunkDecoder {
   // page holds them, so that no value is materialized.
 
   template <typename T>
-  static bool In(const T& v, const std::vector<T>& set) {
-    for (const T& x : set)
-      if (x == v) return true;
-    return false;
-  }
-
-  bool BytesIn(std::string_view v) const {
-    for (size_t k = 0; k < predicate_.length; ++k)
-      if (predicate_.BytesAt(k) == v) return true;
-    return false;
-  }
-
-  size_t DictSize() const {
-    switch (conv_.out) {
-      case OutKind::kBool: return dict_bool_.size();
-      case OutKind::kInt32: return dict32_.size();
-      case OutKind::kInt64: return dict64_.size();
-      case OutKind::kFloat: return dictf_.size();
-      case OutKind::kDouble: return dictd_.size();
-      case OutKind::kDecimal: return dict128_.size();
-      case OutKind::kBytes: return dict_bytes_.size();
-    }
-    return 0;
-  }
-
-  // Which dictionary entries are predicate values (looked up once per chunk).
-  void BuildDictMatch() {
-    if (!has_predicate_) return;
-    size_t n = DictSize();
-    dict_match_.assign(n, 0);
-    for (size_t i = 0; i < n; ++i) {
-      bool m = false;
-      switch (conv_.out) {
-        case OutKind::kBool: m = In(dict_bool_[i], predicate_.bools); break;
-        case OutKind::kInt32: m = In(dict32_[i], predicate_.ints); break;
-        case OutKind::kInt64: m = In(dict64_[i], predicate_.longs); break;
-        case OutKind::kDecimal: m = In(dict128_[i], predicate_.decimals); break;
-        case OutKind::kBytes:
-          m = BytesIn(std::string_view(dict_bytes_.bytes).substr(dict_bytes_.offsets[i], dict_bytes_.offsets[i + 1] - dict_bytes_.offsets[i]));
-          break;
-        case OutKind::kFloat:
-        case OutKind::kDouble: break;  // refused by SetPredicate
-      }
-      dict_match_[i] = m;
-    }
-    dict_any_match_ = std::find(dict_match_.begin(), dict_match_.end(), 1) != dict_match_.end();
-  }
-
-  template <typename T>
   Status DenseMatches(int32_t enc, const uint8_t* p, size_t size, const std::vector<T>& dict, const std::vector<T>& set, uint8_t* dense) {
     scratch_.resize(present_ * sizeof(T));
     T* v = reinterpret_cast<T*>(scratch_.data());
     FLOE_RETURN_IF_ERROR(DenseValues(enc, p, size, v, dict));
-    for (size_t j = 0; j < present_; ++j) dense[j] = In(v[j], set);
+    for (size_t j = 0; j < present_; ++j) dense[j] = ValueIn(v[j], set);
     return Ok();
   }
 
@@ -543,23 +435,23 @@ class ChunkDecoder {
       dense = match_dense_.data();
     }
     if (enc == encoding::kPlainDictionary || enc == encoding::kRleDictionary) {
-      FLOE_RETURN_IF_ERROR(Indices(p, size, DictSize()));
-      const uint8_t* table = dict_match_.data();
+      FLOE_RETURN_IF_ERROR(Indices(p, size, dict_.size()));
+      const uint8_t* table = dict_.matches.data();
       const uint32_t* idx = indices_.data();
       for (size_t j = 0; j < present_; ++j) dense[j] = table[idx[j]];
     } else {
       switch (conv_.out) {
-        case OutKind::kBool: FLOE_RETURN_IF_ERROR(DenseMatches(enc, p, size, dict_bool_, predicate_.bools, dense)); break;
-        case OutKind::kInt32: FLOE_RETURN_IF_ERROR(DenseMatches(enc, p, size, dict32_, predicate_.ints, dense)); break;
-        case OutKind::kInt64: FLOE_RETURN_IF_ERROR(DenseMatches(enc, p, size, dict64_, predicate_.longs, dense)); break;
-        case OutKind::kDecimal: FLOE_RETURN_IF_ERROR(DenseMatches(enc, p, size, dict128_, predicate_.decimals, dense)); break;
+        case OutKind::kBool: FLOE_RETURN_IF_ERROR(DenseMatches(enc, p, size, dict_.bools, predicate_.bools, dense)); break;
+        case OutKind::kInt32: FLOE_RETURN_IF_ERROR(DenseMatches(enc, p, size, dict_.ints, predicate_.ints, dense)); break;
+        case OutKind::kInt64: FLOE_RETURN_IF_ERROR(DenseMatches(enc, p, size, dict_.longs, predicate_.longs, dense)); break;
+        case OutKind::kDecimal: FLOE_RETURN_IF_ERROR(DenseMatches(enc, p, size, dict_.decimals, predicate_.decimals, dense)); break;
         case OutKind::kBytes: {
           if (enc != encoding::kPlain) return NotSupported("value encoding " + EncodingName(enc));
           size_t pos = 0;
           for (size_t j = 0; j < present_; ++j) {
             std::string_view v;
-            FLOE_RETURN_IF_ERROR(NextBytes(p, size, &pos, &v));
-            dense[j] = BytesIn(v);
+            FLOE_RETURN_IF_ERROR(NextPlainBytes(conv_, p, size, &pos, &v));
+            dense[j] = BytesIn(v, predicate_);
           }
           break;
         }
@@ -579,12 +471,12 @@ class ChunkDecoder {
     Status s;
     if (match_) return Matches(enc, p, size, n);
     switch (conv_.out) {
-      case OutKind::kBool: s = FixedValues(enc, p, size, n, out_->bools, dict_bool_); break;
-      case OutKind::kInt32: s = FixedValues(enc, p, size, n, out_->ints, dict32_); break;
-      case OutKind::kInt64: s = FixedValues(enc, p, size, n, out_->longs, dict64_); break;
-      case OutKind::kFloat: s = FixedValues(enc, p, size, n, out_->floats, dictf_); break;
-      case OutKind::kDouble: s = FixedValues(enc, p, size, n, out_->doubles, dictd_); break;
-      case OutKind::kDecimal: s = FixedValues(enc, p, size, n, out_->decimals, dict128_); break;
+      case OutKind::kBool: s = FixedValues(enc, p, size, n, out_->bools, dict_.bools); break;
+      case OutKind::kInt32: s = FixedValues(enc, p, size, n, out_->ints, dict_.ints); break;
+      case OutKind::kInt64: s = FixedValues(enc, p, size, n, out_->longs, dict_.longs); break;
+      case OutKind::kFloat: s = FixedValues(enc, p, size, n, out_->floats, dict_.floats); break;
+      case OutKind::kDouble: s = FixedValues(enc, p, size, n, out_->doubles, dict_.doubles); break;
+      case OutKind::kDecimal: s = FixedValues(enc, p, size, n, out_->decimals, dict_.decimals); break;
       case OutKind::kBytes: s = ByteValues(enc, p, size, n); break;
     }
     if (!s) return s;
@@ -609,8 +501,6 @@ class ChunkDecoder {
   std::vector<uint8_t>* match_ = nullptr;
   bool has_predicate_ = false;
   Column predicate_;                 // the values a matching row equals (IN list)
-  std::vector<uint8_t> dict_match_;  // per dictionary entry: is it a predicate value
-  bool dict_any_match_ = false;
   std::vector<uint8_t> match_dense_;
   std::vector<uint8_t> page_buf_;
   std::vector<uint8_t> levels_;
@@ -618,15 +508,8 @@ class ChunkDecoder {
   std::vector<uint8_t> scratch_;
   size_t present_ = 0;
   bool all_present_ = true;
-  bool has_dict_ = false;
   bool track_nulls_ = false;  // out_->nulls is kept once the first null is seen
-  std::vector<uint8_t> dict_bool_;
-  std::vector<int32_t> dict32_;
-  std::vector<int64_t> dict64_;
-  std::vector<float> dictf_;
-  std::vector<double> dictd_;
-  std::vector<__int128> dict128_;
-  ByteViews dict_bytes_;
+  ChunkDictionary dict_;
 };
 
 }  // namespace

@@ -103,4 +103,21 @@ int64_t ScaleInt(int64_t v, const Conversion& c) {
   return v;
 }
 
+Status NextPlainBytes(const Conversion& c, const uint8_t* p, size_t size, size_t* pos, std::string_view* v) {
+  size_t len;
+  if (c.physical == physical::kFixedLenByteArray) {
+    len = static_cast<size_t>(c.type_length);
+  } else {
+    if (size - *pos < 4) return Corrupt("PLAIN byte array length reaches past the end of the page");
+    uint32_t l;
+    std::memcpy(&l, p + *pos, 4);
+    *pos += 4;
+    len = l;
+  }
+  if (len > size - *pos) return Corrupt("PLAIN byte array reaches past the end of the page");
+  *v = std::string_view(reinterpret_cast<const char*>(p + *pos), len);
+  *pos += len;
+  return Ok();
+}
+
 }  // namespace floe::parquet

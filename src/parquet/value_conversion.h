@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 #include <type_traits>
 
 #include "parquet/file_schema.h"
@@ -11,6 +12,11 @@
 #include "util/result.h"
 
 namespace floe::parquet {
+
+// Claimed sizes beyond these are lies, not data: refusing them keeps a hostile file from
+// making the reader allocate without bound.
+constexpr int64_t kMaxPageBytes = 1ll << 30;
+constexpr int64_t kMaxPageValues = 1ll << 26;
 
 enum class OutKind { kBool, kInt32, kInt64, kFloat, kDouble, kDecimal, kBytes };
 
@@ -31,6 +37,9 @@ int64_t Int96ToTime(const uint8_t* p, bool nanos);
 __int128 BigEndianToInt128(const uint8_t* b, size_t n);
 // Applies the conversion's unit scaling (flooring division).
 int64_t ScaleInt(int64_t v, const Conversion& c);
+
+// The PLAIN BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY value at *pos of [p, p + size); advances *pos.
+Status NextPlainBytes(const Conversion& c, const uint8_t* p, size_t size, size_t* pos, std::string_view* v);
 
 // Decodes n PLAIN values (fixed-size outputs) from [p, p + size) into out; *consumed gets
 // the bytes used.

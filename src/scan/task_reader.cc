@@ -4,6 +4,7 @@
 
 #include "expr/metrics_evaluator.h"
 #include "expr/row_evaluator.h"
+#include "parquet/row_group_stream.h"
 #include "scan/delete_loader.h"
 #include "scan/file_source.h"
 #include "scan/table_scan.h"
@@ -170,6 +171,14 @@ Result<ColumnBatch> ReadTaskCached(FileIO& io, const TableMetadata& table, const
   FLOE_ASSIGN_OR_RETURN(TaskDeletes deletes, LoadTaskDeletes(io, table, task, cache));
   bool has_residual = task.residual && task.residual->op() != Op::kTrue;
   parquet::RowGroupFilter row_group_filter = MakeRowGroupFilter(task.residual, present_ids);
+  // An `=` / IN conjunct of the residual is evaluated inside the Parquet reader (on
+  // dictionary ids, page by page) when no delete needs the rows' file positions; the whole
+  // residual is still evaluated on the rows it keeps.
+  std::optional<parquet::ValuePredicate> pushdown;
+  if (has_residual && !positions && deletes.empty() && parquet::RowGroupStream::CanStream(read_schema)) {
+    pushdown = parquet::PushdownPredicate(task.residual, read_schema);
+    if (pushdown && !present_ids.count(pushdown->field.id)) pushdown.reset();
+  }
 
   ColumnBatch out(projection.fields());
   int64_t first_position = 0;  // file position of the row group's first row
@@ -181,7 +190,7 @@ Result<ColumnBatch> ReadTaskCached(FileIO& io, const TableMetadata& table, const
       FLOE_ASSIGN_OR_RETURN(auto stats, pq->Statistics(rg, read_schema));
       if (!row_group_filter(stats)) continue;
     }
-    auto read = pq->ReadRowGroup(rg, read_schema);
+    auto read = pushdown ? parquet::ReadRowGroupWhere(pq, rg, read_schema, *pushdown) : pq->ReadRowGroup(rg, read_schema);
     if (!read) return std::unexpected(read.error().WithContext("reading data file " + file.file_path));
     ColumnBatch batch = std::move(*read);
     for (size_t i = 0; i < constants.size(); ++i) {
