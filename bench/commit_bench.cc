@@ -21,6 +21,7 @@
 #include "catalog/catalog.h"
 #include "catalog/commit.h"
 #include "catalog/sql/sql_catalog.h"
+#include "txn/commit_loop.h"
 #include "txn/operations.h"
 #include "txn/row_writes.h"
 #include "types/partition_spec.h"
@@ -92,11 +93,9 @@ void AddHistory(Catalog& catalog, int count) {
   TableCommit commit{kTable, {}, {}};
   int64_t seq = table.metadata.last_sequence_number;
   std::optional<int64_t> parent = head ? std::optional<int64_t>(head->snapshot_id) : std::nullopt;
-  int64_t id = 0;
   for (int i = 0; i < count; ++i) {
     Snapshot s;
-    FillRandom(&id, sizeof id);
-    s.snapshot_id = id & 0x7fffffffffffffffLL;
+    s.snapshot_id = NewSnapshotId(table.metadata);  // a clash with this loop's own ids: 2^-63
     s.parent_snapshot_id = parent;
     s.sequence_number = ++seq;
     s.timestamp_ms = NowMillis();

@@ -83,7 +83,22 @@ Result<std::unique_ptr<Catalog>> OpenSqlite(const std::string& db_path, const st
   return std::unique_ptr<Catalog>(std::move(catalog));
 }
 
+SharedTable Share(LoadedTable&& table) {
+  return SharedTable{std::move(table.id), std::move(table.metadata_location),
+                     std::make_shared<TableMetadata>(std::move(table.metadata))};
+}
+
 }  // namespace
+
+Result<SharedTable> Catalog::LoadSharedTable(const TableIdentifier& id) {
+  FLOE_ASSIGN_OR_RETURN(LoadedTable table, LoadTable(id));
+  return Share(std::move(table));
+}
+
+Result<SharedTable> Catalog::CommitSharedTable(const TableCommit& commit) {
+  FLOE_ASSIGN_OR_RETURN(LoadedTable table, CommitTable(commit));
+  return Share(std::move(table));
+}
 
 Result<std::unique_ptr<Catalog>> OpenCatalog(const std::string& uri, const CatalogOptions& options) {
   try {

@@ -1,7 +1,5 @@
 #include "catalog/commit.h"
 
-#include <zlib.h>
-
 #include <cstdio>
 #include <set>
 
@@ -13,28 +11,6 @@
 namespace floe {
 namespace {
 
-Result<std::string> Gunzip(std::string_view data, const std::string& location) {
-  z_stream zs{};
-  if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return IOError("cannot start gzip decoder for " + location);
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  zs.avail_in = static_cast<uInt>(data.size());
-  std::string out;
-  char buf[64 * 1024];
-  int rc;
-  do {
-    zs.next_out = reinterpret_cast<Bytef*>(buf);
-    zs.avail_out = sizeof buf;
-    rc = inflate(&zs, Z_NO_FLUSH);
-    if (rc != Z_OK && rc != Z_STREAM_END) {
-      inflateEnd(&zs);
-      return Corrupt("metadata file " + location + " is not valid gzip");
-    }
-    out.append(buf, sizeof buf - zs.avail_out);
-  } while (rc != Z_STREAM_END);
-  inflateEnd(&zs);
-  return out;
-}
-
 bool RequiresCreate(const std::vector<TableRequirement>& requirements) {
   for (const auto& r : requirements) {
     if (std::holds_alternative<AssertCreate>(r)) return true;
@@ -45,27 +21,29 @@ bool RequiresCreate(const std::vector<TableRequirement>& requirements) {
 // A commit prepared up to its swap: the new document is written, nothing points at it yet.
 struct Prepared {
   PointerSwap swap;
-  TableMetadata metadata;
+  std::shared_ptr<TableMetadata> metadata;
+  size_t document_bytes = 0;
 };
 
 // Steps 1-3 of a commit: load, apply, write the new document.
 Result<Prepared> Prepare(PointerStore& store, FileIO& io, const TableCommit& commit) {
   FLOE_RETURN_IF_ERROR(ValidateIdentifier(commit.id));
   std::string base_location;
-  std::optional<TableMetadata> base;
+  std::shared_ptr<const TableMetadata> base;
   auto current = store.CurrentMetadataLocation(commit.id);
   if (current) {
     base_location = *current;
-    FLOE_ASSIGN_OR_RETURN(base, ReadMetadataFile(io, base_location));
+    FLOE_ASSIGN_OR_RETURN(base, ReadMetadataShared(io, store.metadata_cache(), base_location));
   } else if (current.error().kind != ErrorKind::kNotFound || !RequiresCreate(commit.requirements)) {
     return std::unexpected(current.error());
   }
 
-  FLOE_ASSIGN_OR_RETURN(TableMetadata next, ApplyCommit(base ? &*base : nullptr, base_location, commit.requirements,
+  FLOE_ASSIGN_OR_RETURN(TableMetadata next, ApplyCommit(base.get(), base_location, commit.requirements,
                                                         commit.updates, NowMillis()));
   FLOE_ASSIGN_OR_RETURN(std::string new_location, store.NewMetadataLocation(commit.id, next, base_location));
 
-  auto written = io.CreateIfAbsent(new_location, WriteTableMetadata(next));
+  const std::string document = WriteTableMetadata(next);
+  auto written = io.CreateIfAbsent(new_location, document);
   if (!written) {
     const Error& e = written.error();
     if (e.kind == ErrorKind::kAlreadyExists) {
@@ -79,7 +57,30 @@ Result<Prepared> Prepare(PointerStore& store, FileIO& io, const TableCommit& com
     }
     return std::unexpected(e.WithContext("writing table metadata for " + commit.id.ToString()));
   }
-  return Prepared{PointerSwap{commit.id, base_location, new_location}, std::move(next)};
+  return Prepared{PointerSwap{commit.id, base_location, new_location},
+                  std::make_shared<TableMetadata>(std::move(next)), document.size()};
+}
+
+// A swapped document is the table's current state: the next load and the next commit's base.
+SharedTable Landed(PointerStore& store, Prepared& prepared) {
+  std::shared_ptr<const TableMetadata> metadata = std::move(prepared.metadata);
+  if (MetadataCache* cache = store.metadata_cache()) {
+    cache->Insert(prepared.swap.new_location, metadata, prepared.document_bytes);
+  }
+  return SharedTable{prepared.swap.id, prepared.swap.new_location, std::move(metadata)};
+}
+
+// A LoadedTable owns its metadata: copy it unless nothing else holds it.
+LoadedTable Unshare(SharedTable&& table) {
+  LoadedTable out{std::move(table.id), std::move(table.metadata_location), {}};
+  if (table.metadata.use_count() == 1) {
+    // Sole owner: the object was created non-const (make_shared<TableMetadata>) or parsed for
+    // this call alone, so moving out of it is safe.
+    out.metadata = std::move(const_cast<TableMetadata&>(*table.metadata));
+  } else {
+    out.metadata = *table.metadata;
+  }
+  return out;
 }
 
 // After a swap that certainly did not happen, the new documents are garbage.
@@ -97,29 +98,34 @@ Error FinishFailedSwap(FileIO& io, const std::vector<Prepared>& prepared, const 
 }  // namespace
 
 Result<TableMetadata> ReadMetadataFile(FileIO& io, const std::string& location) {
-  auto bytes = io.ReadAll(location);
-  if (!bytes) return std::unexpected(bytes.error().WithContext("reading table metadata " + location));
-  std::string text = std::move(*bytes);
-  if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b) {
-    FLOE_ASSIGN_OR_RETURN(text, Gunzip(text, location));
-  }
+  FLOE_ASSIGN_OR_RETURN(std::string text, ReadMetadataText(io, location));
   auto metadata = ParseTableMetadata(text);
   if (!metadata) return std::unexpected(metadata.error().WithContext("parsing table metadata " + location));
   return metadata;
 }
 
-Result<LoadedTable> LoadTableVia(PointerStore& store, FileIO& io, const TableIdentifier& id) {
+Result<SharedTable> LoadSharedTableVia(PointerStore& store, FileIO& io, const TableIdentifier& id) {
   FLOE_RETURN_IF_ERROR(ValidateIdentifier(id));
   FLOE_ASSIGN_OR_RETURN(std::string location, store.CurrentMetadataLocation(id));
-  FLOE_ASSIGN_OR_RETURN(TableMetadata metadata, ReadMetadataFile(io, location));
-  return LoadedTable{id, std::move(location), std::move(metadata)};
+  FLOE_ASSIGN_OR_RETURN(auto metadata, ReadMetadataShared(io, store.metadata_cache(), location));
+  return SharedTable{id, std::move(location), std::move(metadata)};
 }
 
-Result<LoadedTable> CommitTableVia(PointerStore& store, FileIO& io, const TableCommit& commit) {
+Result<LoadedTable> LoadTableVia(PointerStore& store, FileIO& io, const TableIdentifier& id) {
+  FLOE_ASSIGN_OR_RETURN(SharedTable table, LoadSharedTableVia(store, io, id));
+  return Unshare(std::move(table));
+}
+
+Result<SharedTable> CommitSharedTableVia(PointerStore& store, FileIO& io, const TableCommit& commit) {
   FLOE_ASSIGN_OR_RETURN(Prepared prepared, Prepare(store, io, commit));
   auto swapped = store.SwapPointer(prepared.swap);
   if (!swapped) return std::unexpected(FinishFailedSwap(io, {prepared}, swapped.error()));
-  return LoadedTable{commit.id, prepared.swap.new_location, std::move(prepared.metadata)};
+  return Landed(store, prepared);
+}
+
+Result<LoadedTable> CommitTableVia(PointerStore& store, FileIO& io, const TableCommit& commit) {
+  FLOE_ASSIGN_OR_RETURN(SharedTable table, CommitSharedTableVia(store, io, commit));
+  return Unshare(std::move(table));
 }
 
 Result<std::vector<LoadedTable>> CommitTransactionVia(PointerStore& store, FileIO& io,
@@ -145,7 +151,7 @@ Result<std::vector<LoadedTable>> CommitTransactionVia(PointerStore& store, FileI
   auto swapped = store.SwapPointers(swaps);
   if (!swapped) return std::unexpected(FinishFailedSwap(io, prepared, swapped.error()));
   std::vector<LoadedTable> out;
-  for (auto& p : prepared) out.push_back(LoadedTable{p.swap.id, p.swap.new_location, std::move(p.metadata)});
+  for (auto& p : prepared) out.push_back(Unshare(Landed(store, p)));
   return out;
 }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "catalog/metadata_cache.h"
 #include "io/file_io.h"
 
 namespace floe {
@@ -49,6 +50,11 @@ class PointerStore {
 
   // All swaps or none. Backends without multi-table atomicity return NotSupported.
   virtual Status SwapPointers(const std::vector<PointerSwap>& swaps) = 0;
+
+  // Where documents this store's tables point at are cached once parsed or written; nullptr
+  // (the default) parses every load. Only a store whose document names are never reused may
+  // have one (see metadata_cache.h).
+  virtual MetadataCache* metadata_cache() { return nullptr; }
 };
 
 // Reads and parses one metadata document (plain or gzip-compressed JSON).
@@ -56,10 +62,12 @@ Result<TableMetadata> ReadMetadataFile(FileIO& io, const std::string& location);
 
 // The table as the pointer names it now.
 Result<LoadedTable> LoadTableVia(PointerStore& store, FileIO& io, const TableIdentifier& id);
+Result<SharedTable> LoadSharedTableVia(PointerStore& store, FileIO& io, const TableIdentifier& id);
 
 // One table's commit (see the top of this file). Requirements holding AssertCreate on a table
-// with no pointer create it.
+// with no pointer create it. A document that won its swap enters the store's cache.
 Result<LoadedTable> CommitTableVia(PointerStore& store, FileIO& io, const TableCommit& commit);
+Result<SharedTable> CommitSharedTableVia(PointerStore& store, FileIO& io, const TableCommit& commit);
 
 // Several tables' commits with one SwapPointers: all land or none does.
 Result<std::vector<LoadedTable>> CommitTransactionVia(PointerStore& store, FileIO& io,

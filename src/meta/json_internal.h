@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "meta/snapshot.h"
+#include "meta/table_metadata.h"
 #include "types/partition_spec.h"
 #include "types/schema.h"
 #include "types/sort_order.h"
@@ -25,6 +26,16 @@ Ordered SnapshotToOrdered(const Snapshot& s);
 Ordered SnapshotRefToOrdered(const SnapshotRef& r);
 Ordered StatisticsFileToOrdered(const StatisticsFile& f);
 Ordered PartitionStatisticsFileToOrdered(const PartitionStatisticsFile& f);
+
+// A metadata document in parts, for the writer (metadata_writer.cc): the fields from
+// format-version to refs, then the two statistics lists. Snapshots and the logs, the parts that
+// grow with history, are written by hand there.
+Ordered MetadataHeadToOrdered(const TableMetadata& m);
+Ordered StatisticsToOrdered(const TableMetadata& m);
+Ordered PartitionStatisticsToOrdered(const TableMetadata& m);
+// The document as nlohmann writes it from one ordered value: what WriteTableMetadata must
+// produce byte for byte (tests compare the two).
+std::string WriteTableMetadataReference(const TableMetadata& m);
 
 Result<StatisticsFile> StatisticsFileFromJson(const nlohmann::json& j);
 Result<PartitionStatisticsFile> PartitionStatisticsFileFromJson(const nlohmann::json& j);

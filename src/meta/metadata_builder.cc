@@ -410,8 +410,10 @@ Status MetadataBuilder::ApplyAll(const std::vector<TableUpdate>& updates) {
 
 Result<TableMetadata> MetadataBuilder::Build(int64_t now_ms) {
   if (error_) return std::unexpected(*error_);
-  if (!new_table_ && !changed_) return metadata_;  // nothing changed: the base, as it was
-  TableMetadata m = metadata_;
+  // The builder builds once: moving the document out spares a copy of the whole history.
+  error_ = Error{ErrorKind::kInvalidArgument, "this metadata builder has already built its document"};
+  if (!new_table_ && !changed_) return std::move(metadata_);  // nothing changed: the base, as it was
+  TableMetadata m = std::move(metadata_);
   if (new_table_) {
     if (m.table_uuid.empty()) m.table_uuid = RandomUuidString();
     // A table created without a spec or order is unpartitioned and unsorted.

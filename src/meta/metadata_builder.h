@@ -32,6 +32,7 @@ class MetadataBuilder {
   // The new metadata. last-updated-ms is `now_ms`, raised if needed so that it is not before
   // the base's or the last snapshot-log entry (clock skew between writers; Iceberg readers
   // refuse a document updated before its own logs). With no change at all, the base as it was.
+  // A builder builds once: a second call is an error.
   Result<TableMetadata> Build(int64_t now_ms);
 
  private:

@@ -198,9 +198,7 @@ Result<TableMetadata> ParseTableMetadata(std::string_view json_text) {
   return TableMetadataFromJson(j);
 }
 
-namespace {
-
-Ordered ToOrdered(const TableMetadata& m) {
+Ordered internal::MetadataHeadToOrdered(const TableMetadata& m) {
   Ordered out;
   const bool v1 = m.format_version == 1;
   out["format-version"] = m.format_version;
@@ -233,6 +231,28 @@ Ordered ToOrdered(const TableMetadata& m) {
   Ordered refs = Ordered::object();
   for (const auto& [name, ref] : m.refs) refs[name] = internal::SnapshotRefToOrdered(ref);
   out["refs"] = std::move(refs);
+  return out;
+}
+
+Ordered internal::StatisticsToOrdered(const TableMetadata& m) {
+  Ordered stats = Ordered::array();
+  for (const auto& f : m.statistics) stats.push_back(internal::StatisticsFileToOrdered(f));
+  return stats;
+}
+
+Ordered internal::PartitionStatisticsToOrdered(const TableMetadata& m) {
+  Ordered part_stats = Ordered::array();
+  for (const auto& f : m.partition_statistics) part_stats.push_back(internal::PartitionStatisticsFileToOrdered(f));
+  return part_stats;
+}
+
+namespace {
+
+// The whole document as one nlohmann value: TableMetadataToJson, and the reference the fast
+// writer (metadata_writer.cc) matches byte for byte.
+Ordered ToOrdered(const TableMetadata& m) {
+  Ordered out = internal::MetadataHeadToOrdered(m);
+  const bool v1 = m.format_version == 1;
   Ordered snapshots = Ordered::array();
   for (const auto& s : m.snapshots) {
     Ordered snap = internal::SnapshotToOrdered(s);
@@ -241,12 +261,8 @@ Ordered ToOrdered(const TableMetadata& m) {
     snapshots.push_back(std::move(snap));
   }
   out["snapshots"] = std::move(snapshots);
-  Ordered stats = Ordered::array();
-  for (const auto& f : m.statistics) stats.push_back(internal::StatisticsFileToOrdered(f));
-  out["statistics"] = std::move(stats);
-  Ordered part_stats = Ordered::array();
-  for (const auto& f : m.partition_statistics) part_stats.push_back(internal::PartitionStatisticsFileToOrdered(f));
-  out["partition-statistics"] = std::move(part_stats);
+  out["statistics"] = internal::StatisticsToOrdered(m);
+  out["partition-statistics"] = internal::PartitionStatisticsToOrdered(m);
   Ordered snapshot_log = Ordered::array();
   for (const auto& e : m.snapshot_log) {
     Ordered entry;
@@ -270,7 +286,7 @@ Ordered ToOrdered(const TableMetadata& m) {
 
 nlohmann::json TableMetadataToJson(const TableMetadata& m) { return nlohmann::json(ToOrdered(m)); }
 
-std::string WriteTableMetadata(const TableMetadata& m) {
+std::string internal::WriteTableMetadataReference(const TableMetadata& m) {
   return ToOrdered(m).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

@@ -14,6 +14,47 @@ namespace {
 
 double MillisSince(int64_t start_micros) { return (MonotonicMicros() - start_micros) / 1000.0; }
 
+void DeleteQuietly(FileIO& io, const std::vector<std::string>& paths) {
+  for (const auto& p : paths) (void)io.Delete(p);
+}
+
+// The files a commit has written so far, and which of them may go when it ends.
+class CommitFiles {
+ public:
+  CommitFiles(FileIO& io, SnapshotOperation& operation) : io_(io), operation_(operation) {}
+
+  // The swap of an attempt that wrote `files` certainly failed.
+  void AttemptFailed(const std::vector<std::string>& files) { failed_.insert(failed_.end(), files.begin(), files.end()); }
+  // Some attempt's outcome is unknown: it may reference the prepared files, so they stay.
+  void KeepPrepared() { keep_prepared_ = true; }
+
+  // The commit landed: only the files of failed attempts are garbage.
+  void Landed() { DeleteQuietly(io_, failed_); }
+  // The commit ends without landing: everything it wrote goes, except what an attempt of
+  // unknown outcome may still reference.
+  void Abandon() {
+    DeleteQuietly(io_, failed_);
+    if (!keep_prepared_) DeleteQuietly(io_, operation_.prepared_files());
+  }
+
+ private:
+  FileIO& io_;
+  SnapshotOperation& operation_;
+  std::vector<std::string> failed_;
+  bool keep_prepared_ = false;
+};
+
+// A commit to another branch can take the sequence number this attempt chose without moving
+// our branch: the catalog then refuses the snapshot while applying updates (InvalidArgument,
+// nothing swapped). That is a lost race, not a bad request: reload and retry.
+bool SequenceNumberTaken(Catalog& catalog, const TableIdentifier& id, int64_t sequence_number, const Error& error) {
+  if (error.kind != ErrorKind::kInvalidArgument || sequence_number == 0) return false;
+  auto reloaded = catalog.LoadSharedTable(id);
+  return reloaded && reloaded->metadata->last_sequence_number >= sequence_number;
+}
+
+}  // namespace
+
 int64_t NewSnapshotId(const TableMetadata& table) {
   while (true) {
     int64_t id = 0;
@@ -22,21 +63,6 @@ int64_t NewSnapshotId(const TableMetadata& table) {
     if (id != 0 && table.SnapshotById(id) == nullptr) return id;
   }
 }
-
-void DeleteQuietly(FileIO& io, const std::vector<std::string>& paths) {
-  for (const auto& p : paths) (void)io.Delete(p);
-}
-
-// A commit to another branch can take the sequence number this attempt chose without moving
-// our branch: the catalog then refuses the snapshot while applying updates (InvalidArgument,
-// nothing swapped). That is a lost race, not a bad request: reload and retry.
-bool SequenceNumberTaken(Catalog& catalog, const TableIdentifier& id, int64_t sequence_number, const Error& error) {
-  if (error.kind != ErrorKind::kInvalidArgument || sequence_number == 0) return false;
-  auto reloaded = catalog.LoadTable(id);
-  return reloaded && reloaded->metadata.last_sequence_number >= sequence_number;
-}
-
-}  // namespace
 
 std::string OperationContext::NewMetadataFilePath(const TableMetadata& table, const std::string& suffix) const {
   std::string location = table.location;
@@ -81,69 +107,65 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
   ctx.branch = options.branch;
   FileIO& io = *ctx.io;
 
-  FLOE_ASSIGN_OR_RETURN(LoadedTable loaded, catalog.LoadTable(id));
-  const RetryPolicy policy = options.retry.value_or(RetryPolicy::FromProperties(loaded.metadata.properties));
+  // Shared, not copied: with a long history a copy costs more than the commit's own I/O.
+  FLOE_ASSIGN_OR_RETURN(SharedTable loaded, catalog.LoadSharedTable(id));
+  const RetryPolicy policy = options.retry.value_or(RetryPolicy::FromProperties(loaded.metadata->properties));
   Backoff backoff(policy.backoff());
 
+  auto replay = [&](const Snapshot& done, const std::string& location) {
+    report.idempotent_replay = true;
+    report.snapshot_id = done.snapshot_id;
+    report.sequence_number = done.sequence_number;
+    report.metadata_location = location;
+    report.total_ms = MillisSince(start);
+    return report;
+  };
   if (options.idempotency_key) {
-    if (const Snapshot* done = FindIdempotentSnapshot(loaded.metadata, options.branch, *options.idempotency_key)) {
-      report.idempotent_replay = true;
-      report.snapshot_id = done->snapshot_id;
-      report.sequence_number = done->sequence_number;
-      report.metadata_location = loaded.metadata_location;
-      report.total_ms = MillisSince(start);
-      return report;
+    if (const Snapshot* done = FindIdempotentSnapshot(*loaded.metadata, options.branch, *options.idempotency_key)) {
+      return replay(*done, loaded.metadata_location);
     }
   }
 
+  CommitFiles files(io, operation);
   {
     const int64_t t = MonotonicMicros();
-    auto prepared = operation.Prepare(ctx, loaded.metadata);
+    auto prepared = operation.Prepare(ctx, *loaded.metadata);
     report.write_ms += MillisSince(t);
     if (!prepared) {
-      DeleteQuietly(io, operation.prepared_files());
+      files.Abandon();
       return std::unexpected(prepared.error());
     }
   }
 
-  // Files of attempts whose swap certainly failed; deleted once the commit is decided.
-  std::vector<std::string> failed_attempt_files;
-  // Set when some attempt's outcome stayed unknown: its files (and the prepared ones, which it
-  // may reference) must survive, whatever happens next.
-  bool keep_prepared_files = false;
   std::string last_conflict;
-
   const int max_attempts = policy.num_retries + 1;
   for (int attempt = 1;; ++attempt) {
     report.attempts = attempt;
     if (attempt > 1) {
-      FLOE_ASSIGN_OR_RETURN(loaded, catalog.LoadTable(id));
+      auto reloaded = catalog.LoadSharedTable(id);
+      if (!reloaded) {
+        files.Abandon();
+        return std::unexpected(reloaded.error());
+      }
+      loaded = std::move(*reloaded);
       if (options.idempotency_key) {
         // Another process (or a lost answer of ours) may have committed the same key meanwhile.
-        if (const Snapshot* done = FindIdempotentSnapshot(loaded.metadata, options.branch, *options.idempotency_key)) {
-          DeleteQuietly(io, failed_attempt_files);
-          if (!keep_prepared_files) DeleteQuietly(io, operation.prepared_files());
-          report.idempotent_replay = true;
-          report.snapshot_id = done->snapshot_id;
-          report.sequence_number = done->sequence_number;
-          report.metadata_location = loaded.metadata_location;
-          report.total_ms = MillisSince(start);
-          return report;
+        if (const Snapshot* done = FindIdempotentSnapshot(*loaded.metadata, options.branch, *options.idempotency_key)) {
+          files.Abandon();
+          return replay(*done, loaded.metadata_location);
         }
       }
     }
-    const TableMetadata& current = loaded.metadata;
+    const TableMetadata& current = *loaded.metadata;
     const Snapshot* head = current.SnapshotForRef(options.branch);
     if (options.branch != kMainBranch) {
       auto ref = current.refs.find(options.branch);
       if (ref == current.refs.end()) {
-        DeleteQuietly(io, failed_attempt_files);
-        if (!keep_prepared_files) DeleteQuietly(io, operation.prepared_files());
+        files.Abandon();
         return NotFound("table " + id.ToString() + " has no branch '" + options.branch + "' (create it first)");
       }
       if (ref->second.type == RefType::kTag) {
-        DeleteQuietly(io, failed_attempt_files);
-        if (!keep_prepared_files) DeleteQuietly(io, operation.prepared_files());
+        files.Abandon();
         return InvalidArgument("'" + options.branch + "' is a tag of " + id.ToString() + "; writes go to branches");
       }
     }
@@ -152,8 +174,7 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
     auto valid = operation.Validate(ctx, current, head);
     report.validate_ms += MillisSince(t);
     if (!valid) {
-      DeleteQuietly(io, failed_attempt_files);
-      if (!keep_prepared_files) DeleteQuietly(io, operation.prepared_files());
+      files.Abandon();
       return std::unexpected(valid.error());
     }
 
@@ -162,8 +183,7 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
     const int64_t sequence_number = current.format_version >= 2 ? current.last_sequence_number + 1 : 0;
     auto output = operation.Apply(ctx, current, head, snapshot_id, sequence_number);
     if (!output) {
-      DeleteQuietly(io, failed_attempt_files);
-      if (!keep_prepared_files) DeleteQuietly(io, operation.prepared_files());
+      files.Abandon();
       return std::unexpected(output.error());
     }
     std::string list_path = ctx.NewMetadataFilePath(current, ".avro");
@@ -181,8 +201,7 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
     attempt_files.push_back(list_path);
     if (!list_written) {
       DeleteQuietly(io, attempt_files);
-      DeleteQuietly(io, failed_attempt_files);
-      if (!keep_prepared_files) DeleteQuietly(io, operation.prepared_files());
+      files.Abandon();
       return std::unexpected(list_written.error());
     }
 
@@ -213,55 +232,50 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
     if (options.before_swap) options.before_swap(attempt);
 
     t = MonotonicMicros();
-    auto committed = catalog.CommitTable(commit);
+    auto committed = catalog.CommitSharedTable(commit);
     report.swap_ms += MillisSince(t);
 
-    if (committed) {
-      DeleteQuietly(io, failed_attempt_files);
+    auto landed = [&](const std::string& location) {
+      files.Landed();
       report.snapshot_id = snapshot_id;
       report.sequence_number = sequence_number;
-      report.metadata_location = committed->metadata_location;
+      report.metadata_location = location;
       report.total_ms = MillisSince(start);
       return report;
-    }
+    };
+    if (committed) return landed(committed->metadata_location);
 
     const Error& error = committed.error();
     if (error.kind == ErrorKind::kCommitStateUnknown) {
       // Reconcile: the reload tells whether our swap landed.
-      auto reloaded = catalog.LoadTable(id);
-      if (reloaded && reloaded->metadata.SnapshotById(snapshot_id) != nullptr) {
-        DeleteQuietly(io, failed_attempt_files);
-        report.snapshot_id = snapshot_id;
-        report.sequence_number = sequence_number;
-        report.metadata_location = reloaded->metadata_location;
+      auto reloaded = catalog.LoadSharedTable(id);
+      if (reloaded && reloaded->metadata->SnapshotById(snapshot_id) != nullptr) {
         report.reconciled_unknown = true;
-        report.total_ms = MillisSince(start);
-        return report;
+        return landed(reloaded->metadata_location);
       }
       if (!reloaded) {
         // We cannot tell: keep every file and report the unknown outcome.
         return std::unexpected(error.WithContext("commit to " + id.ToString() + " may or may not have landed"));
       }
       // Certainly not landed (the reload shows no trace of it): the attempt failed.
-      failed_attempt_files.insert(failed_attempt_files.end(), attempt_files.begin(), attempt_files.end());
+      files.AttemptFailed(attempt_files);
       last_conflict = "lost answer: " + error.message;
     } else if (error.kind == ErrorKind::kCommitConflict || SequenceNumberTaken(catalog, id, sequence_number, error)) {
       ++report.conflicts;
       last_conflict = error.message;
       report.conflict_reasons.push_back(error.message);
-      failed_attempt_files.insert(failed_attempt_files.end(), attempt_files.begin(), attempt_files.end());
+      files.AttemptFailed(attempt_files);
     } else {
       // Anything else (I/O, unavailable) may have happened before or after the swap point of a
-      // backend we do not know: keep the attempt's files.
-      keep_prepared_files = true;
-      DeleteQuietly(io, failed_attempt_files);
+      // backend we do not know: keep this attempt's files and the prepared ones.
+      files.KeepPrepared();
+      files.Abandon();
       return std::unexpected(error);
     }
 
     const double elapsed = MillisSince(start);
     if (attempt >= max_attempts || elapsed >= static_cast<double>(policy.total_timeout_ms)) {
-      DeleteQuietly(io, failed_attempt_files);
-      if (!keep_prepared_files) DeleteQuietly(io, operation.prepared_files());
+      files.Abandon();
       char when[64];
       std::snprintf(when, sizeof when, "%.0f ms", elapsed);
       return CommitConflict("commit to " + id.ToString() + " gave up after " + std::to_string(attempt) +

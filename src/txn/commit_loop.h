@@ -34,6 +34,9 @@ struct CommitOptions {
 Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id, SnapshotOperation& operation,
                                      const CommitOptions& options = {});
 
+// A fresh snapshot id for `table`: random, positive, not taken by any of its snapshots.
+int64_t NewSnapshotId(const TableMetadata& table);
+
 // The summary key that holds idempotency keys for a table (configurable by property).
 std::string IdempotencyKeyProperty(const TableMetadata& table);
 // The snapshot in `branch`'s ancestry whose summary carries `key`, if any.

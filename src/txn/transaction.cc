@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "meta/metadata_builder.h"
+#include "txn/commit_loop.h"
 #include "txn/manifest_output.h"
 #include "util/clock.h"
 #include "util/uuid.h"
@@ -16,15 +17,6 @@ Result<TableMetadata> Stage(const TableMetadata& table, const std::vector<TableU
   MetadataBuilder builder = MetadataBuilder::From(table, "staged");
   FLOE_RETURN_IF_ERROR(builder.ApplyAll(updates));
   return builder.Build(NowMillis());
-}
-
-int64_t NewSnapshotId(const TableMetadata& table) {
-  while (true) {
-    int64_t id = 0;
-    FillRandom(&id, sizeof id);
-    id &= 0x7fffffffffffffffLL;
-    if (id != 0 && table.SnapshotById(id) == nullptr) return id;
-  }
 }
 
 void DeleteQuietly(FileIO& io, const std::vector<std::string>& paths) {

@@ -427,6 +427,12 @@ Result<LoadedTable> SqlCatalog::RegisterTable(const TableIdentifier& id, const s
 
 Result<LoadedTable> SqlCatalog::CommitTable(const TableCommit& commit) { return CommitTableVia(*this, *io_, commit); }
 
+Result<SharedTable> SqlCatalog::LoadSharedTable(const TableIdentifier& id) { return LoadSharedTableVia(*this, *io_, id); }
+
+Result<SharedTable> SqlCatalog::CommitSharedTable(const TableCommit& commit) {
+  return CommitSharedTableVia(*this, *io_, commit);
+}
+
 Result<std::vector<LoadedTable>> SqlCatalog::CommitTransaction(const std::vector<TableCommit>& commits) {
   return CommitTransactionVia(*this, *io_, commits);
 }

@@ -57,6 +57,8 @@ class SqlCatalog : public Catalog, public PointerStore {
 
   Result<LoadedTable> CommitTable(const TableCommit& commit) override;
   Result<std::vector<LoadedTable>> CommitTransaction(const std::vector<TableCommit>& commits) override;
+  Result<SharedTable> LoadSharedTable(const TableIdentifier& id) override;
+  Result<SharedTable> CommitSharedTable(const TableCommit& commit) override;
 
   // PointerStore: used by the shared commit routine; public so benchmarks can time the bare swap.
   Result<std::string> CurrentMetadataLocation(const TableIdentifier& id) override;
@@ -64,6 +66,8 @@ class SqlCatalog : public Catalog, public PointerStore {
                                           const std::string& base_location) override;
   Status SwapPointer(const PointerSwap& swap) override;
   Status SwapPointers(const std::vector<PointerSwap>& swaps) override;
+  // Documents are named <version>-<uuid>.metadata.json, never reused: safe to cache.
+  MetadataCache* metadata_cache() override { return &metadata_cache_; }
 
   const std::string& database() const { return database_; }
 
@@ -88,6 +92,7 @@ class SqlCatalog : public Catalog, public PointerStore {
   std::shared_ptr<FileIO> io_;
   std::string database_;
   bool has_type_column_ = false;
+  MetadataCache metadata_cache_;
 };
 
 }  // namespace floe

@@ -1,0 +1,97 @@
+#include "catalog/metadata_cache.h"
+
+#include <zlib.h>
+
+#include <vector>
+
+#include "meta/metadata_json.h"
+
+namespace floe {
+namespace {
+
+Result<std::string> Gunzip(std::string_view data, const std::string& location) {
+  z_stream zs{};
+  if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return IOError("cannot start gzip decoder for " + location);
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  zs.avail_in = static_cast<uInt>(data.size());
+  std::string out;
+  char buf[64 * 1024];
+  int rc;
+  do {
+    zs.next_out = reinterpret_cast<Bytef*>(buf);
+    zs.avail_out = sizeof buf;
+    rc = inflate(&zs, Z_NO_FLUSH);
+    if (rc != Z_OK && rc != Z_STREAM_END) {
+      inflateEnd(&zs);
+      return Corrupt("metadata file " + location + " is not valid gzip");
+    }
+    out.append(buf, sizeof buf - zs.avail_out);
+  } while (rc != Z_STREAM_END);
+  inflateEnd(&zs);
+  return out;
+}
+
+}  // namespace
+
+MetadataCache::MetadataCache(size_t max_entries, size_t max_bytes) : max_entries_(max_entries), max_bytes_(max_bytes) {}
+
+std::shared_ptr<const TableMetadata> MetadataCache::Find(const std::string& location) {
+  std::lock_guard lock(mu_);
+  auto it = by_location_.find(location);
+  if (it == by_location_.end()) return nullptr;
+  lru_.splice(lru_.begin(), lru_, it->second);
+  return it->second->metadata;
+}
+
+void MetadataCache::Insert(const std::string& location, std::shared_ptr<const TableMetadata> metadata,
+                           size_t document_bytes) {
+  if (!metadata || max_entries_ == 0 || document_bytes > max_bytes_) return;
+  // Evicted documents are destroyed after the lock is released: freeing a long history takes
+  // milliseconds, and other threads' lookups need not wait for it.
+  std::vector<std::shared_ptr<const TableMetadata>> evicted;
+  {
+    std::lock_guard lock(mu_);
+    if (by_location_.contains(location)) return;  // same location, same content
+    lru_.push_front(Entry{location, std::move(metadata), document_bytes});
+    by_location_[location] = lru_.begin();
+    bytes_ += document_bytes;
+    while (lru_.size() > max_entries_ || bytes_ > max_bytes_) {
+      Entry& last = lru_.back();
+      bytes_ -= last.bytes;
+      by_location_.erase(last.location);
+      evicted.push_back(std::move(last.metadata));
+      lru_.pop_back();
+    }
+  }
+}
+
+size_t MetadataCache::entries() const {
+  std::lock_guard lock(mu_);
+  return lru_.size();
+}
+
+Result<std::string> ReadMetadataText(FileIO& io, const std::string& location) {
+  auto bytes = io.ReadAll(location);
+  if (!bytes) return std::unexpected(bytes.error().WithContext("reading table metadata " + location));
+  std::string text = std::move(*bytes);
+  if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b) {
+    FLOE_ASSIGN_OR_RETURN(text, Gunzip(text, location));
+  }
+  return text;
+}
+
+Result<std::shared_ptr<const TableMetadata>> ReadMetadataShared(FileIO& io, MetadataCache* cache,
+                                                                 const std::string& location) {
+  if (cache) {
+    if (auto hit = cache->Find(location)) return hit;
+  }
+  FLOE_ASSIGN_OR_RETURN(std::string text, ReadMetadataText(io, location));
+  auto metadata = ParseTableMetadata(text);
+  if (!metadata) return std::unexpected(metadata.error().WithContext("parsing table metadata " + location));
+  // Created non-const: a sole owner may move out of it (see Unshare in commit.cc).
+  std::shared_ptr<const TableMetadata> shared = std::make_shared<TableMetadata>(std::move(*metadata));
+  if (cache) cache->Insert(location, shared, text.size());
+  return shared;
+}
+
+}  // namespace floe

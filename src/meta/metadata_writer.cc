@@ -1,0 +1,231 @@
+// WriteTableMetadata: the metadata document's text, written fast where history makes it long.
+//
+// A table with 10,000 snapshots has a document of about 4 MB, almost all of it snapshots and
+// the two logs, and every commit writes a new one. Building an nlohmann value of that and
+// dumping it took ~100 ms a commit; appending the text directly takes a few. The small, varied
+// parts (schemas, specs, sort orders, properties, refs, statistics) still go through nlohmann.
+//
+// The output is byte for byte what nlohmann's dump(2) of the whole document gives
+// (internal::WriteTableMetadataReference; metadata_writer_test.cc compares the two): two-space
+// indentation, "key": value, empty containers as [] and {}, strings escaped as nlohmann
+// escapes them. Strings holding non-ASCII bytes are escaped by nlohmann itself, which also
+// replaces invalid UTF-8 exactly as before.
+#include <charconv>
+
+#include "meta/json_internal.h"
+#include "meta/metadata_json.h"
+
+namespace floe {
+namespace {
+
+using internal::Ordered;
+
+class Writer {
+ public:
+  explicit Writer(std::string& out) : out_(out) {}
+
+  void Raw(std::string_view text) { out_.append(text); }
+
+  void Int(int64_t v) {
+    char buf[24];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    (void)ec;  // 24 characters hold any int64
+    out_.append(buf, end);
+  }
+
+  void String(std::string_view s) {
+    const size_t start = out_.size();
+    out_.push_back('"');
+    size_t run = 0;  // start of the pending stretch that needs no escaping
+    for (size_t i = 0; i < s.size(); ++i) {
+      const unsigned char c = static_cast<unsigned char>(s[i]);
+      if (c >= 0x80) {
+        // Multi-byte UTF-8 (or bytes that are not UTF-8): nlohmann's own rules, unchanged.
+        out_.resize(start);
+        out_.append(Ordered(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        return;
+      }
+      if (c >= 0x20 && c != '"' && c != '\\') continue;
+      out_.append(s.data() + run, i - run);
+      run = i + 1;
+      switch (c) {
+        case '"': out_.append("\\\""); break;
+        case '\\': out_.append("\\\\"); break;
+        case '\b': out_.append("\\b"); break;
+        case '\f': out_.append("\\f"); break;
+        case '\n': out_.append("\\n"); break;
+        case '\r': out_.append("\\r"); break;
+        case '\t': out_.append("\\t"); break;
+        default: {
+          static constexpr char kHex[] = "0123456789abcdef";
+          const char escaped[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xf]};
+          out_.append(escaped, sizeof escaped);
+        }
+      }
+    }
+    out_.append(s.data() + run, s.size() - run);
+    out_.push_back('"');
+  }
+
+  // Starts member `key` of an object whose members sit at `indent` spaces.
+  void Key(std::string_view key, int indent, bool first) {
+    out_.append(first ? "\n" : ",\n");
+    out_.append(static_cast<size_t>(indent), ' ');
+    String(key);
+    out_.append(": ");
+  }
+
+  // Ends an object or array whose members sat at `indent` spaces.
+  void Close(char bracket, int indent) {
+    out_.push_back('\n');
+    out_.append(static_cast<size_t>(indent - 2), ' ');
+    out_.push_back(bracket);
+  }
+
+  // An nlohmann value nested at `indent` spaces: dumped alone, then every line after the
+  // first shifted right (raw newlines only occur between tokens: strings escape theirs).
+  void Nested(const Ordered& value, int indent) {
+    const std::string text = value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+    const std::string shift(static_cast<size_t>(indent - 2), ' ');
+    size_t start = 0;
+    for (size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1) {
+      out_.append(text, start, nl + 1 - start);
+      out_.append(shift);
+    }
+    out_.append(text, start, std::string::npos);
+  }
+
+ private:
+  std::string& out_;
+};
+
+// One snapshot as an element of the top-level "snapshots" array (members at 6 spaces).
+void WriteSnapshot(Writer& w, const Snapshot& s, bool v1) {
+  constexpr int kIndent = 6;
+  w.Raw("{");
+  w.Key("snapshot-id", kIndent, true);
+  w.Int(s.snapshot_id);
+  if (s.parent_snapshot_id) {
+    w.Key("parent-snapshot-id", kIndent, false);
+    w.Int(*s.parent_snapshot_id);
+  }
+  // v1 snapshots have no sequence number; v2 readers default a missing one to 0.
+  if (!(v1 && s.sequence_number == 0)) {
+    w.Key("sequence-number", kIndent, false);
+    w.Int(s.sequence_number);
+  }
+  w.Key("timestamp-ms", kIndent, false);
+  w.Int(s.timestamp_ms);
+  w.Key("summary", kIndent, false);
+  if (s.summary.empty()) {
+    w.Raw("{}");
+  } else {
+    // "operation" first, as other engines write it; the rest in key order.
+    bool first = true;
+    w.Raw("{");
+    if (auto it = s.summary.find("operation"); it != s.summary.end()) {
+      w.Key("operation", kIndent + 2, true);
+      w.String(it->second);
+      first = false;
+    }
+    for (const auto& [k, v] : s.summary) {
+      if (k == "operation") continue;
+      w.Key(k, kIndent + 2, first);
+      w.String(v);
+      first = false;
+    }
+    w.Close('}', kIndent + 2);
+  }
+  if (!s.manifest_list.empty()) {
+    w.Key("manifest-list", kIndent, false);
+    w.String(s.manifest_list);
+  } else {
+    w.Key("manifests", kIndent, false);
+    if (s.v1_manifests.empty()) {
+      w.Raw("[]");
+    } else {
+      w.Raw("[");
+      for (size_t i = 0; i < s.v1_manifests.size(); ++i) {
+        w.Raw(i == 0 ? "\n" : ",\n");
+        w.Raw("        ");
+        w.String(s.v1_manifests[i]);
+      }
+      w.Close(']', kIndent + 2);
+    }
+  }
+  if (s.schema_id) {
+    w.Key("schema-id", kIndent, false);
+    w.Int(*s.schema_id);
+  }
+  if (s.first_row_id) {
+    w.Key("first-row-id", kIndent, false);
+    w.Int(*s.first_row_id);
+  }
+  if (s.added_rows) {
+    w.Key("added-rows", kIndent, false);
+    w.Int(*s.added_rows);
+  }
+  w.Close('}', kIndent);
+}
+
+// A top-level array whose elements (objects at 4 spaces) `write_one` writes.
+template <typename T, typename F>
+void WriteArray(Writer& w, const std::vector<T>& items, F write_one) {
+  if (items.empty()) {
+    w.Raw("[]");
+    return;
+  }
+  w.Raw("[");
+  for (size_t i = 0; i < items.size(); ++i) {
+    w.Raw(i == 0 ? "\n    " : ",\n    ");
+    write_one(items[i]);
+  }
+  w.Close(']', 4);
+}
+
+}  // namespace
+
+std::string WriteTableMetadata(const TableMetadata& m) {
+  std::string out;
+  // Snapshots dominate a long history's document; ~400 bytes each is a fair first guess.
+  out.reserve(4096 + m.snapshots.size() * 448 + m.snapshot_log.size() * 80 + m.metadata_log.size() * 160);
+  Writer w(out);
+  w.Raw("{");
+  bool first = true;
+  const Ordered head = internal::MetadataHeadToOrdered(m);
+  for (const auto& [key, value] : head.items()) {
+    w.Key(key, 2, first);
+    w.Nested(value, 4);
+    first = false;
+  }
+  const bool v1 = m.format_version == 1;
+  w.Key("snapshots", 2, first);
+  WriteArray(w, m.snapshots, [&](const Snapshot& s) { WriteSnapshot(w, s, v1); });
+  w.Key("statistics", 2, false);
+  w.Nested(internal::StatisticsToOrdered(m), 4);
+  w.Key("partition-statistics", 2, false);
+  w.Nested(internal::PartitionStatisticsToOrdered(m), 4);
+  w.Key("snapshot-log", 2, false);
+  WriteArray(w, m.snapshot_log, [&](const SnapshotLogEntry& e) {
+    w.Raw("{");
+    w.Key("timestamp-ms", 6, true);
+    w.Int(e.timestamp_ms);
+    w.Key("snapshot-id", 6, false);
+    w.Int(e.snapshot_id);
+    w.Close('}', 6);
+  });
+  w.Key("metadata-log", 2, false);
+  WriteArray(w, m.metadata_log, [&](const MetadataLogEntry& e) {
+    w.Raw("{");
+    w.Key("timestamp-ms", 6, true);
+    w.Int(e.timestamp_ms);
+    w.Key("metadata-file", 6, false);
+    w.String(e.metadata_file);
+    w.Close('}', 6);
+  });
+  w.Close('}', 2);
+  out.push_back('\n');
+  return out;
+}
+
+}  // namespace floe
