@@ -7,7 +7,7 @@
 //  (b) 1, 2, 4 and 8 processes appending to one table for a fixed time: commits/s, retries per
 //      commit, p50 and p99 latency, and the fewest commits any one process got (starvation).
 //
-// Usage: commit_bench [seconds_per_contention_run=5]
+// Usage: commit_bench [seconds_per_contention_run=5] [all|history|contention]
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -262,7 +262,12 @@ void ContentionBench(double seconds) {
 
 int main(int argc, char** argv) {
   double seconds = argc > 1 ? std::atof(argv[1]) : 5;
-  HistoryBench();
-  ContentionBench(seconds);
+  std::string part = argc > 2 ? argv[2] : "all";
+  if (part != "all" && part != "history" && part != "contention") {
+    std::fprintf(stderr, "usage: commit_bench [seconds_per_contention_run=5] [all|history|contention]\n");
+    return 2;
+  }
+  if (part != "contention") HistoryBench();
+  if (part != "history") ContentionBench(seconds);
   return 0;
 }
