@@ -176,6 +176,19 @@ std::vector<Literal> ColumnBatch::Row(size_t row) const {
 namespace {
 
 void CopyRows(const Column& src, const std::vector<uint8_t>& keep, Column* dst) {
+  if (src.type->id() == TypeId::kStruct) {
+    // Children hold a row for every struct row (null ones included), so they are filtered by
+    // the same vector; only the struct's own null flags remain per row.
+    for (size_t c = 0; c < src.children.size(); ++c) CopyRows(src.children[c], keep, &dst->children[c]);
+    for (size_t r = 0; r < src.length; ++r) {
+      if (!keep[r]) continue;
+      const bool is_null = src.IsNull(r);
+      if (is_null && dst->nulls.empty()) dst->nulls.assign(dst->length, 0);  // flags start at the first null
+      if (is_null || !dst->nulls.empty()) dst->nulls.push_back(is_null ? 1 : 0);
+      ++dst->length;
+    }
+    return;
+  }
   for (size_t r = 0; r < src.length; ++r) {
     if (!keep[r]) continue;
     if (src.IsNull(r)) {
@@ -196,12 +209,6 @@ void CopyRows(const Column& src, const std::vector<uint8_t>& keep, Column* dst) 
         dst->bytes += src.BytesAt(r);
         dst->offsets.push_back(static_cast<uint32_t>(dst->bytes.size()));
         break;
-      case TypeId::kStruct: {
-        std::vector<uint8_t> only(src.length, 0);
-        only[r] = 1;
-        for (size_t c = 0; c < src.children.size(); ++c) CopyRows(src.children[c], only, &dst->children[c]);
-        break;
-      }
       case TypeId::kList:
       case TypeId::kMap: break;
       default: dst->longs.push_back(src.longs[r]); break;
