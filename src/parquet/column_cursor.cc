@@ -33,7 +33,7 @@ Status ColumnCursor::NextPage() {
     }
   } else {
     ClearColumn(&page_);
-    FLOE_RETURN_IF_ERROR(decoder_->ReadPage(&page_));
+    FLOE_RETURN_IF_ERROR(decoder_->ReadPageOrIds(&page_, &page_ids_, &page_as_ids_));
   }
   page_rows_ = rows;
   page_pos_ = std::min(skip_, rows);
@@ -56,7 +56,11 @@ Status ColumnCursor::Read(size_t n, const uint8_t* sel, Column* out) {
   while (n > 0) {
     FLOE_RETURN_IF_ERROR(Settle());
     size_t k = std::min(n, page_rows_ - page_pos_);
-    AppendSelected(page_, page_pos_, k, sel, out);
+    if (page_as_ids_) {
+      decoder_->AppendDictionaryValues(page_ids_.data() + page_pos_, k, sel, out);
+    } else {
+      AppendSelected(page_, page_pos_, k, sel, out);
+    }
     page_pos_ += k;
     n -= k;
     if (sel) sel += k;

@@ -40,7 +40,9 @@ class ColumnCursor {
   std::unique_ptr<ColumnChunkDecoder> decoder_;
   bool matching_;
   size_t skip_ = 0;                 // rows to pass over before the next Read or Match
-  Column page_;                     // the decoded page (Read)
+  Column page_;                     // the decoded page (Read) ...
+  std::vector<uint32_t> page_ids_;  // ... or its dictionary ids, when page_as_ids_
+  bool page_as_ids_ = false;
   std::vector<uint8_t> page_match_; // the page's match flags (Match)
   size_t page_rows_ = 0;
   size_t page_pos_ = 0;             // rows of the page already consumed

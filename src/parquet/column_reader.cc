@@ -17,6 +17,8 @@ namespace {
 
 class ChunkDecoder {
  public:
+  static constexpr uint32_t kNullId = ColumnChunkDecoder::kNullId;
+
   ChunkDecoder(ColumnChunkInput in, const Conversion& conv)
       : in_(std::move(in)), conv_(conv), max_def_(in_.leaf->max_def_level),
         pos_(reinterpret_cast<const uint8_t*>(in_.bytes.data())), left_(in_.bytes.size()) {}
@@ -73,7 +75,11 @@ class ChunkDecoder {
   // Whether no row of the pending page can match the predicate: the page holds dictionary
   // indices and no dictionary entry matches. (Its indices are then never checked.)
   bool PendingCannotMatch() const {
-    if (!pending_ || !has_predicate_ || !dict_.present || dict_.any_match) return false;
+    return pending_ && has_predicate_ && dict_.present && !dict_.any_match && PendingHoldsIds();
+  }
+
+  bool PendingHoldsIds() const {
+    if (!pending_) return false;
     int32_t enc = pending_->data_page_header ? pending_->data_page_header->encoding
                                              : pending_->data_page_header_v2->encoding;
     return enc == encoding::kPlainDictionary || enc == encoding::kRleDictionary;
@@ -92,6 +98,7 @@ class ChunkDecoder {
     out_ = out;
     def_out_ = def_out;
     match_ = nullptr;
+    ids_ = nullptr;
     track_nulls_ = !out->nulls.empty();
     return DecodePending();
   }
@@ -101,8 +108,85 @@ class ChunkDecoder {
     out_ = nullptr;
     def_out_ = nullptr;
     match_ = match;
+    ids_ = nullptr;
     track_nulls_ = false;
     return DecodePending();
+  }
+
+  // A dictionary-encoded page: its ids into *ids (kNullId for a null row), *as_ids = true.
+  // Any other page: its values appended to *out, *as_ids = false.
+  Status ReadPageOrIds(Column* out, std::vector<uint32_t>* ids, bool* as_ids) {
+    FLOE_ASSIGN_OR_RETURN(bool more, PeekPage());
+    if (!more) return Corrupt("read past the last page of the column chunk");
+    *as_ids = PendingHoldsIds();
+    if (!*as_ids) return ReadPage(out, nullptr);
+    out_ = nullptr;
+    def_out_ = nullptr;
+    match_ = nullptr;
+    ids_ = ids;
+    track_nulls_ = false;
+    return DecodePending();
+  }
+
+  // Appends to *out the dictionary values of ids[i] for i < k with sel[i] != 0 (all when
+  // sel is null). The ids come from ReadPageOrIds, so each is checked or kNullId.
+  void AppendDictionaryValues(const uint32_t* ids, size_t k, const uint8_t* sel, Column* out) {
+    if (sel == nullptr) return AppendDictionaryRows(ids, k, [](size_t j) { return j; }, out);
+    // The selected rows' positions first, so the gather touches the dictionary only for
+    // them and has no data-dependent branch.
+    positions_.resize(k);
+    uint32_t* pos = positions_.data();
+    size_t m = 0;
+    for (size_t i = 0; i < k; ++i) {
+      pos[m] = static_cast<uint32_t>(i);
+      m += sel[i];
+    }
+    AppendDictionaryRows(ids, m, [pos](size_t j) { return pos[j]; }, out);
+  }
+
+  // Appends the dictionary values of ids[row(j)] for j < m.
+  template <typename Row>
+  void AppendDictionaryRows(const uint32_t* ids, size_t m, Row row, Column* out) {
+    bool nulls = false;
+    auto gather = [&](const auto& dict, auto& values) {
+      size_t base = values.size();
+      values.resize(base + m);
+      auto* dst = values.data() + base;
+      for (size_t j = 0; j < m; ++j) {
+        uint32_t id = ids[row(j)];
+        if (id == kNullId) {
+          nulls = true;
+          dst[j] = {};
+        } else {
+          dst[j] = dict[id];
+        }
+      }
+    };
+    switch (conv_.out) {
+      case OutKind::kBool: gather(dict_.bools, out->bools); break;
+      case OutKind::kInt32: gather(dict_.ints, out->ints); break;
+      case OutKind::kInt64: gather(dict_.longs, out->longs); break;
+      case OutKind::kFloat: gather(dict_.floats, out->floats); break;
+      case OutKind::kDouble: gather(dict_.doubles, out->doubles); break;
+      case OutKind::kDecimal: gather(dict_.decimals, out->decimals); break;
+      case OutKind::kBytes:
+        if (out->offsets.empty()) out->offsets.push_back(0);
+        for (size_t j = 0; j < m; ++j) {
+          uint32_t id = ids[row(j)];
+          if (id == kNullId) {
+            nulls = true;
+          } else {
+            out->bytes.append(dict_.bytes.At(id));
+          }
+          out->offsets.push_back(static_cast<uint32_t>(out->bytes.size()));
+        }
+        break;
+    }
+    if (nulls || !out->nulls.empty()) {
+      out->nulls.resize(out->length, 0);
+      for (size_t j = 0; j < m; ++j) out->nulls.push_back(ids[row(j)] == kNullId);
+    }
+    out->length += m;
   }
 
   Status SetPredicate(const Column& values) {
@@ -292,19 +376,36 @@ class ChunkDecoder {
     if (track_nulls_ && out_->nulls.size() < out_->length) out_->nulls.resize(out_->length, 0);
   }
 
-  Status Indices(const uint8_t* p, size_t size, size_t dict_size) {
+  // Decodes the page's present_ dictionary ids a block at a time (the block stays in
+  // cache), checks each block against the dictionary's size, and hands it to
+  // use(ids, count, first) where `first` is the block's position among the present values.
+  template <typename Use>
+  Status ForEachIdBlock(const uint8_t* p, size_t size, size_t dict_size, Use&& use) {
     if (!dict_.present) return Corrupt("dictionary-encoded page without a dictionary page");
     if (size < 1) return Corrupt("dictionary indices missing their bit width");
     int width = p[0];
     if (width > 32) return Corrupt("dictionary index bit width above 32");
-    indices_.resize(present_);
+    constexpr size_t kBlock = 1024;
+    uint32_t ids[kBlock];
     RleDecoder d(p + 1, size - 1, width);
-    FLOE_RETURN_IF_ERROR(d.Decode(indices_.data(), present_));
-    uint32_t max_index = 0;
-    for (uint32_t i : indices_) max_index = i > max_index ? i : max_index;
-    if (present_ > 0 && max_index >= dict_size)
-      return Corrupt("dictionary index " + std::to_string(max_index) + " beyond the dictionary's " + std::to_string(dict_size) + " entries");
+    for (size_t first = 0; first < present_; first += kBlock) {
+      size_t k = std::min(kBlock, present_ - first);
+      FLOE_RETURN_IF_ERROR(d.Decode(ids, k));
+      uint32_t max_index = 0;
+      for (size_t j = 0; j < k; ++j) max_index = ids[j] > max_index ? ids[j] : max_index;
+      if (max_index >= dict_size)
+        return Corrupt("dictionary index " + std::to_string(max_index) + " beyond the dictionary's " + std::to_string(dict_size) + " entries");
+      use(ids, k, first);
+    }
     return Ok();
+  }
+
+  // All of the page's dictionary ids, into indices_.
+  Status Indices(const uint8_t* p, size_t size, size_t dict_size) {
+    indices_.resize(present_);
+    return ForEachIdBlock(p, size, dict_size, [&](const uint32_t* ids, size_t k, size_t first) {
+      std::memcpy(indices_.data() + first, ids, k * sizeof(uint32_t));
+    });
   }
 
   // Decodes the page's present_ non-null values into dense (any encoding of a fixed-size type).
@@ -315,11 +416,10 @@ class ChunkDecoder {
       return DecodePlain(conv_, p, size, present_, dense, &used);
     }
     if (enc == encoding::kPlainDictionary || enc == encoding::kRleDictionary) {
-      FLOE_RETURN_IF_ERROR(Indices(p, size, dict.size()));
       const T* d = dict.data();
-      const uint32_t* idx = indices_.data();
-      for (size_t i = 0; i < present_; ++i) dense[i] = d[idx[i]];
-      return Ok();
+      return ForEachIdBlock(p, size, dict.size(), [&](const uint32_t* ids, size_t k, size_t first) {
+        for (size_t j = 0; j < k; ++j) dense[first + j] = d[ids[j]];
+      });
     }
     if constexpr (std::is_same_v<T, uint8_t>) {
       if (enc == encoding::kRle) {
@@ -435,10 +535,10 @@ class ChunkDecoder {
       dense = match_dense_.data();
     }
     if (enc == encoding::kPlainDictionary || enc == encoding::kRleDictionary) {
-      FLOE_RETURN_IF_ERROR(Indices(p, size, dict_.size()));
       const uint8_t* table = dict_.matches.data();
-      const uint32_t* idx = indices_.data();
-      for (size_t j = 0; j < present_; ++j) dense[j] = table[idx[j]];
+      FLOE_RETURN_IF_ERROR(ForEachIdBlock(p, size, dict_.size(), [&](const uint32_t* ids, size_t k, size_t first) {
+        for (size_t j = 0; j < k; ++j) dense[first + j] = table[ids[j]];
+      }));
     } else {
       switch (conv_.out) {
         case OutKind::kBool: FLOE_RETURN_IF_ERROR(DenseMatches(enc, p, size, dict_.bools, predicate_.bools, dense)); break;
@@ -467,9 +567,30 @@ class ChunkDecoder {
     return Ok();
   }
 
+  // ReadPageOrIds on a dictionary-encoded page: one id per row, kNullId at nulls.
+  Status IdValues(const uint8_t* p, size_t size, size_t n) {
+    ids_->resize(n);
+    uint32_t* dense = ids_->data();
+    if (!all_present_) {
+      id_scratch_.resize(present_);
+      dense = id_scratch_.data();
+    }
+    FLOE_RETURN_IF_ERROR(ForEachIdBlock(p, size, dict_.size(), [&](const uint32_t* ids, size_t k, size_t first) {
+      std::memcpy(dense + first, ids, k * sizeof(uint32_t));
+    }));
+    if (!all_present_) {
+      uint32_t* dst = ids_->data();
+      size_t j = 0;
+      for (size_t i = 0; i < n; ++i) dst[i] = levels_[i] == max_def_ ? dense[j++] : kNullId;
+    }
+    NoteRows(n);
+    return Ok();
+  }
+
   Status Values(int32_t enc, const uint8_t* p, size_t size, size_t n) {
     Status s;
     if (match_) return Matches(enc, p, size, n);
+    if (ids_) return IdValues(p, size, n);
     switch (conv_.out) {
       case OutKind::kBool: s = FixedValues(enc, p, size, n, out_->bools, dict_.bools); break;
       case OutKind::kInt32: s = FixedValues(enc, p, size, n, out_->ints, dict_.ints); break;
@@ -499,6 +620,9 @@ class ChunkDecoder {
   Column* out_ = nullptr;
   std::vector<uint8_t>* def_out_ = nullptr;
   std::vector<uint8_t>* match_ = nullptr;
+  std::vector<uint32_t>* ids_ = nullptr;
+  std::vector<uint32_t> id_scratch_;
+  std::vector<uint32_t> positions_;
   bool has_predicate_ = false;
   Column predicate_;                 // the values a matching row equals (IN list)
   std::vector<uint8_t> match_dense_;
@@ -555,6 +679,12 @@ bool ColumnChunkDecoder::PageCannotMatch() const { return impl_->PendingCannotMa
 Status ColumnChunkDecoder::SkipPage() { return Named(impl_->SkipPage(), *impl_); }
 Status ColumnChunkDecoder::ReadPage(Column* out, std::vector<uint8_t>* def_levels) {
   return Named(impl_->ReadPage(out, def_levels), *impl_);
+}
+Status ColumnChunkDecoder::ReadPageOrIds(Column* out, std::vector<uint32_t>* ids, bool* as_ids) {
+  return Named(impl_->ReadPageOrIds(out, ids, as_ids), *impl_);
+}
+void ColumnChunkDecoder::AppendDictionaryValues(const uint32_t* ids, size_t k, const uint8_t* sel, Column* out) {
+  impl_->AppendDictionaryValues(ids, k, sel, out);
 }
 Status ColumnChunkDecoder::SetPredicate(const Column& values) { return Named(impl_->SetPredicate(values), *impl_); }
 Status ColumnChunkDecoder::MatchPage(std::vector<uint8_t>* match) { return Named(impl_->MatchPage(match), *impl_); }

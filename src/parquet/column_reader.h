@@ -54,6 +54,15 @@ class ColumnChunkDecoder {
   // to *def_levels when it is not null.
   Status ReadPage(Column* out, std::vector<uint8_t>* def_levels = nullptr);
 
+  // Dictionary ids instead of values, so that a filtered scan looks up only the rows it
+  // keeps. A dictionary-encoded page yields one id per row in *ids (kNullId for a null;
+  // every other id is checked against the dictionary) and *as_ids = true; any other page
+  // is read as by ReadPage and *as_ids = false.
+  static constexpr uint32_t kNullId = UINT32_MAX;
+  Status ReadPageOrIds(Column* out, std::vector<uint32_t>* ids, bool* as_ids);
+  // Appends to *out the values of ids[i], i < k, with sel[i] != 0 (all when sel is null).
+  void AppendDictionaryValues(const uint32_t* ids, size_t k, const uint8_t* sel, Column* out);
+
   // An IN-list predicate for MatchPage: `values` is a Column of the target type without
   // nulls. Set before the first PeekPage. Floating-point columns are NotSupported (their
   // equality is not bitwise: -0.0 = 0.0).
