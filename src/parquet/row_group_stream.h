@@ -7,8 +7,9 @@
 //
 // Unlike ParquetFile::ReadRowGroup, memory stays bounded by a page per column: the
 // predicate column is matched page by page (on dictionary ids where it can be), the other
-// columns are decoded a page at a time and only their selected rows are copied out, and a
-// page none of whose rows are selected is not even decompressed. The predicate's column need
+// columns are decoded a page at a time (a dictionary page only to its ids, so that values
+// are looked up for the selected rows alone), and a page none of whose rows are selected
+// is not even decompressed. The predicate's column need
 // not be projected. A row range [row_begin, row_end) lets several threads share a row group.
 // The projection holds top-level primitive fields only (CanStream); a projected field the
 // file lacks reads as nulls, and a predicate on a field the file lacks matches nothing.
