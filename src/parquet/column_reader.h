@@ -34,7 +34,8 @@ Status ReadColumnChunk(const ColumnChunkInput& input, const TypePtr& target, Col
                        std::vector<uint8_t>* def_levels);
 
 // Decodes a column chunk one data page at a time, for readers that stream (column_cursor.h).
-// Usage: PeekPage(); then exactly one of SkipPage, ReadPage or MatchPage for that page.
+// Usage: PeekPage(); then exactly one of SkipPage, ReadPage, ReadPageOrIds or MatchPage for
+// that page.
 class ColumnChunkDecoder {
  public:
   static Result<std::unique_ptr<ColumnChunkDecoder>> Make(ColumnChunkInput input, const TypePtr& target);
@@ -61,6 +62,7 @@ class ColumnChunkDecoder {
   static constexpr uint32_t kNullId = UINT32_MAX;
   Status ReadPageOrIds(Column* out, std::vector<uint32_t>* ids, bool* as_ids);
   // Appends to *out the values of ids[i], i < k, with sel[i] != 0 (all when sel is null).
+  // The ids must come from this decoder's ReadPageOrIds (a chunk has one dictionary).
   void AppendDictionaryValues(const uint32_t* ids, size_t k, const uint8_t* sel, Column* out);
 
   // An IN-list predicate for MatchPage: `values` is a Column of the target type without
