@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "meta/table_properties.h"
+#include "txn/commit_pacing.h"
 #include "txn/manifest_output.h"
 #include "util/clock.h"
 #include "util/uuid.h"
@@ -108,9 +109,10 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
   FileIO& io = *ctx.io;
 
   // Shared, not copied: with a long history a copy costs more than the commit's own I/O.
+  int64_t attempt_start = MonotonicMicros();  // an attempt runs from its load to the swap's answer
   FLOE_ASSIGN_OR_RETURN(SharedTable loaded, catalog.LoadSharedTable(id));
   const RetryPolicy policy = options.retry.value_or(RetryPolicy::FromProperties(loaded.metadata->properties));
-  Backoff backoff(policy.backoff());
+  CommitPacer& pacer = CommitPacer::ForTable(catalog.name() + "/" + id.ToString());
 
   auto replay = [&](const Snapshot& done, const std::string& location) {
     report.idempotent_replay = true;
@@ -137,11 +139,21 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
     }
   }
 
+  // Under recent contention even a first attempt waits its turn (see commit_pacing.h); it then
+  // starts from the table as it is after the wait.
+  bool reload = false;
+  if (const int64_t wait_us = pacer.FirstAttemptWaitUs(policy); wait_us > 0) {
+    report.backoff_ms += static_cast<double>(wait_us) / 1000.0;
+    std::this_thread::sleep_for(std::chrono::microseconds(wait_us));
+    reload = true;
+  }
+
   std::string last_conflict;
   const int max_attempts = policy.num_retries + 1;
-  for (int attempt = 1;; ++attempt) {
+  for (int attempt = 1;; ++attempt, reload = true) {
     report.attempts = attempt;
-    if (attempt > 1) {
+    if (reload) {
+      attempt_start = MonotonicMicros();
       auto reloaded = catalog.LoadSharedTable(id);
       if (!reloaded) {
         files.Abandon();
@@ -236,6 +248,7 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
     report.swap_ms += MillisSince(t);
 
     auto landed = [&](const std::string& location) {
+      pacer.Landed(MonotonicMicros() - attempt_start);
       files.Landed();
       report.snapshot_id = snapshot_id;
       report.sequence_number = sequence_number;
@@ -282,9 +295,9 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
                             " attempts over " + when + " (commit.retry.num-retries=" +
                             std::to_string(policy.num_retries) + "); what kept conflicting: " + last_conflict);
     }
-    const int64_t wait = backoff.WaitMs(attempt);
-    report.backoff_ms += static_cast<double>(wait);
-    std::this_thread::sleep_for(std::chrono::milliseconds(wait));
+    const int64_t wait_us = pacer.LostAttemptWaitUs(policy, MonotonicMicros() - attempt_start);
+    report.backoff_ms += static_cast<double>(wait_us) / 1000.0;
+    std::this_thread::sleep_for(std::chrono::microseconds(wait_us));
   }
 }
 

@@ -1,6 +1,7 @@
 // The optimistic commit loop: load, validate, build, compare-and-swap; retry on conflict.
 //
-//   conflict  -> back off (exponential, jitter), reload, re-validate, rebuild metadata only
+//   conflict  -> back off (jittered waits from commit.retry.*, paced per table for fairness:
+//                commit_pacing.h), reload, re-validate, rebuild metadata only
 //   refused   -> ValidationFailed: final, never retried
 //   unknown   -> reload and look for our snapshot: found = done, not found = retry;
 //                an attempt's files are never deleted while its fate is unknown

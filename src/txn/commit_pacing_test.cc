@@ -1,0 +1,97 @@
+#include "txn/commit_pacing.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace floe {
+namespace {
+
+RetryPolicy Policy(int64_t min_wait_ms, int64_t max_wait_ms) {
+  RetryPolicy p;
+  p.min_wait_ms = min_wait_ms;
+  p.max_wait_ms = max_wait_ms;
+  return p;
+}
+
+TEST(CommitPacer, WithoutContentionAFirstAttemptStartsAtOnce) {
+  CommitPacer pacer(1);
+  EXPECT_EQ(pacer.FirstAttemptWaitUs(Policy(100, 60000)), 0);
+  pacer.Landed(5000);
+  EXPECT_EQ(pacer.FirstAttemptWaitUs(Policy(100, 60000)), 0);
+}
+
+TEST(CommitPacer, RetryWaitsHonourMinAndMaxWaitAndAreSpread) {
+  const RetryPolicy policy = Policy(100, 400);
+  CommitPacer pacer(2);
+  std::set<int64_t> distinct;
+  for (int i = 0; i < 200; ++i) {
+    // Attempts of 50 ms: from the third loss on, the span reaches the 300 ms between the bounds.
+    const int64_t wait = pacer.LostAttemptWaitUs(policy, 50'000);
+    EXPECT_GE(wait, 100'000);
+    EXPECT_LE(wait, 400'000);
+    distinct.insert(wait);
+  }
+  EXPECT_GT(distinct.size(), 100u);  // jittered, so processes do not wake in lock step
+}
+
+TEST(CommitPacer, LossesRaiseTheLevelAndLandingsLowerIt) {
+  CommitPacer pacer(3);
+  const RetryPolicy policy = Policy(1, 50);
+  for (int i = 0; i < 3; ++i) (void)pacer.LostAttemptWaitUs(policy, 1000);
+  EXPECT_EQ(pacer.level(), 3);
+  pacer.Landed(1000);
+  EXPECT_EQ(pacer.level(), 2);
+  pacer.Landed(1000);
+  pacer.Landed(1000);
+  pacer.Landed(1000);
+  EXPECT_EQ(pacer.level(), 0);
+  EXPECT_EQ(pacer.FirstAttemptWaitUs(policy), 0);
+}
+
+TEST(CommitPacer, WaitsGrowExponentiallyWithContentionUpToMaxWait) {
+  const RetryPolicy policy = Policy(0, 1000);
+  auto mean_wait_at = [&](int losses) {
+    CommitPacer pacer(4);
+    int64_t sum = 0;
+    const int draws = 400;
+    for (int i = 0; i < losses - 1; ++i) (void)pacer.LostAttemptWaitUs(policy, 2000);
+    for (int i = 0; i < draws; ++i) {
+      sum += pacer.LostAttemptWaitUs(policy, 2000);
+      pacer.Landed(2000);  // back to `losses` at the next draw
+    }
+    return static_cast<double>(sum) / draws;
+  };
+  // Level n: span = 2 ms * 2^n, mean about half of it.
+  const double at2 = mean_wait_at(2), at4 = mean_wait_at(4), at12 = mean_wait_at(12);
+  EXPECT_GT(at4, 2.5 * at2);
+  EXPECT_LE(at12, 1'000'000);      // capped by max-wait-ms
+  EXPECT_GT(at12, 0.4 * 1'000'000);  // and the cap is reached
+}
+
+TEST(CommitPacer, UnderContentionFirstAttemptsWaitTooButNoLongerThanMaxWait) {
+  const RetryPolicy policy = Policy(10, 200);
+  CommitPacer pacer(5);
+  for (int i = 0; i < 10; ++i) (void)pacer.LostAttemptWaitUs(policy, 100'000);
+  int64_t longest = 0, sum = 0;
+  for (int i = 0; i < 200; ++i) {
+    const int64_t wait = pacer.FirstAttemptWaitUs(policy);
+    EXPECT_GE(wait, 0);
+    EXPECT_LE(wait, 200'000);
+    longest = std::max(longest, wait);
+    sum += wait;
+  }
+  EXPECT_GT(sum, 0);  // a writer that just won does not simply go first
+  EXPECT_GT(longest, 20'000);
+}
+
+TEST(CommitPacer, OneTableOnePacerPerProcess) {
+  CommitPacer& a = CommitPacer::ForTable("cat/db.pacing_a");
+  CommitPacer& same = CommitPacer::ForTable("cat/db.pacing_a");
+  CommitPacer& other = CommitPacer::ForTable("cat/db.pacing_b");
+  EXPECT_EQ(&a, &same);
+  EXPECT_NE(&a, &other);
+}
+
+}  // namespace
+}  // namespace floe
