@@ -1,7 +1,10 @@
 #include "parquet/parquet_writer.h"
 
 #include <cstring>
+#include <algorithm>
+#include <atomic>
 #include <functional>
+#include <thread>
 
 #include "parquet/compression.h"
 
@@ -10,8 +13,12 @@ namespace floe::parquet {
 namespace {
 
 constexpr char kMagic[] = "PAR1";
-// Rows handed to all column writers before checking the row group's size.
+// Rows handed to all column writers before checking the row group's size: at least this
+// many, at most kMaxRoundRows (see RoundRows). Rounds of kParallelRoundRows or more encode
+// the columns on two threads.
 constexpr size_t kRowGroupCheckRows = 4096;
+constexpr size_t kMaxRoundRows = 1 << 16;
+constexpr size_t kParallelRoundRows = 1 << 14;
 
 Result<int64_t> SizeProperty(const std::map<std::string, std::string>& props, const std::string& key, int64_t def) {
   auto it = props.find(key);
@@ -145,44 +152,75 @@ Status ParquetWriter::Write(const ColumnBatch& batch) {
                              (chains[li].back()->type ? chains[li].back()->type->ToString() : "?") + ", the schema says " + leaf.type->ToString());
   }
 
-  for (size_t begin = 0; begin < batch.num_rows; begin += kRowGroupCheckRows) {
-    size_t end = std::min(batch.num_rows, begin + kRowGroupCheckRows);
-    for (size_t li = 0; li < leaves_.size(); ++li) {
-      Leaf& leaf = leaves_[li];
-      const auto& chain = chains[li];
-      bool any_nulls = false;
-      for (const Column* c : chain) any_nulls |= !c->nulls.empty();
-      const uint8_t* levels = nullptr;
-      if (any_nulls) {
-        // The definition level of a row counts the optional fields present on the path.
-        if (levels_.size() < batch.num_rows) levels_.resize(batch.num_rows);
-        for (size_t r = begin; r < end; ++r) {
-          uint8_t level = 0;
-          for (size_t d = 0; d < chain.size(); ++d) {
-            if (chain[d]->IsNull(r)) {
-              if (!leaf.optional[d]) {
-                // A null struct makes its required children null: that is fine only when
-                // an optional ancestor is already null (d == 0 here means a real violation).
-                return InvalidArgument("parquet writer: column '" + leaf.name + "' is required but row " +
-                                       std::to_string(r) + " is null");
-              }
-              break;
-            }
-            if (leaf.optional[d]) ++level;
-          }
-          levels_[r] = level;
-        }
-        levels = levels_.data();
-      }
-      FLOE_RETURN_IF_ERROR(leaf.writer->Append(*chain.back(), levels, begin, end));
-    }
+  for (size_t begin = 0; begin < batch.num_rows;) {
+    size_t end = std::min(batch.num_rows, begin + RoundRows());
+    FLOE_RETURN_IF_ERROR(AppendRows(chains, begin, end));
     row_group_rows_ += static_cast<int64_t>(end - begin);
     total_rows_ += static_cast<int64_t>(end - begin);
     size_t buffered = 0;
     for (const auto& leaf : leaves_) buffered += leaf.writer->EstimatedSize();
+    buffered_ = buffered;
     if (buffered >= row_group_size_) FLOE_RETURN_IF_ERROR(FlushRowGroup());
+    begin = end;
   }
   return Ok();
+}
+
+size_t ParquetWriter::RoundRows() const {
+  if (row_group_rows_ == 0 || buffered_ == 0 || buffered_ >= row_group_size_) return kRowGroupCheckRows;
+  // Half the rows that would fill the row group at its bytes per row so far: sizes can grow
+  // faster than they have (a dictionary falling back to PLAIN), and rounds shrink to 4096
+  // rows as the row group nears its size, so it closes where a 4096-row check would.
+  double per_row = static_cast<double>(buffered_) / static_cast<double>(row_group_rows_);
+  double rows = static_cast<double>(row_group_size_ - buffered_) / per_row / 2;
+  size_t round = static_cast<size_t>(std::min(rows, static_cast<double>(kMaxRoundRows)));
+  return std::max(kRowGroupCheckRows, round / kRowGroupCheckRows * kRowGroupCheckRows);
+}
+
+Status ParquetWriter::AppendRows(const std::vector<std::vector<const Column*>>& chains, size_t begin, size_t end) {
+  std::vector<Status> status(leaves_.size());
+  std::atomic<size_t> next{0};
+  std::function<void(int)> work = [&](int thread) {
+    for (size_t li = next++; li < leaves_.size(); li = next++) status[li] = AppendLeaf(leaves_[li], chains[li], begin, end, &levels_[thread]);
+  };
+  if (leaves_.size() > 1 && end - begin >= kParallelRoundRows && std::thread::hardware_concurrency() > 1) {
+    if (!helper_) helper_ = std::make_unique<HelperThread>();
+    helper_->Run(work);
+  } else {
+    work(0);
+  }
+  for (const Status& s : status) FLOE_RETURN_IF_ERROR(s);
+  return Ok();
+}
+
+Status ParquetWriter::AppendLeaf(Leaf& leaf, const std::vector<const Column*>& chain, size_t begin, size_t end,
+                                 std::vector<uint8_t>* levels_buffer) {
+  bool any_nulls = false;
+  for (const Column* c : chain) any_nulls |= !c->nulls.empty();
+  const uint8_t* levels = nullptr;
+  if (any_nulls) {
+    // The definition level of a row counts the optional fields present on the path.
+    std::vector<uint8_t>& lv = *levels_buffer;
+    if (lv.size() < end) lv.resize(end);
+    for (size_t r = begin; r < end; ++r) {
+      uint8_t level = 0;
+      for (size_t d = 0; d < chain.size(); ++d) {
+        if (chain[d]->IsNull(r)) {
+          if (!leaf.optional[d]) {
+            // A null struct makes its required children null: that is fine only when
+            // an optional ancestor is already null (d == 0 here means a real violation).
+            return InvalidArgument("parquet writer: column '" + leaf.name + "' is required but row " +
+                                   std::to_string(r) + " is null");
+          }
+          break;
+        }
+        if (leaf.optional[d]) ++level;
+      }
+      lv[r] = level;
+    }
+    levels = lv.data();
+  }
+  return leaf.writer->Append(*chain.back(), levels, begin, end);
 }
 
 Status ParquetWriter::FlushRowGroup() {
@@ -225,6 +263,7 @@ Status ParquetWriter::FlushRowGroup() {
   rg.ordinal = static_cast<int16_t>(footer_.row_groups.size());
   footer_.row_groups.push_back(std::move(rg));
   row_group_rows_ = 0;
+  buffered_ = 0;
   return Ok();
 }
 

@@ -9,6 +9,9 @@
 // write.parquet.page-size-bytes (1 MiB), write.parquet.dict-size-bytes (2 MiB),
 // write.parquet.compression-codec (zstd), write.parquet.compression-level (3),
 // write.metadata.metrics.default and write.metadata.metrics.column.* (truncate(16)).
+//
+// Large writes encode their columns on two threads (the caller's and one helper the writer
+// starts when first needed); the file's bytes do not depend on it.
 #pragma once
 
 #include <map>
@@ -18,6 +21,7 @@
 
 #include "parquet/column_writer.h"
 #include "parquet/file_schema.h"
+#include "parquet/helper_thread.h"
 #include "parquet/metrics.h"
 #include "parquet/output_sink.h"
 #include "types/column_batch.h"
@@ -47,6 +51,11 @@ class ParquetWriter {
   struct Leaf;
   ParquetWriter() = default;
   Status FlushRowGroup();
+  // Rows to append before the next row-group size check.
+  size_t RoundRows() const;
+  Status AppendRows(const std::vector<std::vector<const Column*>>& chains, size_t begin, size_t end);
+  Status AppendLeaf(Leaf& leaf, const std::vector<const Column*>& chain, size_t begin, size_t end,
+                    std::vector<uint8_t>* levels);
 
   OutputSink* sink_ = nullptr;
   Schema schema_;
@@ -59,7 +68,9 @@ class ParquetWriter {
   int64_t total_rows_ = 0;
   int64_t row_group_rows_ = 0;
   bool closed_ = false;
-  std::vector<uint8_t> levels_;  // scratch
+  size_t buffered_ = 0;  // the row group's estimated bytes at the last size check
+  std::vector<uint8_t> levels_[2];  // scratch, one per encoding thread
+  std::unique_ptr<HelperThread> helper_;
 };
 
 }  // namespace floe::parquet

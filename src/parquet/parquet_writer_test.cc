@@ -165,3 +165,49 @@ INSTANTIATE_TEST_SUITE_P(Codecs, RoundTrip, ::testing::Values("zstd", "snappy", 
 
 }  // namespace
 }  // namespace floe::parquet
+
+namespace floe::parquet {
+namespace {
+
+// Large writes encode columns on two threads in rounds of many rows; small ones one slice at
+// a time on the caller's thread. The file must not depend on which happened.
+TEST(ParquetWriter, LargeWritesProduceTheSameBytesAsSmallOnes) {
+  Schema schema(0, {{1, "id", Type::Long(), true, ""},
+                    {2, "country", Type::String(), false, ""},
+                    {3, "amount", Type::Long(), false, ""},
+                    {4, "note", Type::String(), false, ""}});
+  const size_t rows = 150000;
+  ColumnBatch all(schema);
+  for (size_t i = 0; i < rows; ++i) {
+    all.columns[0].Append(Literal::Long(static_cast<int64_t>(i)));
+    if (i % 9 == 4) all.columns[1].AppendNull(); else all.columns[1].Append(Literal::String(i % 3 ? "DE" : "FR"));
+    all.columns[2].Append(Literal::Long(static_cast<int64_t>((i * 7919) % 5000)));
+    if (i % 5 == 0) all.columns[3].AppendNull(); else all.columns[3].Append(Literal::String("note " + std::to_string(i % 777)));
+  }
+  all.num_rows = rows;
+  auto write = [&](size_t batch_rows) {
+    std::string out;
+    StringSink sink(&out);
+    auto w = ParquetWriter::Open(&sink, schema, {{"write.parquet.page-size-bytes", "8192"}});
+    EXPECT_TRUE(w);
+    for (size_t b = 0; b < rows; b += batch_rows) {
+      std::vector<uint8_t> keep(rows, 0);
+      for (size_t r = b; r < std::min(rows, b + batch_rows); ++r) keep[r] = 1;
+      EXPECT_TRUE((*w)->Write(batch_rows >= rows ? all : all.Filter(keep)));
+    }
+    EXPECT_TRUE((*w)->Close());
+    return out;
+  };
+  std::string large = write(rows), small = write(4096);
+  EXPECT_GT(large.size(), 100000u);
+  EXPECT_TRUE(large == small) << "sizes " << large.size() << " and " << small.size();
+  auto f = ParquetFile::Open(std::make_shared<BufferSource>(std::string_view(large), "large.parquet"));
+  ASSERT_TRUE(f);
+  auto back = ReadParquetFile(*f);
+  ASSERT_TRUE(back);
+  ASSERT_EQ(back->num_rows, rows);
+  for (size_t r = 0; r < rows; r += 997) EXPECT_EQ(back->Row(r), all.Row(r)) << r;
+}
+
+}  // namespace
+}  // namespace floe::parquet
