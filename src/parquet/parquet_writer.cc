@@ -3,6 +3,7 @@
 #include <cstring>
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <thread>
 
@@ -17,7 +18,7 @@ constexpr char kMagic[] = "PAR1";
 // many, at most kMaxRoundRows (see RoundRows). Rounds of kParallelRoundRows or more encode
 // the columns on two threads.
 constexpr size_t kRowGroupCheckRows = 4096;
-constexpr size_t kMaxRoundRows = 1 << 16;
+constexpr size_t kMaxRoundRows = 1 << 18;
 constexpr size_t kParallelRoundRows = 1 << 14;
 
 Result<int64_t> SizeProperty(const std::map<std::string, std::string>& props, const std::string& key, int64_t def) {
@@ -46,6 +47,7 @@ struct ParquetWriter::Leaf {
   // Accumulated over row groups for the metrics.
   int64_t column_size = 0, value_count = 0, null_count = 0, nan_count = 0;
   Literal min, max;
+  double round_seconds = 0;  // time its last parallel round took (for scheduling)
 };
 
 ParquetWriter::~ParquetWriter() = default;
@@ -179,16 +181,27 @@ size_t ParquetWriter::RoundRows() const {
 
 Status ParquetWriter::AppendRows(const std::vector<std::vector<const Column*>>& chains, size_t begin, size_t end) {
   std::vector<Status> status(leaves_.size());
+  bool parallel = leaves_.size() > 1 && end - begin >= kParallelRoundRows && std::thread::hardware_concurrency() > 1;
+  if (!parallel) {
+    for (size_t li = 0; li < leaves_.size(); ++li) FLOE_RETURN_IF_ERROR(AppendLeaf(leaves_[li], chains[li], begin, end, &levels_[0]));
+    return Ok();
+  }
+  // The costliest columns of the last round go first, so that the two threads finish
+  // together (longest-first scheduling).
+  std::vector<size_t> order(leaves_.size());
+  for (size_t li = 0; li < order.size(); ++li) order[li] = li;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return leaves_[a].round_seconds > leaves_[b].round_seconds; });
   std::atomic<size_t> next{0};
   std::function<void(int)> work = [&](int thread) {
-    for (size_t li = next++; li < leaves_.size(); li = next++) status[li] = AppendLeaf(leaves_[li], chains[li], begin, end, &levels_[thread]);
+    for (size_t k = next++; k < order.size(); k = next++) {
+      Leaf& leaf = leaves_[order[k]];
+      auto start = std::chrono::steady_clock::now();
+      status[order[k]] = AppendLeaf(leaf, chains[order[k]], begin, end, &levels_[thread]);
+      leaf.round_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
   };
-  if (leaves_.size() > 1 && end - begin >= kParallelRoundRows && std::thread::hardware_concurrency() > 1) {
-    if (!helper_) helper_ = std::make_unique<HelperThread>();
-    helper_->Run(work);
-  } else {
-    work(0);
-  }
+  if (!helper_) helper_ = std::make_unique<HelperThread>();
+  helper_->Run(work);
   for (const Status& s : status) FLOE_RETURN_IF_ERROR(s);
   return Ok();
 }
@@ -229,8 +242,20 @@ Status ParquetWriter::FlushRowGroup() {
   rg.num_rows = row_group_rows_;
   rg.file_offset = static_cast<int64_t>(sink_->position());
   int64_t compressed_total = 0;
-  for (auto& leaf : leaves_) {
-    FLOE_ASSIGN_OR_RETURN(ChunkResult chunk, leaf.writer->Finish());
+  // Finishing a chunk compresses its last pages: done on both threads when the helper runs.
+  std::vector<Result<ChunkResult>> chunks(leaves_.size(), Result<ChunkResult>(ChunkResult{}));
+  std::atomic<size_t> next{0};
+  std::function<void(int)> finish = [&](int) {
+    for (size_t li = next++; li < leaves_.size(); li = next++) chunks[li] = leaves_[li].writer->Finish();
+  };
+  if (helper_) {
+    helper_->Run(finish);
+  } else {
+    finish(0);
+  }
+  for (size_t li = 0; li < leaves_.size(); ++li) {
+    Leaf& leaf = leaves_[li];
+    FLOE_ASSIGN_OR_RETURN(ChunkResult chunk, std::move(chunks[li]));
     int64_t start = static_cast<int64_t>(sink_->position());
     FLOE_RETURN_IF_ERROR(sink_->Append(chunk.dictionary_page));
     FLOE_RETURN_IF_ERROR(sink_->Append(chunk.data_pages));
