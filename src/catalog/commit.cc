@@ -5,6 +5,7 @@
 
 #include "meta/metadata_builder.h"
 #include "meta/metadata_json.h"
+#include "meta/metadata_writer.h"
 #include "util/clock.h"
 #include "util/uuid.h"
 
@@ -22,8 +23,20 @@ bool RequiresCreate(const std::vector<TableRequirement>& requirements) {
 struct Prepared {
   PointerSwap swap;
   std::shared_ptr<TableMetadata> metadata;
-  size_t document_bytes = 0;
+  std::shared_ptr<const MetadataText> document;
 };
+
+// The base document as the commit's own copy. When only the cache and this commit hold it, it
+// leaves the cache and is moved, not copied: a long history costs milliseconds to copy and as
+// many to free, and the commit's document takes its place in the cache when it lands.
+TableMetadata OwnedBase(PointerStore& store, const std::string& location, std::shared_ptr<const TableMetadata> base) {
+  MetadataCache* cache = store.metadata_cache();
+  if (base.use_count() == 1 || (cache && cache->TakeIfUnshared(location, base))) {
+    // Sole owner; the document was created non-const (see ReadMetadataShared and Landed).
+    return std::move(const_cast<TableMetadata&>(*base));
+  }
+  return *base;
+}
 
 // Steps 1-3 of a commit: load, apply, write the new document.
 Result<Prepared> Prepare(PointerStore& store, FileIO& io, const TableCommit& commit) {
@@ -38,12 +51,18 @@ Result<Prepared> Prepare(PointerStore& store, FileIO& io, const TableCommit& com
     return std::unexpected(current.error());
   }
 
-  FLOE_ASSIGN_OR_RETURN(TableMetadata next, ApplyCommit(base.get(), base_location, commit.requirements,
-                                                        commit.updates, NowMillis()));
+  for (const auto& r : commit.requirements) FLOE_RETURN_IF_ERROR(CheckRequirement(r, base.get()));
+  // The base's text, when this process wrote it: the new document copies its snapshots.
+  std::shared_ptr<const MetadataText> base_text;
+  if (MetadataCache* cache = store.metadata_cache(); cache && base) base_text = cache->FindText(base_location);
+  Result<TableMetadata> applied = base ? ApplyCommit(OwnedBase(store, base_location, std::move(base)), base_location,
+                                                     {}, commit.updates, NowMillis())
+                                       : ApplyCommit(nullptr, base_location, {}, commit.updates, NowMillis());
+  FLOE_ASSIGN_OR_RETURN(TableMetadata next, std::move(applied));
   FLOE_ASSIGN_OR_RETURN(std::string new_location, store.NewMetadataLocation(commit.id, next, base_location));
 
-  const std::string document = WriteTableMetadata(next);
-  auto written = io.CreateIfAbsent(new_location, document);
+  std::shared_ptr<const MetadataText> document = WriteTableMetadataText(next, base_text.get());
+  auto written = io.CreateIfAbsent(new_location, document->text);
   if (!written) {
     const Error& e = written.error();
     if (e.kind == ErrorKind::kAlreadyExists) {
@@ -58,14 +77,14 @@ Result<Prepared> Prepare(PointerStore& store, FileIO& io, const TableCommit& com
     return std::unexpected(e.WithContext("writing table metadata for " + commit.id.ToString()));
   }
   return Prepared{PointerSwap{commit.id, base_location, new_location},
-                  std::make_shared<TableMetadata>(std::move(next)), document.size()};
+                  std::make_shared<TableMetadata>(std::move(next)), std::move(document)};
 }
 
 // A swapped document is the table's current state: the next load and the next commit's base.
 SharedTable Landed(PointerStore& store, Prepared& prepared) {
   std::shared_ptr<const TableMetadata> metadata = std::move(prepared.metadata);
   if (MetadataCache* cache = store.metadata_cache()) {
-    cache->Insert(prepared.swap.new_location, metadata, prepared.document_bytes);
+    cache->Insert(prepared.swap.new_location, metadata, prepared.document->text.size(), prepared.document);
   }
   return SharedTable{prepared.swap.id, prepared.swap.new_location, std::move(metadata)};
 }

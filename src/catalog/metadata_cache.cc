@@ -43,8 +43,15 @@ std::shared_ptr<const TableMetadata> MetadataCache::Find(const std::string& loca
   return it->second->metadata;
 }
 
+std::shared_ptr<const MetadataText> MetadataCache::FindText(const std::string& location) {
+  std::lock_guard lock(mu_);
+  auto it = by_location_.find(location);
+  return it == by_location_.end() ? nullptr : it->second->text;
+}
+
 void MetadataCache::Insert(const std::string& location, std::shared_ptr<const TableMetadata> metadata,
-                           size_t document_bytes) {
+                           size_t document_bytes, std::shared_ptr<const MetadataText> text) {
+  if (text) document_bytes *= 2;
   if (!metadata || max_entries_ == 0 || document_bytes > max_bytes_) return;
   // Evicted documents are destroyed after the lock is released: freeing a long history takes
   // milliseconds, and other threads' lookups need not wait for it.
@@ -52,7 +59,7 @@ void MetadataCache::Insert(const std::string& location, std::shared_ptr<const Ta
   {
     std::lock_guard lock(mu_);
     if (by_location_.contains(location)) return;  // same location, same content
-    lru_.push_front(Entry{location, std::move(metadata), document_bytes});
+    lru_.push_front(Entry{location, std::move(metadata), std::move(text), document_bytes});
     by_location_[location] = lru_.begin();
     bytes_ += document_bytes;
     while (lru_.size() > max_entries_ || bytes_ > max_bytes_) {
@@ -63,6 +70,19 @@ void MetadataCache::Insert(const std::string& location, std::shared_ptr<const Ta
       lru_.pop_back();
     }
   }
+}
+
+bool MetadataCache::TakeIfUnshared(const std::string& location, const std::shared_ptr<const TableMetadata>& held) {
+  std::lock_guard lock(mu_);
+  auto it = by_location_.find(location);
+  if (it == by_location_.end() || it->second->metadata != held) return false;
+  // Under the lock no one can obtain a new reference from the cache, and a count of two (the
+  // entry and `held`) means no other holder exists who could copy theirs.
+  if (held.use_count() != 2) return false;
+  bytes_ -= it->second->bytes;
+  lru_.erase(it->second);
+  by_location_.erase(it);
+  return true;
 }
 
 size_t MetadataCache::entries() const {

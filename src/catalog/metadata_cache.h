@@ -24,6 +24,7 @@
 #include <unordered_map>
 
 #include "io/file_io.h"
+#include "meta/metadata_writer.h"
 #include "meta/table_metadata.h"
 
 namespace floe {
@@ -38,9 +39,19 @@ class MetadataCache {
   // The document at `location`, or nullptr when it is not cached.
   std::shared_ptr<const TableMetadata> Find(const std::string& location);
 
-  // Remembers the document at `location`, whose text is `document_bytes` long. A document
-  // larger than the whole budget is not kept.
-  void Insert(const std::string& location, std::shared_ptr<const TableMetadata> metadata, size_t document_bytes);
+  // Remembers the document at `location`, whose text is `document_bytes` long, and for a
+  // document this process wrote, that text (its successor reuses it: metadata_writer.h). A
+  // document larger than the whole budget is not kept.
+  void Insert(const std::string& location, std::shared_ptr<const TableMetadata> metadata, size_t document_bytes,
+              std::shared_ptr<const MetadataText> text = nullptr);
+
+  // The text the document at `location` was written with, when this process wrote it.
+  std::shared_ptr<const MetadataText> FindText(const std::string& location);
+
+  // Removes the entry for `location` if it is `held` and nobody but the cache and the caller
+  // holds it; true when it did. The caller is then the sole owner and may move the document
+  // out (a commit building its successor does; the successor takes the entry's place).
+  bool TakeIfUnshared(const std::string& location, const std::shared_ptr<const TableMetadata>& held);
 
   size_t entries() const;
 
@@ -48,7 +59,8 @@ class MetadataCache {
   struct Entry {
     std::string location;
     std::shared_ptr<const TableMetadata> metadata;
-    size_t bytes = 0;
+    std::shared_ptr<const MetadataText> text;
+    size_t bytes = 0;  // the document's size, twice when its text is kept too
   };
   using List = std::list<Entry>;  // most recently used first
 

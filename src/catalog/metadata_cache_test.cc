@@ -52,6 +52,21 @@ TEST(MetadataCache, AnEvictedDocumentStaysValidForItsHolder) {
   EXPECT_EQ(held->location, "a");
 }
 
+TEST(MetadataCache, ADocumentIsTakenOnlyWhenNoOneElseHoldsIt) {
+  MetadataCache cache(/*max_entries=*/4, /*max_bytes=*/1000);
+  cache.Insert("/a", Doc("a"), 10);
+  auto mine = cache.Find("/a");
+  {
+    auto reader = cache.Find("/a");  // e.g. a scan of this version in another thread
+    EXPECT_FALSE(cache.TakeIfUnshared("/a", mine));
+    EXPECT_TRUE(cache.Find("/a"));
+  }
+  EXPECT_FALSE(cache.TakeIfUnshared("/a", Doc("a")));  // a different object at that location
+  EXPECT_TRUE(cache.TakeIfUnshared("/a", mine));
+  EXPECT_EQ(cache.Find("/a"), nullptr);
+  EXPECT_EQ(mine.use_count(), 1);
+}
+
 // A SQLite catalog over a FileIO that counts reads, so a test can tell a parse from a hit.
 struct CountingCatalog {
   explicit CountingCatalog(const std::string& db, std::shared_ptr<FileIO> files)

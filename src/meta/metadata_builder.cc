@@ -363,12 +363,12 @@ class MetadataBuilderAccess {
   TableMetadata& m_;
 };
 
-MetadataBuilder MetadataBuilder::From(const TableMetadata& base, std::string base_location) {
+MetadataBuilder MetadataBuilder::From(TableMetadata base, std::string base_location) {
   MetadataBuilder b;
-  b.metadata_ = base;
   if (!base_location.empty()) b.base_location_ = std::move(base_location);
   b.base_last_updated_ms_ = base.last_updated_ms;
   b.previous_main_snapshot_ = base.current_snapshot_id.value_or(-1);
+  b.metadata_ = std::move(base);
   return b;
 }
 

@@ -20,7 +20,8 @@ namespace floe {
 class MetadataBuilder {
  public:
   // Start from an existing version that lives at `base_location` (it enters the metadata log).
-  static MetadataBuilder From(const TableMetadata& base, std::string base_location);
+  // Taken by value: a caller that hands its base over (std::move) spares a copy of the history.
+  static MetadataBuilder From(TableMetadata base, std::string base_location);
   // Start a brand-new table (format version 1 or 2; 3 where supported).
   static MetadataBuilder ForNewTable(int format_version = 2);
 
@@ -69,6 +70,10 @@ Result<std::vector<TableUpdate>> NewTableUpdates(const Schema& schema, const Par
 // upgrade-format-version update names (2 without one). A failed requirement is CommitConflict;
 // a bad update is InvalidArgument prefixed with the update's name ("add-snapshot: ...").
 Result<TableMetadata> ApplyCommit(const TableMetadata* current, const std::string& current_location,
+                                  const std::vector<TableRequirement>& requirements,
+                                  const std::vector<TableUpdate>& updates, int64_t now_ms);
+// The same on a base the caller hands over (std::move): its history is moved, not copied.
+Result<TableMetadata> ApplyCommit(TableMetadata current, const std::string& current_location,
                                   const std::vector<TableRequirement>& requirements,
                                   const std::vector<TableUpdate>& updates, int64_t now_ms);
 

@@ -14,6 +14,7 @@
 
 #include "meta/json_internal.h"
 #include "meta/metadata_json.h"
+#include "meta/metadata_writer.h"
 
 namespace floe {
 namespace {
@@ -183,12 +184,15 @@ void WriteArray(Writer& w, const std::vector<T>& items, F write_one) {
   w.Close(']', 4);
 }
 
-}  // namespace
-
-std::string WriteTableMetadata(const TableMetadata& m) {
-  std::string out;
-  // Snapshots dominate a long history's document; ~400 bytes each is a fair first guess.
-  out.reserve(4096 + m.snapshots.size() * 448 + m.snapshot_log.size() * 80 + m.metadata_log.size() * 160);
+// The document into `doc`; with `record`, where each snapshot went; snapshots found in
+// `previous` are copied from its text.
+void Write(const TableMetadata& m, const MetadataText* previous, MetadataText& doc, bool record) {
+  std::string& out = doc.text;
+  // Snapshots dominate a long history's document; ~700 bytes each is a fair first guess.
+  out.reserve(4096 + (previous ? previous->text.size() : m.snapshots.size() * 700) + m.snapshot_log.size() * 80 +
+              m.metadata_log.size() * 160);
+  if (previous && previous->format_version != m.format_version) previous = nullptr;  // v1 writes differ
+  doc.format_version = m.format_version;
   Writer w(out);
   w.Raw("{");
   bool first = true;
@@ -200,7 +204,26 @@ std::string WriteTableMetadata(const TableMetadata& m) {
   }
   const bool v1 = m.format_version == 1;
   w.Key("snapshots", 2, first);
-  WriteArray(w, m.snapshots, [&](const Snapshot& s) { WriteSnapshot(w, s, v1); });
+  size_t next_previous = 0;  // snapshots keep their order, so the search resumes where it stopped
+  WriteArray(w, m.snapshots, [&](const Snapshot& s) {
+    const size_t begin = out.size();
+    size_t found = next_previous;
+    if (previous) {
+      const auto& ids = previous->snapshot_ids;
+      while (found < ids.size() && ids[found] != s.snapshot_id) ++found;
+    }
+    if (previous && found < previous->snapshot_ids.size()) {
+      const auto [from, to] = previous->snapshot_spans[found];
+      out.append(previous->text, from, to - from);
+      next_previous = found + 1;
+    } else {
+      WriteSnapshot(w, s, v1);
+    }
+    if (record) {
+      doc.snapshot_ids.push_back(s.snapshot_id);
+      doc.snapshot_spans.emplace_back(begin, out.size());
+    }
+  });
   w.Key("statistics", 2, false);
   w.Nested(internal::StatisticsToOrdered(m), 4);
   w.Key("partition-statistics", 2, false);
@@ -225,7 +248,22 @@ std::string WriteTableMetadata(const TableMetadata& m) {
   });
   w.Close('}', 2);
   out.push_back('\n');
-  return out;
+}
+
+}  // namespace
+
+std::string WriteTableMetadata(const TableMetadata& m) {
+  MetadataText doc;
+  Write(m, nullptr, doc, /*record=*/false);
+  return std::move(doc.text);
+}
+
+std::shared_ptr<const MetadataText> WriteTableMetadataText(const TableMetadata& m, const MetadataText* previous) {
+  auto doc = std::make_shared<MetadataText>();
+  doc->snapshot_ids.reserve(m.snapshots.size());
+  doc->snapshot_spans.reserve(m.snapshots.size());
+  Write(m, previous, *doc, /*record=*/true);
+  return doc;
 }
 
 }  // namespace floe

@@ -5,6 +5,7 @@
 #include "meta/json_internal.h"
 #include "meta/meta_test_util.h"
 #include "meta/metadata_json.h"
+#include "meta/metadata_writer.h"
 
 namespace floe {
 namespace {
@@ -110,6 +111,44 @@ TEST(MetadataWriter, EveryOptionalSnapshotFieldMatchesTheReference) {
   v3.statistics.push_back(stats);
   v3.partition_statistics.push_back(PartitionStatisticsFile{11, "/w/p.parquet", 20});
   ExpectSameAsReference(v3, "v3 lineage and statistics");
+}
+
+// A document written from its predecessor's text is the same document, byte for byte.
+TEST(MetadataWriter, ReusingThePreviousTextChangesNoByte) {
+  auto commit = [](const TableMetadata& base, std::vector<TableUpdate> updates, int64_t now) {
+    auto next = ApplyCommit(&base, "/w/t/metadata/prev.metadata.json", {}, updates, now);
+    EXPECT_TRUE(next) << next.error().ToString();
+    return *next;
+  };
+  TableMetadata m = testing::NewSampleTable(1);
+  auto text = WriteTableMetadataText(m, nullptr);
+  EXPECT_EQ(text->text, WriteTableMetadata(m));
+  std::optional<int64_t> parent;
+  for (int64_t id = 1; id <= 30; ++id) {
+    // v1 first (sequence numbers left out), then an upgrade to v2: texts of another format
+    // version are not reused.
+    std::vector<TableUpdate> updates;
+    if (id == 11) updates.push_back(UpgradeFormatVersion{2});
+    Snapshot s = testing::MakeSnapshot(id, parent, id > 10 ? id : 0, 1000 + id);
+    s.summary["note"] = "row \"" + std::to_string(id) + "\"\n";
+    updates.push_back(AddSnapshot{s});
+    updates.push_back(SetSnapshotRef{"main", testing::Branch(id)});
+    if (id == 20) updates.push_back(RemoveSnapshots{{3, 4, 5, 12}});  // expiry keeps the rest in order
+    m = commit(m, updates, 2000 + id);
+    auto next = WriteTableMetadataText(m, text.get());
+    ASSERT_EQ(next->text, WriteTableMetadata(m)) << "after snapshot " << id;
+    ASSERT_EQ(next->snapshot_ids.size(), m.snapshots.size());
+    text = next;
+    parent = id;
+  }
+  EXPECT_EQ(text->snapshot_ids.front(), 1);
+  // Each recorded span holds exactly its snapshot.
+  for (size_t i = 0; i < text->snapshot_ids.size(); ++i) {
+    const auto [begin, end] = text->snapshot_spans[i];
+    const std::string opening = "{\n      \"snapshot-id\": " + std::to_string(text->snapshot_ids[i]) + ",";
+    EXPECT_EQ(text->text.compare(begin, opening.size(), opening), 0);
+    EXPECT_EQ(text->text[end - 1], '}');
+  }
 }
 
 }  // namespace

@@ -130,15 +130,9 @@ Result<std::vector<TableUpdate>> NewTableUpdates(const Schema& schema, const Par
   return updates;
 }
 
-Result<TableMetadata> ApplyCommit(const TableMetadata* current, const std::string& current_location,
-                                  const std::vector<TableRequirement>& requirements,
-                                  const std::vector<TableUpdate>& updates, int64_t now_ms) {
-  for (const auto& r : requirements) FLOE_RETURN_IF_ERROR(CheckRequirement(r, current));
-  if (current) {
-    MetadataBuilder builder = MetadataBuilder::From(*current, current_location);
-    FLOE_RETURN_IF_ERROR(builder.ApplyAll(updates));
-    return builder.Build(now_ms);
-  }
+namespace {
+
+Result<TableMetadata> ApplyCreate(const std::vector<TableUpdate>& updates, int64_t now_ms) {
   // A create: the format version comes from the commit's own upgrade-format-version.
   int format_version = 2;
   for (const auto& u : updates)
@@ -146,6 +140,26 @@ Result<TableMetadata> ApplyCommit(const TableMetadata* current, const std::strin
   MetadataBuilder builder = MetadataBuilder::ForNewTable(format_version);
   FLOE_RETURN_IF_ERROR(builder.ApplyAll(updates));
   return builder.Build(now_ms);
+}
+
+}  // namespace
+
+Result<TableMetadata> ApplyCommit(TableMetadata current, const std::string& current_location,
+                                  const std::vector<TableRequirement>& requirements,
+                                  const std::vector<TableUpdate>& updates, int64_t now_ms) {
+  for (const auto& r : requirements) FLOE_RETURN_IF_ERROR(CheckRequirement(r, &current));
+  MetadataBuilder builder = MetadataBuilder::From(std::move(current), current_location);
+  FLOE_RETURN_IF_ERROR(builder.ApplyAll(updates));
+  return builder.Build(now_ms);
+}
+
+Result<TableMetadata> ApplyCommit(const TableMetadata* current, const std::string& current_location,
+                                  const std::vector<TableRequirement>& requirements,
+                                  const std::vector<TableUpdate>& updates, int64_t now_ms) {
+  // Requirements first: a commit that lost its race costs no copy of the history.
+  for (const auto& r : requirements) FLOE_RETURN_IF_ERROR(CheckRequirement(r, current));
+  if (!current) return ApplyCreate(updates, now_ms);
+  return ApplyCommit(TableMetadata(*current), current_location, {}, updates, now_ms);
 }
 
 }  // namespace floe

@@ -168,78 +168,89 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
         }
       }
     }
-    const TableMetadata& current = *loaded.metadata;
-    const Snapshot* head = current.SnapshotForRef(options.branch);
-    if (options.branch != kMainBranch) {
-      auto ref = current.refs.find(options.branch);
-      if (ref == current.refs.end()) {
-        files.Abandon();
-        return NotFound("table " + id.ToString() + " has no branch '" + options.branch + "' (create it first)");
-      }
-      if (ref->second.type == RefType::kTag) {
-        files.Abandon();
-        return InvalidArgument("'" + options.branch + "' is a tag of " + id.ToString() + "; writes go to branches");
-      }
-    }
-
-    int64_t t = MonotonicMicros();
-    auto valid = operation.Validate(ctx, current, head);
-    report.validate_ms += MillisSince(t);
-    if (!valid) {
-      files.Abandon();
-      return std::unexpected(valid.error());
-    }
-
-    t = MonotonicMicros();
-    const int64_t snapshot_id = NewSnapshotId(current);
-    const int64_t sequence_number = current.format_version >= 2 ? current.last_sequence_number + 1 : 0;
-    auto output = operation.Apply(ctx, current, head, snapshot_id, sequence_number);
-    if (!output) {
-      files.Abandon();
-      return std::unexpected(output.error());
-    }
-    std::string list_path = ctx.NewMetadataFilePath(current, ".avro");
-    {
-      // Manifest lists are named snap-<id>-<attempt>-<uuid>.avro, as Iceberg's writers do.
-      std::string dir = list_path.substr(0, list_path.rfind('/') + 1);
-      list_path = dir + "snap-" + std::to_string(snapshot_id) + "-" + std::to_string(attempt) + "-" +
-                  list_path.substr(list_path.rfind('/') + 1);
-    }
-    std::optional<int64_t> parent_id;
-    if (head) parent_id = head->snapshot_id;
-    auto list_written =
-        WriteManifestListFile(io, current, output->manifests, snapshot_id, parent_id, sequence_number, list_path);
-    std::vector<std::string> attempt_files = output->attempt_files;
-    attempt_files.push_back(list_path);
-    if (!list_written) {
-      DeleteQuietly(io, attempt_files);
-      files.Abandon();
-      return std::unexpected(list_written.error());
-    }
-
-    Snapshot snapshot;
-    snapshot.snapshot_id = snapshot_id;
-    snapshot.parent_snapshot_id = parent_id;
-    snapshot.sequence_number = sequence_number;
-    snapshot.timestamp_ms = std::max<int64_t>(NowMillis(), current.last_updated_ms);
-    snapshot.manifest_list = list_path;
-    snapshot.schema_id = current.current_schema_id;
-    snapshot.summary = output->summary.Build(operation.operation(), head ? &head->summary : nullptr);
-    for (const auto& [k, v] : options.summary) snapshot.summary[k] = v;
-    if (options.idempotency_key) snapshot.summary[IdempotencyKeyProperty(current)] = *options.idempotency_key;
-
-    SnapshotRef ref;
-    if (auto it = current.refs.find(options.branch); it != current.refs.end()) ref = it->second;
-    ref.snapshot_id = snapshot_id;
-    ref.type = RefType::kBranch;
-
+    // This attempt's commit, built from the loaded base. The base is let go of before the swap
+    // (see below), so everything built from it lives in this block.
+    int64_t snapshot_id = 0;
+    int64_t sequence_number = 0;
+    std::vector<std::string> attempt_files;
     TableCommit commit;
-    commit.id = id;
-    commit.requirements.push_back(AssertTableUuid{current.table_uuid});
-    commit.requirements.push_back(AssertRefSnapshotId{options.branch, parent_id});
-    commit.updates.push_back(AddSnapshot{snapshot});
-    commit.updates.push_back(SetSnapshotRef{options.branch, ref});
-    report.write_ms += MillisSince(t);
+    int64_t t = 0;
+    {
+      const TableMetadata& current = *loaded.metadata;
+      const Snapshot* head = current.SnapshotForRef(options.branch);
+      if (options.branch != kMainBranch) {
+        auto ref = current.refs.find(options.branch);
+        if (ref == current.refs.end()) {
+          files.Abandon();
+          return NotFound("table " + id.ToString() + " has no branch '" + options.branch + "' (create it first)");
+        }
+        if (ref->second.type == RefType::kTag) {
+          files.Abandon();
+          return InvalidArgument("'" + options.branch + "' is a tag of " + id.ToString() + "; writes go to branches");
+        }
+      }
+
+      t = MonotonicMicros();
+      auto valid = operation.Validate(ctx, current, head);
+      report.validate_ms += MillisSince(t);
+      if (!valid) {
+        files.Abandon();
+        return std::unexpected(valid.error());
+      }
+
+      t = MonotonicMicros();
+      snapshot_id = NewSnapshotId(current);
+      sequence_number = current.format_version >= 2 ? current.last_sequence_number + 1 : 0;
+      auto output = operation.Apply(ctx, current, head, snapshot_id, sequence_number);
+      if (!output) {
+        files.Abandon();
+        return std::unexpected(output.error());
+      }
+      std::string list_path = ctx.NewMetadataFilePath(current, ".avro");
+      {
+        // Manifest lists are named snap-<id>-<attempt>-<uuid>.avro, as Iceberg's writers do.
+        std::string dir = list_path.substr(0, list_path.rfind('/') + 1);
+        list_path = dir + "snap-" + std::to_string(snapshot_id) + "-" + std::to_string(attempt) + "-" +
+                    list_path.substr(list_path.rfind('/') + 1);
+      }
+      std::optional<int64_t> parent_id;
+      if (head) parent_id = head->snapshot_id;
+      auto list_written =
+          WriteManifestListFile(io, current, output->manifests, snapshot_id, parent_id, sequence_number, list_path);
+      attempt_files = output->attempt_files;
+      attempt_files.push_back(list_path);
+      if (!list_written) {
+        DeleteQuietly(io, attempt_files);
+        files.Abandon();
+        return std::unexpected(list_written.error());
+      }
+
+      Snapshot snapshot;
+      snapshot.snapshot_id = snapshot_id;
+      snapshot.parent_snapshot_id = parent_id;
+      snapshot.sequence_number = sequence_number;
+      snapshot.timestamp_ms = std::max<int64_t>(NowMillis(), current.last_updated_ms);
+      snapshot.manifest_list = list_path;
+      snapshot.schema_id = current.current_schema_id;
+      snapshot.summary = output->summary.Build(operation.operation(), head ? &head->summary : nullptr);
+      for (const auto& [k, v] : options.summary) snapshot.summary[k] = v;
+      if (options.idempotency_key) snapshot.summary[IdempotencyKeyProperty(current)] = *options.idempotency_key;
+
+      SnapshotRef ref;
+      if (auto it = current.refs.find(options.branch); it != current.refs.end()) ref = it->second;
+      ref.snapshot_id = snapshot_id;
+      ref.type = RefType::kBranch;
+
+      commit.id = id;
+      commit.requirements.push_back(AssertTableUuid{current.table_uuid});
+      commit.requirements.push_back(AssertRefSnapshotId{options.branch, parent_id});
+      commit.updates.push_back(AddSnapshot{snapshot});
+      commit.updates.push_back(SetSnapshotRef{options.branch, ref});
+      report.write_ms += MillisSince(t);
+    }
+    // With the base let go of, the catalog can move it into the new document instead of
+    // copying the whole history (catalog/commit.cc, OwnedBase).
+    loaded.metadata.reset();
 
     if (options.before_swap) options.before_swap(attempt);
 
