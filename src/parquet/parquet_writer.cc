@@ -180,7 +180,6 @@ size_t ParquetWriter::RoundRows() const {
 }
 
 Status ParquetWriter::AppendRows(const std::vector<std::vector<const Column*>>& chains, size_t begin, size_t end) {
-  std::vector<Status> status(leaves_.size());
   bool parallel = leaves_.size() > 1 && end - begin >= kParallelRoundRows && std::thread::hardware_concurrency() > 1;
   if (!parallel) {
     for (size_t li = 0; li < leaves_.size(); ++li) FLOE_RETURN_IF_ERROR(AppendLeaf(leaves_[li], chains[li], begin, end, &levels_[0]));
@@ -191,6 +190,7 @@ Status ParquetWriter::AppendRows(const std::vector<std::vector<const Column*>>& 
   std::vector<size_t> order(leaves_.size());
   for (size_t li = 0; li < order.size(); ++li) order[li] = li;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return leaves_[a].round_seconds > leaves_[b].round_seconds; });
+  std::vector<Status> status(leaves_.size());
   std::atomic<size_t> next{0};
   std::function<void(int)> work = [&](int thread) {
     for (size_t k = next++; k < order.size(); k = next++) {
