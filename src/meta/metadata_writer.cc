@@ -228,23 +228,22 @@ void Write(const TableMetadata& m, const MetadataText* previous, MetadataText& d
   w.Nested(internal::StatisticsToOrdered(m), 4);
   w.Key("partition-statistics", 2, false);
   w.Nested(internal::PartitionStatisticsToOrdered(m), 4);
-  w.Key("snapshot-log", 2, false);
-  WriteArray(w, m.snapshot_log, [&](const SnapshotLogEntry& e) {
+  // Both logs hold {"timestamp-ms": ..., <what>: ...} entries.
+  auto log_entry = [&](int64_t timestamp_ms, std::string_view key, auto write_value) {
     w.Raw("{");
     w.Key("timestamp-ms", 6, true);
-    w.Int(e.timestamp_ms);
-    w.Key("snapshot-id", 6, false);
-    w.Int(e.snapshot_id);
+    w.Int(timestamp_ms);
+    w.Key(key, 6, false);
+    write_value();
     w.Close('}', 6);
+  };
+  w.Key("snapshot-log", 2, false);
+  WriteArray(w, m.snapshot_log, [&](const SnapshotLogEntry& e) {
+    log_entry(e.timestamp_ms, "snapshot-id", [&] { w.Int(e.snapshot_id); });
   });
   w.Key("metadata-log", 2, false);
   WriteArray(w, m.metadata_log, [&](const MetadataLogEntry& e) {
-    w.Raw("{");
-    w.Key("timestamp-ms", 6, true);
-    w.Int(e.timestamp_ms);
-    w.Key("metadata-file", 6, false);
-    w.String(e.metadata_file);
-    w.Close('}', 6);
+    log_entry(e.timestamp_ms, "metadata-file", [&] { w.String(e.metadata_file); });
   });
   w.Close('}', 2);
   out.push_back('\n');

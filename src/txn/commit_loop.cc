@@ -71,6 +71,34 @@ std::string OperationContext::NewMetadataFilePath(const TableMetadata& table, co
   return location + "/metadata/" + RandomUuidString() + suffix;
 }
 
+Snapshot NewSnapshot(const TableMetadata& base, const Snapshot* head, int64_t snapshot_id, int64_t sequence_number,
+                     const std::string& manifest_list, std::map<std::string, std::string> summary) {
+  Snapshot snapshot;
+  snapshot.snapshot_id = snapshot_id;
+  if (head) snapshot.parent_snapshot_id = head->snapshot_id;
+  snapshot.sequence_number = sequence_number;
+  snapshot.timestamp_ms = std::max<int64_t>(NowMillis(), base.last_updated_ms);
+  snapshot.manifest_list = manifest_list;
+  snapshot.schema_id = base.current_schema_id;
+  snapshot.summary = std::move(summary);
+  return snapshot;
+}
+
+SnapshotRef MovedBranch(const TableMetadata& base, const std::string& branch, int64_t snapshot_id) {
+  SnapshotRef ref;
+  if (auto it = base.refs.find(branch); it != base.refs.end()) ref = it->second;
+  ref.snapshot_id = snapshot_id;
+  ref.type = RefType::kBranch;
+  return ref;
+}
+
+std::string OperationContext::NewManifestListPath(const TableMetadata& table, int64_t snapshot_id, int attempt) const {
+  const std::string unique = NewMetadataFilePath(table, ".avro");
+  const size_t slash = unique.rfind('/');
+  return unique.substr(0, slash + 1) + "snap-" + std::to_string(snapshot_id) + "-" + std::to_string(attempt) + "-" +
+         unique.substr(slash + 1);
+}
+
 std::string IdempotencyKeyProperty(const TableMetadata& table) {
   return table.Property(props::kIdempotencyKeyProperty, props::kIdempotencyKeySummaryDefault);
 }
@@ -206,13 +234,7 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
         files.Abandon();
         return std::unexpected(output.error());
       }
-      std::string list_path = ctx.NewMetadataFilePath(current, ".avro");
-      {
-        // Manifest lists are named snap-<id>-<attempt>-<uuid>.avro, as Iceberg's writers do.
-        std::string dir = list_path.substr(0, list_path.rfind('/') + 1);
-        list_path = dir + "snap-" + std::to_string(snapshot_id) + "-" + std::to_string(attempt) + "-" +
-                    list_path.substr(list_path.rfind('/') + 1);
-      }
+      const std::string list_path = ctx.NewManifestListPath(current, snapshot_id, attempt);
       std::optional<int64_t> parent_id;
       if (head) parent_id = head->snapshot_id;
       auto list_written =
@@ -225,21 +247,12 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
         return std::unexpected(list_written.error());
       }
 
-      Snapshot snapshot;
-      snapshot.snapshot_id = snapshot_id;
-      snapshot.parent_snapshot_id = parent_id;
-      snapshot.sequence_number = sequence_number;
-      snapshot.timestamp_ms = std::max<int64_t>(NowMillis(), current.last_updated_ms);
-      snapshot.manifest_list = list_path;
-      snapshot.schema_id = current.current_schema_id;
-      snapshot.summary = output->summary.Build(operation.operation(), head ? &head->summary : nullptr);
+      Snapshot snapshot =
+          NewSnapshot(current, head, snapshot_id, sequence_number, list_path,
+                      output->summary.Build(operation.operation(), head ? &head->summary : nullptr));
       for (const auto& [k, v] : options.summary) snapshot.summary[k] = v;
       if (options.idempotency_key) snapshot.summary[IdempotencyKeyProperty(current)] = *options.idempotency_key;
-
-      SnapshotRef ref;
-      if (auto it = current.refs.find(options.branch); it != current.refs.end()) ref = it->second;
-      ref.snapshot_id = snapshot_id;
-      ref.type = RefType::kBranch;
+      const SnapshotRef ref = MovedBranch(current, options.branch, snapshot_id);
 
       commit.id = id;
       commit.requirements.push_back(AssertTableUuid{current.table_uuid});

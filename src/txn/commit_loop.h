@@ -38,6 +38,13 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
 // A fresh snapshot id for `table`: random, positive, not taken by any of its snapshots.
 int64_t NewSnapshotId(const TableMetadata& table);
 
+// The snapshot an attempt adds on top of `head` (nullptr: an empty branch) of `base`, timed now
+// but never before the base's last update.
+Snapshot NewSnapshot(const TableMetadata& base, const Snapshot* head, int64_t snapshot_id, int64_t sequence_number,
+                     const std::string& manifest_list, std::map<std::string, std::string> summary);
+// `branch` of `base` (its retention settings kept) moved to `snapshot_id`.
+SnapshotRef MovedBranch(const TableMetadata& base, const std::string& branch, int64_t snapshot_id);
+
 // The summary key that holds idempotency keys for a table (configurable by property).
 std::string IdempotencyKeyProperty(const TableMetadata& table);
 // The snapshot in `branch`'s ancestry whose summary carries `key`, if any.

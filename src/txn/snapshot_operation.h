@@ -28,6 +28,9 @@ struct OperationContext {
   std::string branch = kMainBranch;
   // A unique path for a new metadata-side file under <location>/metadata/.
   std::string NewMetadataFilePath(const TableMetadata& table, const std::string& suffix) const;
+  // A new manifest list's path: snap-<snapshot id>-<attempt>-<uuid>.avro, as Iceberg's writers
+  // name them.
+  std::string NewManifestListPath(const TableMetadata& table, int64_t snapshot_id, int attempt) const;
 };
 
 struct AttemptOutput {

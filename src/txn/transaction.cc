@@ -153,10 +153,7 @@ Result<CommitReport> Transaction::Commit(const CommitOptions& options) {
       auto output = s.operation->Apply(ctx, staged, head, snapshot_id, sequence);
       if (!output) return fail(output.error());
       attempt_files.insert(attempt_files.end(), output->attempt_files.begin(), output->attempt_files.end());
-      std::string list_path = ctx.NewMetadataFilePath(staged, ".avro");
-      std::string dir = list_path.substr(0, list_path.rfind('/') + 1);
-      list_path = dir + "snap-" + std::to_string(snapshot_id) + "-" + std::to_string(attempt) + "-" +
-                  list_path.substr(list_path.rfind('/') + 1);
+      const std::string list_path = ctx.NewManifestListPath(staged, snapshot_id, attempt);
       std::optional<int64_t> parent;
       if (head) parent = head->snapshot_id;
       attempt_files.push_back(list_path);
@@ -164,19 +161,10 @@ Result<CommitReport> Transaction::Commit(const CommitOptions& options) {
         DeleteQuietly(io, attempt_files);
         return fail(st.error());
       }
-      Snapshot snapshot;
-      snapshot.snapshot_id = snapshot_id;
-      snapshot.parent_snapshot_id = parent;
-      snapshot.sequence_number = sequence;
-      snapshot.timestamp_ms = std::max<int64_t>(NowMillis(), staged.last_updated_ms);
-      snapshot.manifest_list = list_path;
-      snapshot.schema_id = staged.current_schema_id;
-      snapshot.summary = output->summary.Build(s.operation->operation(), head ? &head->summary : nullptr);
+      Snapshot snapshot = NewSnapshot(staged, head, snapshot_id, sequence, list_path,
+                                      output->summary.Build(s.operation->operation(), head ? &head->summary : nullptr));
       for (const auto& [k, v] : options.summary) snapshot.summary[k] = v;
-      SnapshotRef ref;
-      if (auto it = staged.refs.find(s.branch); it != staged.refs.end()) ref = it->second;
-      ref.snapshot_id = snapshot_id;
-      ref.type = RefType::kBranch;
+      const SnapshotRef ref = MovedBranch(staged, s.branch, snapshot_id);
       std::vector<TableUpdate> updates = {AddSnapshot{snapshot}, SetSnapshotRef{s.branch, ref}};
       auto next = Stage(staged, updates);
       if (!next) {
