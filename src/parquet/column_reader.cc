@@ -94,24 +94,10 @@ class ChunkDecoder {
   }
 
   // Appends the next page's rows to *out (and their definition levels to *def_out).
-  Status ReadPage(Column* out, std::vector<uint8_t>* def_out) {
-    out_ = out;
-    def_out_ = def_out;
-    match_ = nullptr;
-    ids_ = nullptr;
-    track_nulls_ = !out->nulls.empty();
-    return DecodePending();
-  }
+  Status ReadPage(Column* out, std::vector<uint8_t>* def_out) { return DecodeInto(out, def_out, nullptr, nullptr); }
 
   // (*match)[i] = 1 when row i of the next page is not null and equals a predicate value.
-  Status MatchPage(std::vector<uint8_t>* match) {
-    out_ = nullptr;
-    def_out_ = nullptr;
-    match_ = match;
-    ids_ = nullptr;
-    track_nulls_ = false;
-    return DecodePending();
-  }
+  Status MatchPage(std::vector<uint8_t>* match) { return DecodeInto(nullptr, nullptr, match, nullptr); }
 
   // A dictionary-encoded page: its ids into *ids (kNullId for a null row), *as_ids = true.
   // Any other page: its values appended to *out, *as_ids = false.
@@ -119,13 +105,7 @@ class ChunkDecoder {
     FLOE_ASSIGN_OR_RETURN(bool more, PeekPage());
     if (!more) return Corrupt("read past the last page of the column chunk");
     *as_ids = PendingHoldsIds();
-    if (!*as_ids) return ReadPage(out, nullptr);
-    out_ = nullptr;
-    def_out_ = nullptr;
-    match_ = nullptr;
-    ids_ = ids;
-    track_nulls_ = false;
-    return DecodePending();
+    return *as_ids ? DecodeInto(nullptr, nullptr, nullptr, ids) : DecodeInto(out, nullptr, nullptr, nullptr);
   }
 
   // Appends to *out the dictionary values of ids[i] for i < k with sel[i] != 0 (all when
@@ -199,6 +179,17 @@ class ChunkDecoder {
   }
 
  private:
+  // Decodes the next page into exactly one destination: values (out, with levels into
+  // def_out when given), match flags, or dictionary ids.
+  Status DecodeInto(Column* out, std::vector<uint8_t>* def_out, std::vector<uint8_t>* match, std::vector<uint32_t>* ids) {
+    out_ = out;
+    def_out_ = def_out;
+    match_ = match;
+    ids_ = ids;
+    track_nulls_ = out != nullptr && !out->nulls.empty();
+    return DecodePending();
+  }
+
   Status DecodePending() {
     FLOE_ASSIGN_OR_RETURN(bool more, PeekPage());
     if (!more) return Corrupt("read past the last page of the column chunk");
