@@ -59,11 +59,11 @@ int64_t CommitPacer::FirstAttemptWaitUs(const RetryPolicy& policy) {
     level_ = 0;  // the contention has passed: start afresh
     return 0;
   }
-  // A quarter of a retry's span: the writer that just won keeps a small head start (taking
-  // turns in a burst costs fewer lost attempts than strict rotation) but cannot shut out the
-  // writers it beat. Measured with 8 processes: span/1 cost a third of the commit rate, span/16
-  // gave back most of the unfairness.
-  const int64_t span = SpanUs(std::max<int64_t>(policy.max_wait_ms, 0) * 1000) / 4;
+  // An eighth of a retry's span: the writer that just won keeps a small head start (taking
+  // turns in bursts costs fewer lost attempts than strict rotation) but cannot shut out the
+  // writers it beat. Measured with 8 processes (bench/RESULTS.md): span/1 cost a third of the
+  // commit rate, span/4 a fifth, span/16 gave back much of the unfairness.
+  const int64_t span = SpanUs(std::max<int64_t>(policy.max_wait_ms, 0) * 1000) / 8;
   return std::uniform_int_distribution<int64_t>(0, span)(rng_);
 }
 

@@ -11,7 +11,7 @@
 //   - the span of the random waits: the duration of a recent attempt (load to swap answer)
 //     doubled per level, clamped to the commit.retry.* bounds;
 //   - a retry waits min-wait-ms plus a random part of the span, never above max-wait-ms;
-//   - a first attempt waits a random part of a quarter of the span while contention is
+//   - a first attempt waits a random part of an eighth of the span while contention is
 //     recent, so a writer that just won does not jump ahead of those it beat.
 // Every writer of the process then draws its waits from the same range, fresh or retrying,
 // and no one is pushed back for having lost before. Waits are jittered from a per-process
