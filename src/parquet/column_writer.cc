@@ -58,17 +58,52 @@ class ChunkWriterBase : public ColumnChunkWriter {
     std::memcpy(body_.data(), &len, 4);
   }
 
-  // Compresses body_ and appends header + compressed body to out.
+  void SetDeferCompression(bool on) override { defer_ = on; }
+  size_t PendingPageCount() const override { return pending_.size(); }
+
+  Status CompressPendingPage(size_t i) override {
+    PendingPage& page = pending_[i];
+    page.compressed.clear();
+    FLOE_RETURN_IF_ERROR(Compress(opts_.codec, opts_.compression_level,
+                                  reinterpret_cast<const uint8_t*>(page.body.data()), page.body.size(), &page.compressed));
+    page.is_compressed = true;
+    return Ok();
+  }
+
+  Status CommitPendingPages() override {
+    for (size_t i = 0; i < pending_.size(); ++i) {
+      if (!pending_[i].is_compressed) FLOE_RETURN_IF_ERROR(CompressPendingPage(i));
+      const PendingPage& page = pending_[i];
+      FLOE_RETURN_IF_ERROR(AppendPage(page.page_type, page.value_encoding, page.num_values, page.body.size(),
+                                      page.compressed, &data_pages_));
+    }
+    pending_.clear();
+    return Ok();
+  }
+
+  // Compresses body_ and appends header + compressed body to out; or, while compression is
+  // deferred, keeps a data page's body for CompressPendingPage.
   Status EmitPage(int32_t page_type, int32_t value_encoding, int32_t num_values, std::string* out) {
+    if (defer_ && out == &data_pages_) {
+      pending_.push_back(PendingPage{page_type, value_encoding, num_values, std::move(body_), {}, false});
+      body_ = std::string();
+      return Ok();
+    }
     compressed_.clear();
     FLOE_RETURN_IF_ERROR(Compress(opts_.codec, opts_.compression_level, reinterpret_cast<const uint8_t*>(body_.data()),
                                   body_.size(), &compressed_));
-    if (body_.size() > INT32_MAX || compressed_.size() > INT32_MAX)
+    return AppendPage(page_type, value_encoding, num_values, body_.size(), compressed_, out);
+  }
+
+  // Appends a page's header and compressed body to out.
+  Status AppendPage(int32_t page_type, int32_t value_encoding, int32_t num_values, size_t uncompressed_size,
+                    const std::string& compressed, std::string* out) {
+    if (uncompressed_size > INT32_MAX || compressed.size() > INT32_MAX)
       return InvalidArgument("parquet writer: page of column '" + Name() + "' exceeds 2 GiB");
     PageHeader ph;
     ph.type = page_type;
-    ph.uncompressed_page_size = static_cast<int32_t>(body_.size());
-    ph.compressed_page_size = static_cast<int32_t>(compressed_.size());
+    ph.uncompressed_page_size = static_cast<int32_t>(uncompressed_size);
+    ph.compressed_page_size = static_cast<int32_t>(compressed.size());
     if (page_type == page_type::kDictionaryPage) {
       ph.dictionary_page_header = DictionaryPageHeader{num_values, encoding::kPlain, std::nullopt};
     } else {
@@ -81,8 +116,8 @@ class ChunkWriterBase : public ColumnChunkWriter {
     }
     size_t before = out->size();
     WritePageHeader(ph, out);
-    total_uncompressed_ += static_cast<int64_t>(out->size() - before + body_.size());
-    out->append(compressed_);
+    total_uncompressed_ += static_cast<int64_t>(out->size() - before + uncompressed_size);
+    out->append(compressed);
     encodings_used_ |= 1u << value_encoding;
     return Ok();
   }
@@ -136,6 +171,14 @@ class ChunkWriterBase : public ColumnChunkWriter {
   std::string body_, compressed_, data_pages_, probe_;
   int64_t chunk_num_values_ = 0, chunk_null_count_ = 0, total_uncompressed_ = 0;
   uint32_t encodings_used_ = 0;
+
+  struct PendingPage {
+    int32_t page_type, value_encoding, num_values;
+    std::string body, compressed;
+    bool is_compressed;
+  };
+  bool defer_ = false;
+  std::vector<PendingPage> pending_;
 };
 
 void SetFooterBound(std::string bytes, std::optional<std::string>* slot) {

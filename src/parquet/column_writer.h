@@ -51,8 +51,18 @@ class ColumnChunkWriter {
   virtual Status Append(const Column& column, const uint8_t* def_levels, size_t begin, size_t end) = 0;
   // Bytes this chunk will take, roughly (finished pages + the open page + the dictionary).
   virtual size_t EstimatedSize() const = 0;
-  // Closes the chunk and resets the writer for the next row group.
+  // Closes the chunk and resets the writer for the next row group. Deferral must be off.
   virtual Result<ChunkResult> Finish() = 0;
+
+  // Deferred compression, so that one caller can compress the pages of several columns on
+  // several threads: while on, a finished data page keeps its body uncompressed as pending
+  // page; CompressPendingPage(i) compresses one (distinct i may run on different threads at
+  // once), and CommitPendingPages appends them all, in order, to the chunk (compressing any
+  // still raw). The chunk's bytes are the same as with compression done page by page.
+  virtual void SetDeferCompression(bool on) = 0;
+  virtual size_t PendingPageCount() const = 0;
+  virtual Status CompressPendingPage(size_t i) = 0;
+  virtual Status CommitPendingPages() = 0;
 };
 
 }  // namespace floe::parquet

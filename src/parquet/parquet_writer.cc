@@ -201,8 +201,28 @@ Status ParquetWriter::AppendRows(const std::vector<std::vector<const Column*>>& 
     }
   };
   if (!helper_) helper_ = std::make_unique<HelperThread>();
+  for (Leaf& leaf : leaves_) leaf.writer->SetDeferCompression(true);
   helper_->Run(work);
+  for (Leaf& leaf : leaves_) leaf.writer->SetDeferCompression(false);
   for (const Status& s : status) FLOE_RETURN_IF_ERROR(s);
+
+  // Then the round's pages, of all columns, are compressed by both threads taking pages in
+  // turn: compression is most of a page's cost, and pages even out what whole columns cannot.
+  std::vector<std::pair<size_t, size_t>> pages;  // (leaf, pending page)
+  for (size_t li = 0; li < leaves_.size(); ++li) {
+    for (size_t p = 0; p < leaves_[li].writer->PendingPageCount(); ++p) pages.emplace_back(li, p);
+  }
+  std::vector<Status> compressed(pages.size());
+  std::atomic<size_t> next_page{0};
+  std::function<void(int)> compress = [&](int) {
+    for (size_t k = next_page++; k < pages.size(); k = next_page++) {
+      compressed[k] = leaves_[pages[k].first].writer->CompressPendingPage(pages[k].second);
+    }
+  };
+  if (pages.size() > 1) helper_->Run(compress);
+  for (const Status& s : compressed) FLOE_RETURN_IF_ERROR(s);
+  // Commit compresses whatever is left (a single page) on this thread.
+  for (Leaf& leaf : leaves_) FLOE_RETURN_IF_ERROR(leaf.writer->CommitPendingPages());
   return Ok();
 }
 
