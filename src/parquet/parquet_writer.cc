@@ -5,9 +5,11 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <mutex>
 #include <thread>
 
 #include "parquet/compression.h"
+#include "parquet/round_queue.h"
 
 namespace floe::parquet {
 
@@ -185,43 +187,40 @@ Status ParquetWriter::AppendRows(const std::vector<std::vector<const Column*>>& 
     for (size_t li = 0; li < leaves_.size(); ++li) FLOE_RETURN_IF_ERROR(AppendLeaf(leaves_[li], chains[li], begin, end, &levels_[0]));
     return Ok();
   }
-  // The costliest columns of the last round go first, so that the two threads finish
-  // together (longest-first scheduling).
+  // Both threads take tasks from one queue: first the columns to encode, the costliest of
+  // the last round first (longest-first scheduling); each encoded column then queues its
+  // round's pages to compress, which the other thread can take while a slower column still
+  // encodes. Compression is most of a page's cost, and pages even out what columns cannot.
+  // Pages are committed in order at the end of the round, so the bytes (and the row-group
+  // size checks between rounds) are those of compressing page by page.
   std::vector<size_t> order(leaves_.size());
   for (size_t li = 0; li < order.size(); ++li) order[li] = li;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return leaves_[a].round_seconds > leaves_[b].round_seconds; });
-  std::vector<Status> status(leaves_.size());
-  std::atomic<size_t> next{0};
-  std::function<void(int)> work = [&](int thread) {
-    for (size_t k = next++; k < order.size(); k = next++) {
-      Leaf& leaf = leaves_[order[k]];
-      auto start = std::chrono::steady_clock::now();
-      status[order[k]] = AppendLeaf(leaf, chains[order[k]], begin, end, &levels_[thread]);
-      leaf.round_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    }
+  std::mutex status_mu;
+  Status status = Ok();
+  auto record = [&](Status s) {
+    std::lock_guard lock(status_mu);
+    if (status && !s) status = std::move(s);
   };
+  RoundQueue queue;
+  for (size_t li : order) {
+    queue.Push([&, li](int thread) {
+      Leaf& leaf = leaves_[li];
+      auto start = std::chrono::steady_clock::now();
+      Status encoded = AppendLeaf(leaf, chains[li], begin, end, &levels_[thread]);
+      leaf.round_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (!encoded) return record(std::move(encoded));
+      for (size_t p = 0; p < leaf.writer->PendingPageCount(); ++p) {
+        queue.Push([&leaf, &record, p](int) { record(leaf.writer->CompressPendingPage(p)); });
+      }
+    });
+  }
   if (!helper_) helper_ = std::make_unique<HelperThread>();
   for (Leaf& leaf : leaves_) leaf.writer->SetDeferCompression(true);
+  std::function<void(int)> work = [&](int thread) { queue.Work(thread); };
   helper_->Run(work);
   for (Leaf& leaf : leaves_) leaf.writer->SetDeferCompression(false);
-  for (const Status& s : status) FLOE_RETURN_IF_ERROR(s);
-
-  // Then the round's pages, of all columns, are compressed by both threads taking pages in
-  // turn: compression is most of a page's cost, and pages even out what whole columns cannot.
-  std::vector<std::pair<size_t, size_t>> pages;  // (leaf, pending page)
-  for (size_t li = 0; li < leaves_.size(); ++li) {
-    for (size_t p = 0; p < leaves_[li].writer->PendingPageCount(); ++p) pages.emplace_back(li, p);
-  }
-  std::vector<Status> compressed(pages.size());
-  std::atomic<size_t> next_page{0};
-  std::function<void(int)> compress = [&](int) {
-    for (size_t k = next_page++; k < pages.size(); k = next_page++) {
-      compressed[k] = leaves_[pages[k].first].writer->CompressPendingPage(pages[k].second);
-    }
-  };
-  if (pages.size() > 1) helper_->Run(compress);
-  for (const Status& s : compressed) FLOE_RETURN_IF_ERROR(s);
-  // Commit compresses whatever is left (a single page) on this thread.
+  FLOE_RETURN_IF_ERROR(status);
   for (Leaf& leaf : leaves_) FLOE_RETURN_IF_ERROR(leaf.writer->CommitPendingPages());
   return Ok();
 }
