@@ -24,13 +24,8 @@ Result<CompactionResult> CompactTable(Catalog& catalog, const TableIdentifier& i
   CompactionResult result;
   FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
   const TableMetadata& base = table.metadata;
-  const std::string& branch = options.commit.branch;
-  const Snapshot* head = base.SnapshotForRef(branch);
-  if (!head) {
-    if (branch != kMainBranch && !base.refs.count(branch))
-      return NotFound("table " + id.ToString() + " has no branch '" + branch + "'");
-    return result;
-  }
+  FLOE_ASSIGN_OR_RETURN(const Snapshot* head, BranchHead(base, id, options.commit.branch));
+  if (!head) return result;
   int64_t small = options.small_file_bytes;
   if (small <= 0)
     small = base.PropertyInt(props::kTargetFileSizeBytes, props::kTargetFileSizeBytesDefault) / 4 * 3;

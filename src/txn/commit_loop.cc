@@ -99,6 +99,13 @@ std::string OperationContext::NewManifestListPath(const TableMetadata& table, in
          unique.substr(slash + 1);
 }
 
+Result<const Snapshot*> BranchHead(const TableMetadata& table, const TableIdentifier& id, const std::string& branch) {
+  const Snapshot* head = table.SnapshotForRef(branch);
+  if (!head && branch != kMainBranch && !table.refs.count(branch))
+    return NotFound("table " + id.ToString() + " has no branch '" + branch + "'");
+  return head;
+}
+
 std::string IdempotencyKeyProperty(const TableMetadata& table) {
   return table.Property(props::kIdempotencyKeyProperty, props::kIdempotencyKeySummaryDefault);
 }

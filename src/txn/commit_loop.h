@@ -45,6 +45,10 @@ Snapshot NewSnapshot(const TableMetadata& base, const Snapshot* head, int64_t sn
 // `branch` of `base` (its retention settings kept) moved to `snapshot_id`.
 SnapshotRef MovedBranch(const TableMetadata& base, const std::string& branch, int64_t snapshot_id);
 
+// The snapshot at the head of `branch` of table `id`: null when the branch has none yet (an
+// empty table's main); NotFound naming the table when a branch other than main does not exist.
+Result<const Snapshot*> BranchHead(const TableMetadata& table, const TableIdentifier& id, const std::string& branch);
+
 // The summary key that holds idempotency keys for a table (configurable by property).
 std::string IdempotencyKeyProperty(const TableMetadata& table);
 // The snapshot in `branch`'s ancestry whose summary carries `key`, if any.

@@ -51,12 +51,8 @@ Result<RowWriteResult> MergeOnRead(Catalog& catalog, const TableIdentifier& id, 
   if (base.format_version < 2)
     return InvalidArgument("merge-on-read needs delete files, which need format version 2; " + id.ToString() +
                            " is v" + std::to_string(base.format_version));
-  const Snapshot* head = base.SnapshotForRef(options.commit.branch);
-  if (!head) {
-    if (options.commit.branch != kMainBranch && !base.refs.count(options.commit.branch))
-      return NotFound("table " + id.ToString() + " has no branch '" + options.commit.branch + "'");
-    return result;  // an empty table has no rows to change
-  }
+  FLOE_ASSIGN_OR_RETURN(const Snapshot* head, BranchHead(base, id, options.commit.branch));
+  if (!head) return result;  // an empty table has no rows to change
   const Schema& schema = base.CurrentSchema();
   FLOE_ASSIGN_OR_RETURN(Expr bound, Bind(filter, schema));
   FLOE_ASSIGN_OR_RETURN(IsolationLevel isolation,

@@ -11,10 +11,7 @@ Result<RowWriteResult> ReplacePartitionsWith(Catalog& catalog, const TableIdenti
   RowWriteResult result;
   FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
   const TableMetadata& base = table.metadata;
-  const std::string& branch = options.write.commit.branch;
-  const Snapshot* head = base.SnapshotForRef(branch);
-  if (!head && branch != kMainBranch && !base.refs.count(branch))
-    return NotFound("table " + id.ToString() + " has no branch '" + branch + "'");
+  FLOE_ASSIGN_OR_RETURN(const Snapshot* head, BranchHead(base, id, options.write.commit.branch));
   if (rows.num_rows == 0) return result;  // no partition is touched
   DataWriter writer(*catalog.io(), base);
   auto abort = [&] { writer.Abort(); };
@@ -43,12 +40,8 @@ Result<RowWriteResult> DeleteFilesWhere(Catalog& catalog, const TableIdentifier&
   RowWriteResult result;
   FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
   const TableMetadata& base = table.metadata;
-  const Snapshot* head = base.SnapshotForRef(options.commit.branch);
-  if (!head) {
-    if (options.commit.branch != kMainBranch && !base.refs.count(options.commit.branch))
-      return NotFound("table " + id.ToString() + " has no branch '" + options.commit.branch + "'");
-    return result;
-  }
+  FLOE_ASSIGN_OR_RETURN(const Snapshot* head, BranchHead(base, id, options.commit.branch));
+  if (!head) return result;
   FLOE_ASSIGN_OR_RETURN(Expr bound, Bind(filter, base.CurrentSchema()));
   FLOE_ASSIGN_OR_RETURN(IsolationLevel isolation, IsolationFor(base, RowLevelCommand::kDelete));
   FilesChange change = OverwriteByFilter(bound, {}, head->snapshot_id, isolation);

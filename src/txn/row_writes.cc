@@ -34,12 +34,8 @@ Result<RowWriteResult> RewriteMatching(Catalog& catalog, const TableIdentifier& 
   RowWriteResult result;
   FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
   const TableMetadata& base = table.metadata;
-  const Snapshot* head = base.SnapshotForRef(options.commit.branch);
-  if (!head) {
-    if (options.commit.branch != kMainBranch && !base.refs.count(options.commit.branch))
-      return NotFound("table " + id.ToString() + " has no branch '" + options.commit.branch + "'");
-    return result;  // an empty table has no rows to change
-  }
+  FLOE_ASSIGN_OR_RETURN(const Snapshot* head, BranchHead(base, id, options.commit.branch));
+  if (!head) return result;  // an empty table has no rows to change
   const Schema& schema = base.CurrentSchema();
   FLOE_ASSIGN_OR_RETURN(Expr bound, Bind(filter, schema));
   FLOE_ASSIGN_OR_RETURN(IsolationLevel isolation,

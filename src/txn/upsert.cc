@@ -78,9 +78,7 @@ Result<RowWriteResult> Upsert(Catalog& catalog, const TableIdentifier& id, const
     if (std::find(key_ids.begin(), key_ids.end(), pf.source_id) == key_ids.end()) by_equality = false;
 
   FileIO& io = *catalog.io();
-  const Snapshot* head = base.SnapshotForRef(options.commit.branch);
-  if (!head && options.commit.branch != kMainBranch && !base.refs.count(options.commit.branch))
-    return NotFound("table " + id.ToString() + " has no branch '" + options.commit.branch + "'");
+  FLOE_ASSIGN_OR_RETURN(const Snapshot* head, BranchHead(base, id, options.commit.branch));
   std::optional<int64_t> start;
   if (head) start = head->snapshot_id;
 
