@@ -6,6 +6,7 @@
 #include "parquet/parquet_writer.h"
 #include "util/uuid.h"
 #include "write/file_sink.h"
+#include "write/parquet_data_file.h"
 
 namespace floe {
 
@@ -113,23 +114,10 @@ Result<DataWriter::OpenFile*> DataWriter::FileFor(const std::vector<Literal>& pa
 Status DataWriter::CloseFile(OpenFile& file) {
   FLOE_ASSIGN_OR_RETURN(parquet::DataFileMetrics m, file.writer->Close());
   written_.push_back(file.sink->path());
-  DataFile f;
+  DataFile f = ParquetDataFile(file.sink->path(), m);
   f.content = FileContent::kData;
-  f.file_path = file.sink->path();
-  f.file_format = FileFormat::kParquet;
   f.spec_id = spec_.spec_id();
   f.partition = file.partition;
-  f.record_count = m.record_count;
-  f.file_size_in_bytes = m.file_size_in_bytes;
-  f.column_sizes = m.column_sizes;
-  f.value_counts = m.value_counts;
-  f.null_value_counts = m.null_value_counts;
-  f.nan_value_counts = m.nan_value_counts;
-  for (const auto& [id, v] : m.lower_bounds)
-    if (auto b = v.ToBinary()) f.lower_bounds[id] = *b;
-  for (const auto& [id, v] : m.upper_bounds)
-    if (auto b = v.ToBinary()) f.upper_bounds[id] = *b;
-  f.split_offsets = m.split_offsets;
   f.sort_order_id = table_.default_sort_order_id;
   stats_.bytes += f.file_size_in_bytes;
   ++stats_.files;

@@ -4,6 +4,7 @@
 #include "util/uuid.h"
 #include "write/data_writer.h"
 #include "write/file_sink.h"
+#include "write/parquet_data_file.h"
 
 namespace floe {
 
@@ -36,23 +37,10 @@ Result<DataFile> WriteDeleteFile(FileIO& io, const TableMetadata& table, const S
     (void)io.Delete(path);
     return std::unexpected(metrics.error().WithContext("delete file " + path));
   }
-  DataFile f;
+  DataFile f = ParquetDataFile(path, *metrics);
   f.content = spec.content;
-  f.file_path = path;
-  f.file_format = FileFormat::kParquet;
   f.spec_id = spec.spec_id;
   f.partition = spec.partition;
-  f.record_count = metrics->record_count;
-  f.file_size_in_bytes = metrics->file_size_in_bytes;
-  f.column_sizes = metrics->column_sizes;
-  f.value_counts = metrics->value_counts;
-  f.null_value_counts = metrics->null_value_counts;
-  f.nan_value_counts = metrics->nan_value_counts;
-  for (const auto& [id, v] : metrics->lower_bounds)
-    if (auto b = v.ToBinary()) f.lower_bounds[id] = *b;
-  for (const auto& [id, v] : metrics->upper_bounds)
-    if (auto b = v.ToBinary()) f.upper_bounds[id] = *b;
-  f.split_offsets = metrics->split_offsets;
   f.equality_ids = spec.equality_ids;
   return f;
 }
