@@ -50,16 +50,22 @@ Result<LoadedTable> CreateRef(Catalog& catalog, const TableIdentifier& id, const
   return CommitMetadataChange(catalog, id, SetRef(table.metadata, name, ref, "create " + std::string(KindName(type))));
 }
 
+// The ref `name` of `table`, which must exist and be of `type`.
+Result<SnapshotRef> ExistingRef(const TableMetadata& table, const TableIdentifier& id, const std::string& name,
+                                RefType type) {
+  auto it = table.refs.find(name);
+  if (it == table.refs.end()) return NotFound(std::string(KindName(type)) + " '" + name + "' does not exist in " + id.ToString());
+  if (it->second.type != type)
+    return InvalidArgument("'" + name + "' is a " + KindName(it->second.type) + ", not a " + KindName(type));
+  return it->second;
+}
+
 Result<LoadedTable> ReplaceRef(Catalog& catalog, const TableIdentifier& id, const std::string& name, RefType type,
                                int64_t snapshot_id, const std::optional<RefRetention>& retention) {
   FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
-  auto it = table.metadata.refs.find(name);
-  if (it == table.metadata.refs.end())
-    return NotFound(std::string(KindName(type)) + " '" + name + "' does not exist in " + id.ToString());
-  if (it->second.type != type)
-    return InvalidArgument("'" + name + "' is a " + KindName(it->second.type) + ", not a " + KindName(type));
+  FLOE_ASSIGN_OR_RETURN(SnapshotRef existing, ExistingRef(table.metadata, id, name, type));
   FLOE_ASSIGN_OR_RETURN(int64_t target, ResolveSnapshot(table.metadata, id, snapshot_id));
-  SnapshotRef ref = it->second;
+  SnapshotRef ref = existing;
   ref.snapshot_id = target;
   if (retention) {
     if (type == RefType::kTag && (retention->min_snapshots_to_keep || retention->max_snapshot_age_ms))
@@ -74,15 +80,11 @@ Result<LoadedTable> ReplaceRef(Catalog& catalog, const TableIdentifier& id, cons
 Result<LoadedTable> DropRef(Catalog& catalog, const TableIdentifier& id, const std::string& name, RefType type) {
   if (type == RefType::kBranch && name == kMainBranch) return InvalidArgument("Cannot remove the main branch");
   FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
-  auto it = table.metadata.refs.find(name);
-  if (it == table.metadata.refs.end())
-    return NotFound(std::string(KindName(type)) + " '" + name + "' does not exist in " + id.ToString());
-  if (it->second.type != type)
-    return InvalidArgument("'" + name + "' is a " + KindName(it->second.type) + ", not a " + KindName(type));
+  FLOE_ASSIGN_OR_RETURN(SnapshotRef existing, ExistingRef(table.metadata, id, name, type));
   MetadataChange change;
   change.what = "drop " + std::string(KindName(type));
   change.requirements.push_back(AssertTableUuid{table.metadata.table_uuid});
-  change.requirements.push_back(AssertRefSnapshotId{name, it->second.snapshot_id});
+  change.requirements.push_back(AssertRefSnapshotId{name, existing.snapshot_id});
   change.updates.push_back(RemoveSnapshotRef{name});
   return CommitMetadataChange(catalog, id, change);
 }

@@ -42,12 +42,7 @@ class ServeProcess {
       dup2(out[1], STDOUT_FILENO);
       close(out[0]);
       close(out[1]);
-      std::vector<char*> argv;
-      argv.push_back(const_cast<char*>(floe.c_str()));
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(floe.c_str(), argv.data());
-      _exit(127);
+      ExecFloe(floe, args);
     }
     close(out[1]);
     std::unique_ptr<ServeProcess> p(new ServeProcess(pid, out[0]));
@@ -77,12 +72,7 @@ class ServeProcess {
   static int RunToExit(const std::string& floe, std::vector<std::string> args) {
     pid_t pid = fork();
     if (pid == 0) {
-      std::vector<char*> argv;
-      argv.push_back(const_cast<char*>(floe.c_str()));
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(floe.c_str(), argv.data());
-      _exit(127);
+      ExecFloe(floe, args);
     }
     int status = 0;
     waitpid(pid, &status, 0);
@@ -110,6 +100,16 @@ class ServeProcess {
   }
 
  private:
+  // In a forked child: becomes `floe args...` (exit status 127 if that fails).
+  [[noreturn]] static void ExecFloe(const std::string& floe, std::vector<std::string>& args) {
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(floe.c_str()));
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(floe.c_str(), argv.data());
+    _exit(127);
+  }
+
   ServeProcess(pid_t pid, int fd) : pid_(pid), fd_(fd) {}
   pid_t pid_;
   int fd_;
