@@ -10,6 +10,7 @@ namespace floe {
 namespace {
 
 using txn_test::Batch;
+using txn_test::OnFirstAttempt;
 using txn_test::Order;
 using txn_test::OrdersTable;
 using txn_test::Where;
@@ -90,11 +91,7 @@ TEST(Compaction, RefusedWhenADeleteTouchingAnInputLanded) {
   ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{2, "DE", 2}})).has_value());
   auto b = t.Open();
   CompactionOptions options;
-  options.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) {
-      ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 2")).has_value());
-    }
-  };
+  options.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 2")).has_value()); });
   auto r = CompactTable(t.catalog(), t.id(), options);
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(r.error().kind, ErrorKind::kValidationFailed);
@@ -103,11 +100,7 @@ TEST(Compaction, RefusedWhenADeleteTouchingAnInputLanded) {
   EXPECT_EQ(t.Rows(), (std::vector<Order>{{1, "DE", 1}}));  // B's delete survives
   // A delete in another partition does not stop it.
   ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{3, "FR", 3}})).has_value());
-  options.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) {
-      ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 3")).has_value());
-    }
-  };
+  options.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 3")).has_value()); });
   options.filter = Where("country = 'DE'");
   auto landed = CompactTable(t.catalog(), t.id(), options);
   ASSERT_TRUE(landed.has_value()) << landed.error().message;

@@ -14,6 +14,7 @@ namespace floe {
 namespace {
 
 using txn_test::Batch;
+using txn_test::OnFirstAttempt;
 using txn_test::Order;
 using txn_test::OrdersTable;
 using txn_test::Where;
@@ -66,19 +67,11 @@ TEST(Branches, ValidationFollowsTheBranchHistory) {
   auto b = t.Open();
   // B appends a matching German file to main: a serializable delete on dev does not care.
   RowWriteOptions a = On("dev");
-  a.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) {
-      ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{6, "DE", 6}})).has_value());
-    }
-  };
+  a.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{6, "DE", 6}})).has_value()); });
   auto landed = DeleteWhere(t.catalog(), t.id(), Where("country = 'DE' AND order_id = 1"), a);
   ASSERT_TRUE(landed.has_value()) << landed.error().message;
   // The same on dev itself conflicts.
-  a.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) {
-      ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{8, "DE", 8}}), On("dev")).has_value());
-    }
-  };
+  a.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{8, "DE", 8}}), On("dev")).has_value()); });
   auto refused = DeleteWhere(t.catalog(), t.id(), Where("country = 'DE'"), a);
   ASSERT_FALSE(refused.has_value());
   EXPECT_NE(refused.error().message.find("Found conflicting files"), std::string::npos) << refused.error().message;
@@ -203,11 +196,7 @@ TEST(Transactions, SchemaChangeAndAppendInOneCommit) {
   // Another writer appends meanwhile: the transaction is retried as a whole and lands.
   auto b = t.Open();
   CommitOptions options;
-  options.before_swap = [&](int attempt) {
-    if (attempt == 1) {
-      ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{3, "NL", 3}})).has_value());
-    }
-  };
+  options.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{3, "NL", 3}})).has_value()); });
   auto committed = tx.Commit(options);
   ASSERT_TRUE(committed.has_value()) << committed.error().message;
   EXPECT_EQ(committed->attempts, 2);
@@ -305,11 +294,7 @@ TEST(ReplacePartitions, SerializableRefusesConcurrentFilesInThosePartitions) {
     ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{1, "DE", 1}, {2, "FR", 2}})).has_value());
     auto b = t.Open();
     OverwriteOptions options;
-    options.write.commit.before_swap = [&](int attempt) {
-      if (attempt == 1) {
-        ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{5, same_partition ? "DE" : "FR", 5}})).has_value());
-      }
-    };
+    options.write.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{5, same_partition ? "DE" : "FR", 5}})).has_value()); });
     auto r = ReplacePartitionsWith(t.catalog(), t.id(), Batch({{10, "DE", 10}}), options);
     if (same_partition) {
       ASSERT_FALSE(r.has_value());
@@ -326,11 +311,7 @@ TEST(ReplacePartitions, SerializableRefusesConcurrentFilesInThosePartitions) {
   auto b = t.Open();
   OverwriteOptions options;
   options.isolation = IsolationLevel::kSnapshot;
-  options.write.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) {
-      ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{5, "DE", 5}})).has_value());
-    }
-  };
+  options.write.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{5, "DE", 5}})).has_value()); });
   ASSERT_TRUE(ReplacePartitionsWith(t.catalog(), t.id(), Batch({{10, "DE", 10}}), options).has_value());
   EXPECT_EQ(t.Rows(), (std::vector<Order>{{10, "DE", 10}}));
 }

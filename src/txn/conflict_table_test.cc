@@ -11,6 +11,7 @@ namespace floe {
 namespace {
 
 using txn_test::Batch;
+using txn_test::OnFirstAttempt;
 using txn_test::Order;
 using txn_test::OrdersTable;
 using txn_test::Where;
@@ -24,9 +25,7 @@ TEST(ConflictTable, AppendNeverConflicts_RetriedOnTopOfB) {
   ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
   auto b = t.Open();
   RowWriteOptions a_options;
-  a_options.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{10, "DE", 1}})).has_value());
-  };
+  a_options.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{10, "DE", 1}})).has_value()); });
   auto a = AppendBatch(t.catalog(), t.id(), Batch({{20, "DE", 2}}), a_options);
   ASSERT_TRUE(a.has_value()) << a.error().message;
   EXPECT_EQ(a->commit.attempts, 2);
@@ -55,9 +54,7 @@ void DeleteWhileBAppendsMatching(const std::string& isolation, bool b_before_fir
   if (b_before_first_attempt) {
     a_options.after_files_written = b_appends;
   } else {
-    a_options.commit.before_swap = [&](int attempt) {
-      if (attempt == 1) b_appends();
-    };
+    a_options.commit.before_swap = OnFirstAttempt([&] { b_appends(); });
   }
   *a_result = DeleteWhere(t.catalog(), t.id(), Where("country = 'DE' AND order_id % 2 = 0"), a_options);
   *rows_after = t.Rows();
@@ -116,9 +113,7 @@ TEST(ConflictTable, DeleteLandsWhenMetricsExcludeBsFile) {
   ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
   auto b = t.Open();
   RowWriteOptions a_options;
-  a_options.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{1000, "DE", 5}})).has_value());
-  };
+  a_options.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{1000, "DE", 5}})).has_value()); });
   auto a = DeleteWhere(t.catalog(), t.id(), Where("order_id < 3"), a_options);
   ASSERT_TRUE(a.has_value()) << a.error().message;
   std::vector<Order> expected = {{3, "FR", 300}, {4, "FR", 400}, {1000, "DE", 5}};
@@ -131,9 +126,7 @@ TEST(ConflictTable, DeleteIsRefusedWhenBRemovedAFileItRemoves) {
     ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
     auto b = t.Open();
     RowWriteOptions a_options;
-    a_options.commit.before_swap = [&](int attempt) {
-      if (attempt == 1) ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 1")).has_value());
-    };
+    a_options.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 1")).has_value()); });
     auto a = DeleteWhere(t.catalog(), t.id(), Where("order_id = 2"), a_options);
     ASSERT_FALSE(a.has_value());
     EXPECT_EQ(a.error().kind, ErrorKind::kValidationFailed);
@@ -151,9 +144,7 @@ TEST(ConflictTable, UpdateFollowsTheSameRules) {
   ASSERT_TRUE(assignments.has_value());
   auto b = t.Open();
   RowWriteOptions a_options;
-  a_options.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{7, "FR", 700}})).has_value());
-  };
+  a_options.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{7, "FR", 700}})).has_value()); });
   auto a = UpdateWhere(t.catalog(), t.id(), Where("country = 'FR'"), *assignments, a_options);
   ASSERT_FALSE(a.has_value());
   EXPECT_EQ(a.error().kind, ErrorKind::kValidationFailed);

@@ -15,6 +15,7 @@ namespace floe {
 namespace {
 
 using txn_test::Batch;
+using txn_test::OnFirstAttempt;
 using txn_test::Order;
 using txn_test::OrdersTable;
 
@@ -94,11 +95,7 @@ TEST(SchemaEvolution, ConcurrentAppendAndSchemaChangeBothLand) {
   ASSERT_TRUE(committed.has_value()) << committed.error().message;
   // And an append whose swap is preceded by a schema change is retried and lands.
   RowWriteOptions options;
-  options.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) {
-      ASSERT_TRUE(AddColumn(*b, t.id(), "note2", Type::String()).has_value());
-    }
-  };
+  options.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(AddColumn(*b, t.id(), "note2", Type::String()).has_value()); });
   auto appended = AppendBatch(t.catalog(), t.id(), Batch({{3, "FR", 3}}), options);
   ASSERT_TRUE(appended.has_value()) << appended.error().message;
   // It asserts only its branch, which the schema change did not move: it lands as it is.

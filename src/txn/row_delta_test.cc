@@ -15,6 +15,7 @@ namespace floe {
 namespace {
 
 using txn_test::Batch;
+using txn_test::OnFirstAttempt;
 using txn_test::Order;
 using txn_test::OrdersTable;
 using txn_test::Where;
@@ -124,11 +125,7 @@ void RowDeltaWhileBAddsDeletes(const std::string& isolation, Result<RowWriteResu
   ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
   auto b = t.Open();
   RowWriteOptions a_options;
-  a_options.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) {
-      ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 1")).has_value());
-    }
-  };
+  a_options.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 1")).has_value()); });
   *a = DeleteWhere(t.catalog(), t.id(), Where("country = 'DE' AND order_id = 2"), a_options);
   *rows = t.Rows();
 }
@@ -162,11 +159,7 @@ TEST(RowDeltaConflicts, ConcurrentUpdatesOfOneRowNeverLeaveTwoVersions) {
   ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
   auto b = t.Open();
   RowWriteOptions a_options;
-  a_options.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) {
-      ASSERT_TRUE(UpdateWhere(*b, t.id(), Where("order_id = 2"), *ParseAssignments("amount_cents = 1")).has_value());
-    }
-  };
+  a_options.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(UpdateWhere(*b, t.id(), Where("order_id = 2"), *ParseAssignments("amount_cents = 1")).has_value()); });
   auto a = UpdateWhere(t.catalog(), t.id(), Where("order_id = 2"), *ParseAssignments("amount_cents = 2"), a_options);
   ASSERT_FALSE(a.has_value());
   EXPECT_NE(a.error().message.find("Found new conflicting delete files"), std::string::npos) << a.error().message;
@@ -179,11 +172,7 @@ TEST(RowDeltaConflicts, SerializableRefusedWhenBAppendedMatchingData) {
   ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
   auto b = t.Open();
   RowWriteOptions a_options;
-  a_options.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) {
-      ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{5, "DE", 500}})).has_value());
-    }
-  };
+  a_options.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{5, "DE", 500}})).has_value()); });
   auto a = DeleteWhere(t.catalog(), t.id(), Where("country = 'DE'"), a_options);
   ASSERT_FALSE(a.has_value());
   EXPECT_NE(a.error().message.find("Found conflicting files that can contain records matching"), std::string::npos)
@@ -219,11 +208,7 @@ TEST(RowDeltaConflicts, LandsWhenBChangedAnotherPartition) {
   ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
   auto b = t.Open();
   RowWriteOptions a_options;
-  a_options.commit.before_swap = [&](int attempt) {
-    if (attempt == 1) {
-      ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 3")).has_value());
-    }
-  };
+  a_options.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 3")).has_value()); });
   auto a = DeleteWhere(t.catalog(), t.id(), Where("country = 'DE' AND order_id = 2"), a_options);
   ASSERT_TRUE(a.has_value()) << a.error().message;
   std::vector<Order> expected = {{1, "DE", 100}, {4, "FR", 400}};

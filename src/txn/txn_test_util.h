@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -103,6 +104,14 @@ inline ColumnBatch Batch(const std::vector<Order>& orders) {
     EXPECT_TRUE(st.has_value());
   }
   return batch;
+}
+
+// A before_swap hook that lets writer B commit `b_commits` inside A's first attempt, after A
+// has validated and before it swaps: the deterministic race of the conflict-table tests.
+inline std::function<void(int)> OnFirstAttempt(std::function<void()> b_commits) {
+  return [b_commits = std::move(b_commits)](int attempt) {
+    if (attempt == 1) b_commits();
+  };
 }
 
 inline Expr Where(const std::string& text) {
