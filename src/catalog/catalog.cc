@@ -79,7 +79,7 @@ Result<std::unique_ptr<Catalog>> OpenSqlite(const std::string& db_path, const st
   }
   if (!in_memory) FLOE_RETURN_IF_ERROR(CreateFolder(fs::path(path).parent_path().string()));
   FLOE_ASSIGN_OR_RETURN(auto conn, SqliteConnection::Open(path));
-  FLOE_ASSIGN_OR_RETURN(auto catalog, SqlCatalog::Open(std::move(conn), name, wh, MakeIO(options)));
+  FLOE_ASSIGN_OR_RETURN(auto catalog, SqlCatalog::Open(std::move(conn), name, wh, MakeIO(options), options.metadata_cache));
   return std::unique_ptr<Catalog>(std::move(catalog));
 }
 
@@ -123,7 +123,7 @@ Result<std::unique_ptr<Catalog>> OpenCatalog(const std::string& uri, const Catal
       }
       FLOE_ASSIGN_OR_RETURN(std::string wh, NormalizeWarehouse(*warehouse, options));
       FLOE_ASSIGN_OR_RETURN(auto conn, PostgresConnection::Open(parsed.backend_uri));
-      FLOE_ASSIGN_OR_RETURN(auto catalog, SqlCatalog::Open(std::move(conn), name, wh, MakeIO(options)));
+      FLOE_ASSIGN_OR_RETURN(auto catalog, SqlCatalog::Open(std::move(conn), name, wh, MakeIO(options), options.metadata_cache));
       return std::unique_ptr<Catalog>(std::move(catalog));
     }
 

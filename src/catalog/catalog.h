@@ -28,6 +28,8 @@ using Properties = std::map<std::string, std::string>;
 std::string NamespaceToString(const Namespace& ns);
 Result<Namespace> ParseNamespace(std::string_view text);  // "a.b"; refuses empty parts, '/', "..", control chars
 
+class MetadataCache;
+
 struct TableIdentifier {
   Namespace ns;
   std::string name;
@@ -117,6 +119,9 @@ struct CatalogOptions {
   // Relative metadata and data locations (as PyIceberg writes when its warehouse is relative)
   // are resolved against this folder instead of the working directory.
   std::optional<std::string> base_dir;
+  // Parsed documents shared by several catalogs opened with the same URI and options (a
+  // server's pool of connections); unset, a SQL catalog keeps a cache of its own.
+  std::shared_ptr<MetadataCache> metadata_cache;
 };
 
 // Opens a catalog by URI:

@@ -10,12 +10,17 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "catalog/metadata_cache.h"
 
 namespace floe {
 
 class CatalogPool {
  public:
-  CatalogPool(std::string uri, CatalogOptions options) : uri_(std::move(uri)), options_(std::move(options)) {}
+  // The pool's catalogs share one metadata cache: a document one of them wrote or parsed is not
+  // parsed again by the next request, and the cache's memory bound holds for the whole server.
+  CatalogPool(std::string uri, CatalogOptions options) : uri_(std::move(uri)), options_(std::move(options)) {
+    if (!options_.metadata_cache) options_.metadata_cache = std::make_shared<MetadataCache>();
+  }
 
   // A catalog lent for the lease's lifetime.
   class Lease {

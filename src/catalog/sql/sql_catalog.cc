@@ -57,10 +57,12 @@ SqlCatalog::SqlCatalog(std::unique_ptr<SqlConnection> connection, std::string na
 }
 
 Result<std::unique_ptr<SqlCatalog>> SqlCatalog::Open(std::unique_ptr<SqlConnection> connection, std::string name,
-                                                     std::string warehouse, std::shared_ptr<FileIO> io) {
+                                                     std::string warehouse, std::shared_ptr<FileIO> io,
+                                                     std::shared_ptr<MetadataCache> metadata_cache) {
   if (name.empty()) return InvalidArgument("catalog name is empty");
   if (!io) return InvalidArgument("SQL catalog " + name + " needs a FileIO");
   std::unique_ptr<SqlCatalog> catalog(new SqlCatalog(std::move(connection), std::move(name), std::move(warehouse), io));
+  catalog->metadata_cache_ = metadata_cache ? std::move(metadata_cache) : std::make_shared<MetadataCache>();
   auto& conn = *catalog->conn_;
   // Checking first keeps a catalog that only reads from needing the write lock.
   FLOE_ASSIGN_OR_RETURN(bool have_tables, conn.HasColumn("iceberg_tables", "metadata_location"));

@@ -33,7 +33,8 @@ class SqlCatalog : public Catalog, public PointerStore {
   // Creates the two tables if they are absent (with the DDL PyIceberg uses) and checks for the
   // optional iceberg_type column.
   static Result<std::unique_ptr<SqlCatalog>> Open(std::unique_ptr<SqlConnection> connection, std::string name,
-                                                  std::string warehouse, std::shared_ptr<FileIO> io);
+                                                  std::string warehouse, std::shared_ptr<FileIO> io,
+                                                  std::shared_ptr<MetadataCache> metadata_cache = nullptr);
 
   std::string name() const override { return name_; }
   std::shared_ptr<FileIO> io() const override { return io_; }
@@ -67,7 +68,7 @@ class SqlCatalog : public Catalog, public PointerStore {
   Status SwapPointer(const PointerSwap& swap) override;
   Status SwapPointers(const std::vector<PointerSwap>& swaps) override;
   // Documents are named <version>-<uuid>.metadata.json, never reused: safe to cache.
-  MetadataCache* metadata_cache() override { return &metadata_cache_; }
+  MetadataCache* metadata_cache() override { return metadata_cache_.get(); }
 
   const std::string& database() const { return database_; }
 
@@ -92,7 +93,7 @@ class SqlCatalog : public Catalog, public PointerStore {
   std::shared_ptr<FileIO> io_;
   std::string database_;
   bool has_type_column_ = false;
-  MetadataCache metadata_cache_;
+  std::shared_ptr<MetadataCache> metadata_cache_;
 };
 
 }  // namespace floe
