@@ -33,6 +33,12 @@ Status RebasedFileIO::CreateIfAbsent(std::string_view path, std::string_view dat
 Result<std::unique_ptr<OutputFile>> RebasedFileIO::NewOutputFile(std::string_view path) {
   return inner_->NewOutputFile(Resolve(path));
 }
+Status RebasedFileIO::CreateUnreferenced(std::string_view path, std::string_view data) {
+  return inner_->CreateUnreferenced(Resolve(path), data);
+}
+Result<std::unique_ptr<OutputFile>> RebasedFileIO::NewUnreferencedOutputFile(std::string_view path) {
+  return inner_->NewUnreferencedOutputFile(Resolve(path));
+}
 Status RebasedFileIO::Delete(std::string_view path) { return inner_->Delete(Resolve(path)); }
 
 Result<std::vector<FileInfo>> RebasedFileIO::ListPrefix(std::string_view prefix) {

@@ -28,6 +28,8 @@ class RebasedFileIO : public FileIO {
   Result<bool> Exists(std::string_view path) override;
   Status CreateIfAbsent(std::string_view path, std::string_view data) override;
   Result<std::unique_ptr<OutputFile>> NewOutputFile(std::string_view path) override;
+  Status CreateUnreferenced(std::string_view path, std::string_view data) override;
+  Result<std::unique_ptr<OutputFile>> NewUnreferencedOutputFile(std::string_view path) override;
   Result<std::vector<FileInfo>> ListPrefix(std::string_view prefix) override;
   Status Delete(std::string_view path) override;
 

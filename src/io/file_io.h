@@ -91,6 +91,21 @@ class FileIO {
   // A streaming writer with CreateIfAbsent's guarantees, applied at Close.
   virtual Result<std::unique_ptr<OutputFile>> NewOutputFile(std::string_view path) = 0;
 
+  // CreateIfAbsent and NewOutputFile for a file nothing can reach yet: its name is fresh
+  // (UUID-based) and only metadata written later will point to it (data and delete files,
+  // manifests, manifest lists). Exactly one creator still wins and the file is durable when
+  // the call (or Close) returns, but a reader who guessed the name could see it half written,
+  // and a crash can leave part of it behind, unreferenced: an orphan, which orphan removal
+  // reclaims after its safety window. In exchange a local disk writes it in place, one
+  // directory change instead of three. Never for a file a reader finds by listing or by a
+  // fixed name (metadata documents, version hints). By default the same as the atomic calls.
+  virtual Status CreateUnreferenced(std::string_view path, std::string_view data) {
+    return CreateIfAbsent(path, data);
+  }
+  virtual Result<std::unique_ptr<OutputFile>> NewUnreferencedOutputFile(std::string_view path) {
+    return NewOutputFile(path);
+  }
+
   // Every file whose path starts with `prefix`, at any depth (a prefix ending
   // in '/' lists a folder). The order is unspecified. A prefix that matches
   // nothing gives an empty list, not an error.

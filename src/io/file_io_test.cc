@@ -240,6 +240,67 @@ TYPED_TEST(FileIOTest, AbortedOrAbandonedOutputFileLeavesNothing) {
   EXPECT_TRUE(this->io().CreateIfAbsent(this->At("aborted"), "x"));
 }
 
+// Unreferenced files (fresh names, published later by metadata) keep create-if-absent's
+// one-winner rule, durability and cleanup; only their visibility while written may differ.
+TYPED_TEST(FileIOTest, UnreferencedFilesAreCreatedOnceWithMissingFoldersAndNoLeftovers) {
+  const std::string path = this->At("t/metadata/snap-1-1-abc.avro");
+  const std::string data = Pattern(70000);
+  ASSERT_TRUE(this->io().CreateUnreferenced(path, data));
+  EXPECT_EQ(this->io().ReadAll(path).value_or(""), data);
+  auto again = this->io().CreateUnreferenced(path, "second");
+  ASSERT_FALSE(again);
+  EXPECT_EQ(again.error().kind, ErrorKind::kAlreadyExists);
+  EXPECT_NE(again.error().message.find(path), std::string::npos) << again.error().message;
+  EXPECT_EQ(this->io().ReadAll(path).value_or(""), data);
+
+  const std::string streamed = this->At("t/data/p=1/f.parquet");
+  auto out = this->io().NewUnreferencedOutputFile(streamed);
+  ASSERT_TRUE(out) << out.error().ToString();
+  ASSERT_TRUE((*out)->Write(Pattern(3 << 20)));
+  ASSERT_TRUE((*out)->Write("tail"));
+  EXPECT_EQ((*out)->Position(), (3 << 20) + 4);
+  ASSERT_TRUE((*out)->Close());
+  EXPECT_EQ(this->io().ReadAll(streamed).value_or(""), Pattern(3 << 20) + "tail");
+  auto taken = this->io().NewUnreferencedOutputFile(streamed);
+  ASSERT_FALSE(taken);
+  EXPECT_EQ(taken.error().kind, ErrorKind::kAlreadyExists);
+
+  {
+    auto aborted = this->io().NewUnreferencedOutputFile(this->At("t/data/aborted.parquet"));
+    ASSERT_TRUE(aborted);
+    ASSERT_TRUE((*aborted)->Write(Pattern(2 << 20)));
+    (*aborted)->Abort();
+    auto dropped = this->io().NewUnreferencedOutputFile(this->At("t/data/dropped.parquet"));
+    ASSERT_TRUE(dropped);
+    ASSERT_TRUE((*dropped)->Write("partial"));
+  }  // `dropped` destroyed without Close
+  EXPECT_EQ(this->ListedPaths(this->At("t/")), (std::vector<std::string>{streamed, path}));
+}
+
+TYPED_TEST(FileIOTest, RacingUnreferencedCreatesHaveOneWinnerWhoseBytesStay) {
+  constexpr int kThreads = 8;
+  for (int round = 0; round < 10; ++round) {
+    const std::string path = this->At("urace/m" + std::to_string(round) + ".avro");
+    std::atomic<int> ready{0};
+    std::vector<int> outcome(kThreads, -1);
+    std::vector<std::thread> threads;
+    for (int i = 0; i < kThreads; ++i) {
+      threads.emplace_back([&, i] {
+        ready.fetch_add(1);
+        while (ready.load() < kThreads) {
+        }
+        auto created = this->io().CreateUnreferenced(path, "writer " + std::to_string(i) + Pattern(1000));
+        outcome[i] = created ? 1 : (created.error().kind == ErrorKind::kAlreadyExists ? 0 : 2);
+      });
+    }
+    for (auto& thread : threads) thread.join();
+    ASSERT_EQ(std::count(outcome.begin(), outcome.end(), 2), 0) << "round " << round;
+    ASSERT_EQ(std::count(outcome.begin(), outcome.end(), 1), 1) << "round " << round;
+    int winner = static_cast<int>(std::find(outcome.begin(), outcome.end(), 1) - outcome.begin());
+    EXPECT_EQ(this->io().ReadAll(path).value_or(""), "writer " + std::to_string(winner) + Pattern(1000));
+  }
+}
+
 TYPED_TEST(FileIOTest, ListPrefixFindsFilesAtAnyDepthWithSizesAndTimes) {
   const int64_t before = NowMillis();
   ASSERT_TRUE(this->io().CreateIfAbsent(this->At("t/data/a.parquet"), "aaaa"));

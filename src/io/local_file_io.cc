@@ -97,7 +97,9 @@ Status Publish(const std::string& temp, const std::string& target, const std::st
   return posix::SyncFolder(folder);
 }
 
-// Writes into a temporary file; Close publishes it under the final name.
+// Writes into a temporary file; Close publishes it under the final name. Or, for an
+// unreferenced file, writes under the final name itself (`temp` == `target`) and Close only
+// makes it durable.
 class LocalOutputFile : public OutputFile {
  public:
   LocalOutputFile(std::string path, std::string target, std::string folder, std::string temp, Fd fd)
@@ -136,7 +138,10 @@ class LocalOutputFile : public OutputFile {
     if (status && ::close(fd_.release()) != 0) {
       status = std::unexpected(ErrnoError("close", temp_, errno));
     }
-    if (status) {
+    if (status && temp_ == target_) {
+      status = posix::SyncFolder(folder_);
+      if (status) temp_.clear();  // the file stays; Abort below removes it on failure
+    } else if (status) {
       status = Publish(temp_, target_, folder_);
       temp_.clear();  // Publish removed it
     }
@@ -181,6 +186,18 @@ Result<std::pair<std::string, Fd>> CreateTempFor(const std::string& target, cons
   Fd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
   if (fd.get() < 0) return std::unexpected(ErrnoError("create temporary file for", target, errno));
   return std::pair{std::move(temp), std::move(fd)};
+}
+
+// Creates `target` itself, exclusively, for an unreferenced file; AlreadyExists when the name
+// is taken. Missing folders are created only when the first attempt says they are missing.
+Result<Fd> CreateInPlace(std::string_view path, const std::string& target, const std::string& folder) {
+  for (int tries = 0;; ++tries) {
+    Fd fd(::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+    if (fd.get() >= 0) return fd;
+    if (errno == EEXIST) return AlreadyExists(std::string(path) + " already exists");
+    if (errno != ENOENT || tries > 0) return std::unexpected(ErrnoError("create", target, errno));
+    FLOE_RETURN_IF_ERROR(posix::MakeFolders(folder));
+  }
 }
 
 bool NameExists(const std::string& path) {
@@ -265,6 +282,27 @@ Result<std::unique_ptr<OutputFile>> LocalFileIO::NewOutputFile(std::string_view 
   return std::make_unique<LocalOutputFile>(std::string(path), std::move(target), std::move(folder),
                                            std::move(temp_and_fd.first),
                                            std::move(temp_and_fd.second));
+}
+
+Status LocalFileIO::CreateUnreferenced(std::string_view path, std::string_view data) {
+  FLOE_ASSIGN_OR_RETURN(std::string target, LocalPath(path));
+  const std::string folder = ParentPath(target);
+  FLOE_ASSIGN_OR_RETURN(Fd fd, CreateInPlace(path, target, folder));
+  Status status = posix::WriteAll(fd.get(), data, target);
+  if (status && ::fsync(fd.get()) != 0) status = std::unexpected(ErrnoError("fsync", target, errno));
+  if (status && ::close(fd.release()) != 0) status = std::unexpected(ErrnoError("close", target, errno));
+  if (status) status = posix::SyncFolder(folder);
+  if (!status) ::unlink(target.c_str());  // ours: O_EXCL created it
+  return status;
+}
+
+Result<std::unique_ptr<OutputFile>> LocalFileIO::NewUnreferencedOutputFile(std::string_view path) {
+  FLOE_ASSIGN_OR_RETURN(std::string target, LocalPath(path));
+  std::string folder = ParentPath(target);
+  FLOE_ASSIGN_OR_RETURN(Fd fd, CreateInPlace(path, target, folder));
+  std::string in_place = target;
+  return std::make_unique<LocalOutputFile>(std::string(path), std::move(target), std::move(folder),
+                                           std::move(in_place), std::move(fd));
 }
 
 namespace {

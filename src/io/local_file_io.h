@@ -7,6 +7,10 @@
 // temporary name is removed and the folder fsynced. A crash can leave a
 // ".floe-tmp-*" file behind; listings show it, so orphan removal can reclaim
 // it, and callers looking for their own names ignore it.
+//
+// CreateUnreferenced and NewUnreferencedOutputFile skip the temporary name: the
+// file is opened with O_CREAT | O_EXCL under its final name, written, fsynced,
+// and the folder fsynced. A failed or aborted write removes what it created.
 #pragma once
 
 #include <memory>
@@ -37,6 +41,8 @@ class LocalFileIO : public FileIO {
   Result<bool> Exists(std::string_view path) override;
   Status CreateIfAbsent(std::string_view path, std::string_view data) override;
   Result<std::unique_ptr<OutputFile>> NewOutputFile(std::string_view path) override;
+  Status CreateUnreferenced(std::string_view path, std::string_view data) override;
+  Result<std::unique_ptr<OutputFile>> NewUnreferencedOutputFile(std::string_view path) override;
   Result<std::vector<FileInfo>> ListPrefix(std::string_view prefix) override;
   Status Delete(std::string_view path) override;
 

@@ -112,6 +112,20 @@ TEST_F(LocalFileIOTest, NoTemporaryFileIsLeftBehindAfterSuccessOrFailure) {
   EXPECT_EQ(FileNamesIn(root_), (std::vector<std::string>{"a", "b"}));
 }
 
+TEST_F(LocalFileIOTest, UnreferencedFilesAreWrittenUnderTheirOwnNameWithNoTemporaryFile) {
+  LocalFileIO io;
+  auto out = io.NewUnreferencedOutputFile(root_ + "/m.avro");
+  ASSERT_TRUE(out);
+  ASSERT_TRUE((*out)->Write("data"));
+  // In place: the only name in the folder is the final one, already while writing.
+  EXPECT_EQ(FileNamesIn(root_), std::vector<std::string>{"m.avro"});
+  ASSERT_TRUE((*out)->Close());
+  ASSERT_TRUE(io.CreateUnreferenced(root_ + "/l.avro", "list"));
+  EXPECT_FALSE(io.CreateUnreferenced(root_ + "/l.avro", "again"));
+  EXPECT_EQ(FileNamesIn(root_), (std::vector<std::string>{"l.avro", "m.avro"}));
+  EXPECT_EQ(io.ReadAll(root_ + "/l.avro").value_or(""), "list");
+}
+
 TEST_F(LocalFileIOTest, CreatedFilesAreReadableByOthersAndOnDisk) {
   LocalFileIO io;
   ASSERT_TRUE(io.CreateIfAbsent(root_ + "/x/y.json", "{\"a\":1}"));

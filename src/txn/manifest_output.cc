@@ -16,7 +16,7 @@ Result<ManifestFile> WriteManifestFile(FileIO& io, const TableMetadata& table, i
   options.spec = *spec;
   options.manifest_path = path;
   FLOE_ASSIGN_OR_RETURN(WrittenManifest written, WriteManifest(std::move(options), entries));
-  FLOE_RETURN_IF_ERROR(io.CreateIfAbsent(path, written.bytes));
+  FLOE_RETURN_IF_ERROR(io.CreateUnreferenced(path, written.bytes));
   return written.manifest;
 }
 
@@ -29,7 +29,7 @@ Status WriteManifestListFile(FileIO& io, const TableMetadata& table, const std::
   options.parent_snapshot_id = parent_snapshot_id;
   options.sequence_number = sequence_number;
   FLOE_ASSIGN_OR_RETURN(std::string bytes, WriteManifestList(options, manifests));
-  return io.CreateIfAbsent(path, bytes);
+  return io.CreateUnreferenced(path, bytes);
 }
 
 }  // namespace floe

@@ -12,13 +12,14 @@
 
 namespace floe {
 
-// Writes `entries` (all of one spec and one content kind) as a new manifest at `path`
-// (create-if-absent). The returned ManifestFile has counts, partition summaries and length;
-// the caller sets added_snapshot_id and the sequence numbers when it lists the manifest.
+// Writes `entries` (all of one spec and one content kind) as a new manifest at `path`, a fresh
+// name nothing points to yet (written in place: FileIO::CreateUnreferenced). The returned
+// ManifestFile has counts, partition summaries and length; the caller sets added_snapshot_id
+// and the sequence numbers when it lists the manifest.
 Result<ManifestFile> WriteManifestFile(FileIO& io, const TableMetadata& table, int spec_id, ManifestContent content,
                                        const std::vector<ManifestEntry>& entries, const std::string& path);
 
-// Writes a snapshot's manifest list at `path` (create-if-absent).
+// Writes a snapshot's manifest list at `path` (create-if-absent, in place: a fresh name).
 Status WriteManifestListFile(FileIO& io, const TableMetadata& table, const std::vector<ManifestFile>& manifests,
                              int64_t snapshot_id, std::optional<int64_t> parent_snapshot_id, int64_t sequence_number,
                              const std::string& path);

@@ -101,7 +101,7 @@ Result<DataWriter::OpenFile*> DataWriter::FileFor(const std::vector<Literal>& pa
   std::string dir = TrimSlash(table_.location) + "/data";
   if (!spec_.fields().empty()) dir += "/" + PartitionPath(spec_, partition);
   std::string path = dir + "/" + RandomUuidString() + ".parquet";
-  FLOE_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> out, io_.NewOutputFile(path));
+  FLOE_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> out, io_.NewUnreferencedOutputFile(path));
   auto file = std::make_unique<OpenFile>();
   file->partition = partition;
   file->sink = std::make_unique<FileIOSink>(std::move(out));

@@ -20,7 +20,7 @@ Result<DataFile> WriteDeleteFile(FileIO& io, const TableMetadata& table, const S
   const char* kind = spec.content == FileContent::kPositionDeletes ? "-deletes.parquet" : "-eq-deletes.parquet";
   std::string path = dir + "/" + RandomUuidString() + kind;
 
-  FLOE_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> out, io.NewOutputFile(path));
+  FLOE_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> out, io.NewUnreferencedOutputFile(path));
   FileIOSink sink(std::move(out));
   auto writer = parquet::ParquetWriter::Open(&sink, schema, spec.properties);
   if (!writer) {
