@@ -29,10 +29,11 @@ struct LocalMmap {
   static constexpr bool kOnDisk = true;
   static std::shared_ptr<FileIO> Make() { return std::make_shared<LocalFileIO>(); }
 };
+// pread, and named temporary files instead of unnamed ones (the other publish path).
 struct LocalPread {
   static constexpr bool kOnDisk = true;
   static std::shared_ptr<FileIO> Make() {
-    return std::make_shared<LocalFileIO>(LocalFileIO::Options{.use_mmap = false});
+    return std::make_shared<LocalFileIO>(LocalFileIO::Options{.use_mmap = false, .use_unnamed_files = false});
   }
 };
 struct Memory {

@@ -84,37 +84,99 @@ std::string TempPathIn(const std::string& folder) {
   return temp;
 }
 
-// Makes the fully written and fsynced temporary file visible as `target`, or
-// reports AlreadyExists. Removes the temporary name either way.
-Status Publish(const std::string& temp, const std::string& target, const std::string& folder) {
-  Status published = posix::PublishNoReplace(temp, target);
-  // After a hard link the temporary name still exists; after a rename or a
-  // failure it may. Either way it must go.
-  if (::unlink(temp.c_str()) != 0 && errno != ENOENT && published) {
-    return std::unexpected(ErrnoError("remove temporary file", temp, errno));
+// A file being written, and how it will get its final name:
+//   kUnnamed   an O_TMPFILE inode in the target's folder: it has no name until linkat gives
+//              it the final one (one directory change; a crash leaves nothing behind);
+//   kTempName  a ".floe-tmp-<uuid>" file hard-linked to the final name, then removed, where
+//              the file system has no unnamed files (three directory changes);
+//   kInPlace   the final name itself, created with O_EXCL, for unreferenced files.
+struct PendingFile {
+  enum class Kind { kUnnamed, kTempName, kInPlace };
+  Kind kind;
+  std::string temp;  // kTempName: the temporary name; kInPlace: the target
+  Fd fd;
+};
+
+// Gives an unnamed file the name `target` unless it exists. linkat with AT_EMPTY_PATH needs
+// CAP_DAC_READ_SEARCH; the /proc/self/fd form works for everyone where /proc is mounted.
+Status LinkUnnamed(int fd, const std::string& target) {
+  if (::linkat(fd, "", AT_FDCWD, target.c_str(), AT_EMPTY_PATH) == 0) return Ok();
+  if (errno == EEXIST) return AlreadyExists(target + " already exists");
+  const std::string self = "/proc/self/fd/" + std::to_string(fd);
+  if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, target.c_str(), AT_SYMLINK_FOLLOW) == 0) return Ok();
+  if (errno == EEXIST) return AlreadyExists(target + " already exists");
+  return std::unexpected(ErrnoError("link new file to", target, errno));
+}
+
+// Makes the fully written and fsynced file visible as `target` (durably), or reports
+// AlreadyExists. A temporary name is removed either way; the descriptor is closed.
+Status Publish(PendingFile& file, const std::string& target, const std::string& folder) {
+  Status published = Ok();
+  switch (file.kind) {
+    case PendingFile::Kind::kUnnamed:
+      published = LinkUnnamed(file.fd.get(), target);
+      break;
+    case PendingFile::Kind::kTempName:
+      published = posix::PublishNoReplace(file.temp, target);
+      // After a hard link the temporary name still exists; after a rename or a failure it
+      // may. Either way it must go.
+      if (::unlink(file.temp.c_str()) != 0 && errno != ENOENT && published) {
+        published = std::unexpected(ErrnoError("remove temporary file", file.temp, errno));
+      }
+      break;
+    case PendingFile::Kind::kInPlace:
+      break;  // already under its name
   }
+  file.temp.clear();
+  if (published && ::close(file.fd.release()) != 0) published = std::unexpected(ErrnoError("close", target, errno));
   FLOE_RETURN_IF_ERROR(published);
   return posix::SyncFolder(folder);
 }
 
-// Writes into a temporary file; Close publishes it under the final name. Or, for an
-// unreferenced file, writes under the final name itself (`temp` == `target`) and Close only
-// makes it durable.
+// Removes what an unfinished file left: its temporary or in-place name (an unnamed file
+// vanishes with its descriptor).
+void Discard(PendingFile& file) {
+  file.fd.reset();
+  if (!file.temp.empty()) ::unlink(file.temp.c_str());
+  file.temp.clear();
+}
+
+// A new file for `target`, in its folder (created when missing). In place for unreferenced
+// files; otherwise unnamed where the file system allows, else under a temporary name.
+Result<PendingFile> CreatePending(std::string_view path, const std::string& target, const std::string& folder,
+                                  bool in_place, bool unnamed_allowed) {
+  if (in_place) {
+    for (int tries = 0;; ++tries) {
+      Fd fd(::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+      if (fd.get() >= 0) return PendingFile{PendingFile::Kind::kInPlace, target, std::move(fd)};
+      if (errno == EEXIST) return AlreadyExists(std::string(path) + " already exists");
+      if (errno != ENOENT || tries > 0) return std::unexpected(ErrnoError("create", target, errno));
+      FLOE_RETURN_IF_ERROR(posix::MakeFolders(folder));  // missing folders: only now
+    }
+  }
+  FLOE_RETURN_IF_ERROR(posix::MakeFolders(folder));
+  if (unnamed_allowed) {
+    Fd unnamed(::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644));
+    if (unnamed.get() >= 0) return PendingFile{PendingFile::Kind::kUnnamed, "", std::move(unnamed)};
+  }
+  std::string temp = TempPathIn(folder);
+  Fd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+  if (fd.get() < 0) return std::unexpected(ErrnoError("create temporary file for", target, errno));
+  return PendingFile{PendingFile::Kind::kTempName, std::move(temp), std::move(fd)};
+}
+
+// Streams into a pending file; Close makes it durable and publishes it under the final name.
 class LocalOutputFile : public OutputFile {
  public:
-  LocalOutputFile(std::string path, std::string target, std::string folder, std::string temp, Fd fd)
-      : path_(std::move(path)),
-        target_(std::move(target)),
-        folder_(std::move(folder)),
-        temp_(std::move(temp)),
-        fd_(std::move(fd)) {}
+  LocalOutputFile(std::string path, std::string target, std::string folder, PendingFile file)
+      : path_(std::move(path)), target_(std::move(target)), folder_(std::move(folder)), file_(std::move(file)) {}
   ~LocalOutputFile() override { Abort(); }
 
   const std::string& path() const override { return path_; }
   int64_t Position() const override { return written_ + static_cast<int64_t>(buffer_.size()); }
 
   Status Write(std::string_view data) override {
-    if (fd_.get() < 0) return InvalidArgument("write to " + path_ + " after Close or Abort");
+    if (done_) return InvalidArgument("write to " + path_ + " after Close or Abort");
     // Small writes are gathered so a writer emitting many little pieces
     // (page headers, footers) does not pay one system call each.
     if (buffer_.size() + data.size() < kBufferSize) {
@@ -123,7 +185,7 @@ class LocalOutputFile : public OutputFile {
     }
     FLOE_RETURN_IF_ERROR(Flush());
     if (data.size() >= kBufferSize) {
-      FLOE_RETURN_IF_ERROR(posix::WriteAll(fd_.get(), data, temp_));
+      FLOE_RETURN_IF_ERROR(posix::WriteAll(file_.fd.get(), data, target_));
       written_ += static_cast<int64_t>(data.size());
     } else {
       buffer_.append(data);
@@ -132,31 +194,23 @@ class LocalOutputFile : public OutputFile {
   }
 
   Status Close() override {
-    if (fd_.get() < 0) return InvalidArgument("close of " + path_ + " after Close or Abort");
+    if (done_) return InvalidArgument("close of " + path_ + " after Close or Abort");
     Status status = Flush();
-    if (status && ::fsync(fd_.get()) != 0) status = std::unexpected(ErrnoError("fsync", temp_, errno));
-    if (status && ::close(fd_.release()) != 0) {
-      status = std::unexpected(ErrnoError("close", temp_, errno));
+    if (status && ::fsync(file_.fd.get()) != 0) status = std::unexpected(ErrnoError("fsync", target_, errno));
+    if (status) {
+      // A failed publish of an in-place file must remove it: it is ours (O_EXCL).
+      const std::string in_place = file_.kind == PendingFile::Kind::kInPlace ? file_.temp : "";
+      status = Publish(file_, target_, folder_);
+      if (!status && !in_place.empty()) ::unlink(in_place.c_str());
     }
-    if (status && temp_ == target_) {
-      status = posix::SyncFolder(folder_);
-      if (status) temp_.clear();  // the file stays; Abort below removes it on failure
-    } else if (status) {
-      status = Publish(temp_, target_, folder_);
-      temp_.clear();  // Publish removed it
-    }
-    if (!status) Abort();
-    fd_.reset();
+    Abort();  // after a publish: nothing left to remove
     return status;
   }
 
   void Abort() override {
-    fd_.reset();
+    done_ = true;
     buffer_.clear();
-    if (!temp_.empty()) {
-      ::unlink(temp_.c_str());
-      temp_.clear();
-    }
+    Discard(file_);
   }
 
  private:
@@ -164,7 +218,7 @@ class LocalOutputFile : public OutputFile {
 
   Status Flush() {
     if (buffer_.empty()) return Ok();
-    FLOE_RETURN_IF_ERROR(posix::WriteAll(fd_.get(), buffer_, temp_));
+    FLOE_RETURN_IF_ERROR(posix::WriteAll(file_.fd.get(), buffer_, target_));
     written_ += static_cast<int64_t>(buffer_.size());
     buffer_.clear();
     return Ok();
@@ -173,31 +227,31 @@ class LocalOutputFile : public OutputFile {
   std::string path_;    // as the caller named it
   std::string target_;  // the file-system path it will get
   std::string folder_;
-  std::string temp_;  // empty once published or aborted
-  Fd fd_;
+  PendingFile file_;
+  bool done_ = false;
   std::string buffer_;
   int64_t written_ = 0;
 };
 
-// A new temporary file in the folder of `target`, creating missing folders.
-Result<std::pair<std::string, Fd>> CreateTempFor(const std::string& target, const std::string& folder) {
-  FLOE_RETURN_IF_ERROR(posix::MakeFolders(folder));
-  std::string temp = TempPathIn(folder);
-  Fd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
-  if (fd.get() < 0) return std::unexpected(ErrnoError("create temporary file for", target, errno));
-  return std::pair{std::move(temp), std::move(fd)};
+// The whole of `data` as a new file `target`: written, fsynced, published, folder fsynced.
+Status CreateWhole(std::string_view path, std::string_view data, bool in_place, bool unnamed_allowed) {
+  FLOE_ASSIGN_OR_RETURN(std::string target, LocalPath(path));
+  const std::string folder = ParentPath(target);
+  FLOE_ASSIGN_OR_RETURN(PendingFile file, CreatePending(path, target, folder, in_place, unnamed_allowed));
+  const std::string in_place_name = in_place ? target : "";
+  Status status = posix::WriteAll(file.fd.get(), data, target);
+  if (status && ::fsync(file.fd.get()) != 0) status = std::unexpected(ErrnoError("fsync", target, errno));
+  if (status) status = Publish(file, target, folder);
+  Discard(file);
+  if (!status && !in_place_name.empty()) ::unlink(in_place_name.c_str());  // ours: O_EXCL created it
+  return status;
 }
 
-// Creates `target` itself, exclusively, for an unreferenced file; AlreadyExists when the name
-// is taken. Missing folders are created only when the first attempt says they are missing.
-Result<Fd> CreateInPlace(std::string_view path, const std::string& target, const std::string& folder) {
-  for (int tries = 0;; ++tries) {
-    Fd fd(::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
-    if (fd.get() >= 0) return fd;
-    if (errno == EEXIST) return AlreadyExists(std::string(path) + " already exists");
-    if (errno != ENOENT || tries > 0) return std::unexpected(ErrnoError("create", target, errno));
-    FLOE_RETURN_IF_ERROR(posix::MakeFolders(folder));
-  }
+Result<std::unique_ptr<OutputFile>> OpenOutput(std::string_view path, bool in_place, bool unnamed_allowed) {
+  FLOE_ASSIGN_OR_RETURN(std::string target, LocalPath(path));
+  std::string folder = ParentPath(target);
+  FLOE_ASSIGN_OR_RETURN(PendingFile file, CreatePending(path, target, folder, in_place, unnamed_allowed));
+  return std::make_unique<LocalOutputFile>(std::string(path), std::move(target), std::move(folder), std::move(file));
 }
 
 bool NameExists(const std::string& path) {
@@ -261,48 +315,21 @@ Status LocalFileIO::CreateIfAbsent(std::string_view path, std::string_view data)
   FLOE_ASSIGN_OR_RETURN(std::string target, LocalPath(path));
   // Cheap early answer; the link in Publish is what decides a race.
   if (NameExists(target)) return AlreadyExists(std::string(path) + " already exists");
-  const std::string folder = ParentPath(target);
-  FLOE_ASSIGN_OR_RETURN(auto temp_and_fd, CreateTempFor(target, folder));
-  auto& [temp, fd] = temp_and_fd;
-  Status status = posix::WriteAll(fd.get(), data, temp);
-  if (status && ::fsync(fd.get()) != 0) status = std::unexpected(ErrnoError("fsync", temp, errno));
-  if (status && ::close(fd.release()) != 0) status = std::unexpected(ErrnoError("close", temp, errno));
-  if (!status) {
-    ::unlink(temp.c_str());
-    return status;
-  }
-  return Publish(temp, target, folder);
+  return CreateWhole(path, data, false, options_.use_unnamed_files);
 }
 
 Result<std::unique_ptr<OutputFile>> LocalFileIO::NewOutputFile(std::string_view path) {
   FLOE_ASSIGN_OR_RETURN(std::string target, LocalPath(path));
   if (NameExists(target)) return AlreadyExists(std::string(path) + " already exists");
-  std::string folder = ParentPath(target);
-  FLOE_ASSIGN_OR_RETURN(auto temp_and_fd, CreateTempFor(target, folder));
-  return std::make_unique<LocalOutputFile>(std::string(path), std::move(target), std::move(folder),
-                                           std::move(temp_and_fd.first),
-                                           std::move(temp_and_fd.second));
+  return OpenOutput(path, false, options_.use_unnamed_files);
 }
 
 Status LocalFileIO::CreateUnreferenced(std::string_view path, std::string_view data) {
-  FLOE_ASSIGN_OR_RETURN(std::string target, LocalPath(path));
-  const std::string folder = ParentPath(target);
-  FLOE_ASSIGN_OR_RETURN(Fd fd, CreateInPlace(path, target, folder));
-  Status status = posix::WriteAll(fd.get(), data, target);
-  if (status && ::fsync(fd.get()) != 0) status = std::unexpected(ErrnoError("fsync", target, errno));
-  if (status && ::close(fd.release()) != 0) status = std::unexpected(ErrnoError("close", target, errno));
-  if (status) status = posix::SyncFolder(folder);
-  if (!status) ::unlink(target.c_str());  // ours: O_EXCL created it
-  return status;
+  return CreateWhole(path, data, true, options_.use_unnamed_files);
 }
 
 Result<std::unique_ptr<OutputFile>> LocalFileIO::NewUnreferencedOutputFile(std::string_view path) {
-  FLOE_ASSIGN_OR_RETURN(std::string target, LocalPath(path));
-  std::string folder = ParentPath(target);
-  FLOE_ASSIGN_OR_RETURN(Fd fd, CreateInPlace(path, target, folder));
-  std::string in_place = target;
-  return std::make_unique<LocalOutputFile>(std::string(path), std::move(target), std::move(folder),
-                                           std::move(in_place), std::move(fd));
+  return OpenOutput(path, true, options_.use_unnamed_files);
 }
 
 namespace {

@@ -1,16 +1,18 @@
 // FileIO on the local file system (POSIX).
 //
-// CreateIfAbsent and OutputFile write a temporary file in the target folder
-// (named ".floe-tmp-<uuid>"), fsync it, then hard-link it to the final name:
-// link() fails when the name exists, which makes the create atomic between
-// processes and means a reader never sees a partly written file. Then the
-// temporary name is removed and the folder fsynced. A crash can leave a
-// ".floe-tmp-*" file behind; listings show it, so orphan removal can reclaim
-// it, and callers looking for their own names ignore it.
+// CreateIfAbsent and OutputFile write a file that has no name yet (O_TMPFILE in
+// the target folder), fsync it, then link it to the final name: linkat() fails
+// when the name exists, which makes the create atomic between processes and
+// means a reader never sees a partly written file; the folder is fsynced after.
+// A crash before the link leaves nothing. Where the file system has no unnamed
+// files, a temporary ".floe-tmp-<uuid>" file is hard-linked (or renamed without
+// replace) instead and then removed; a crash can leave one behind, listings show
+// it, so orphan removal can reclaim it, and callers looking for their own names
+// ignore it.
 //
-// CreateUnreferenced and NewUnreferencedOutputFile skip the temporary name: the
-// file is opened with O_CREAT | O_EXCL under its final name, written, fsynced,
-// and the folder fsynced. A failed or aborted write removes what it created.
+// CreateUnreferenced and NewUnreferencedOutputFile skip the link: the file is
+// opened with O_CREAT | O_EXCL under its final name, written, fsynced, and the
+// folder fsynced. A failed or aborted write removes what it created.
 #pragma once
 
 #include <memory>
@@ -29,6 +31,9 @@ class LocalFileIO : public FileIO {
     // copy, no system call per read) instead of pread(). Safe because files
     // are never changed after creation.
     bool use_mmap = true;
+    // Write new files unnamed until published (O_TMPFILE) where the file system
+    // allows; false always uses a named temporary file (tests cover both).
+    bool use_unnamed_files = true;
   };
 
   LocalFileIO() = default;
