@@ -16,18 +16,23 @@ std::vector<SnapshotLogEntry> FinishSnapshotLog(const TableMetadata& m, const st
   for (size_t i = 0; i + 1 < main_history.size(); ++i)
     if (added_snapshot_ids.contains(main_history[i]) && main_history[i] != main_history.back())
       intermediate.insert(main_history[i]);
+  // Which snapshots are live matters only when this change removed some: otherwise the log
+  // keeps its entries as they were (and building the set would cost every commit time that
+  // grows with history).
   std::unordered_set<int64_t> live;
-  for (const auto& s : m.snapshots) live.insert(s.snapshot_id);
+  if (removed_snapshots) {
+    live.reserve(m.snapshots.size());
+    for (const auto& s : m.snapshots) live.insert(s.snapshot_id);
+  }
   std::vector<SnapshotLogEntry> log;
+  log.reserve(m.snapshot_log.size());
   for (auto e : m.snapshot_log) {
-    if (!live.contains(e.snapshot_id)) {
-      // When this change removed snapshots, an entry for a removed one invalidates the history
-      // before it: otherwise the log would show the next snapshot current during a time when
-      // it was not, and time travel into that gap would read the wrong state.
-      if (removed_snapshots) {
-        log.clear();
-        continue;
-      }
+    if (removed_snapshots && !live.contains(e.snapshot_id)) {
+      // An entry for a snapshot this change removed invalidates the history before it:
+      // otherwise the log would show the next snapshot current during a time when it was not,
+      // and time travel into that gap would read the wrong state.
+      log.clear();
+      continue;
     } else if (intermediate.contains(e.snapshot_id)) {
       continue;
     }

@@ -151,18 +151,24 @@ Status TableMetadata::Validate() const {
   if (!SortOrderById(default_sort_order_id))
     return fail("Cannot find sort order with default-sort-order-id=" + std::to_string(default_sort_order_id));
 
-  std::set<int64_t> snapshot_ids;
+  // A sorted vector, not a tree: every commit validates the whole history.
+  std::vector<int64_t> sorted_ids;
+  sorted_ids.reserve(snapshots.size());
   for (const auto& s : snapshots) {
-    if (!snapshot_ids.insert(s.snapshot_id).second) return fail("duplicate snapshot id " + std::to_string(s.snapshot_id));
+    sorted_ids.push_back(s.snapshot_id);
     if (format_version >= 2 && s.sequence_number > last_sequence_number)
       return fail("snapshot " + std::to_string(s.snapshot_id) + " has sequence number " +
                   std::to_string(s.sequence_number) + " greater than last-sequence-number " +
                   std::to_string(last_sequence_number));
   }
-  if (current_snapshot_id && *current_snapshot_id >= 0 && !snapshot_ids.contains(*current_snapshot_id))
+  std::sort(sorted_ids.begin(), sorted_ids.end());
+  if (auto dup = std::adjacent_find(sorted_ids.begin(), sorted_ids.end()); dup != sorted_ids.end())
+    return fail("duplicate snapshot id " + std::to_string(*dup));
+  auto has_snapshot = [&](int64_t id) { return std::binary_search(sorted_ids.begin(), sorted_ids.end(), id); };
+  if (current_snapshot_id && *current_snapshot_id >= 0 && !has_snapshot(*current_snapshot_id))
     return fail("current-snapshot-id " + std::to_string(*current_snapshot_id) + " is not in snapshots");
   for (const auto& [name, ref] : refs) {
-    if (!snapshot_ids.contains(ref.snapshot_id))
+    if (!has_snapshot(ref.snapshot_id))
       return fail("ref '" + name + "' points to snapshot " + std::to_string(ref.snapshot_id) + ", which is not in snapshots");
   }
   if (auto it = refs.find(kMainBranch); it != refs.end()) {
