@@ -1,9 +1,51 @@
 #include "txn/manifest_output.h"
 
+#include <cstdlib>
+
+#include "avro/avro_codec.h"
 #include "avro/manifest_list.h"
 #include "avro/manifest_writer.h"
+#include "meta/table_properties.h"
 
 namespace floe {
+namespace {
+
+// Deflate's level when the table sets none. A manifest list is rewritten by every commit
+// attempt and is mostly UUID paths that barely compress: at 600 manifests level 1 takes 0.6x
+// the time of zlib's default (6) for a list 3% larger.
+constexpr int kDefaultDeflateLevel = 1;
+
+struct AvroCompression {
+  std::string codec;
+  int level = -1;
+};
+
+// The table's write.avro.compression-codec and write.avro.compression-level.
+Result<AvroCompression> AvroCompressionOf(const TableMetadata& table) {
+  AvroCompression out;
+  out.codec = table.Property(props::kAvroCompressionCodec, props::kAvroCompressionCodecDefault);
+  auto codec = avro::ParseCodec(out.codec);
+  if (!codec) {
+    return InvalidArgument("table property " + std::string(props::kAvroCompressionCodec) + "='" + out.codec +
+                           "' is not a codec floe can write (gzip, zstd, snappy, uncompressed)");
+  }
+  const std::string level = table.Property(props::kAvroCompressionLevel, "");
+  if (level.empty()) {
+    out.level = *codec == avro::Codec::kDeflate ? kDefaultDeflateLevel : -1;
+    return out;
+  }
+  char* end = nullptr;
+  const long parsed = std::strtol(level.c_str(), &end, 10);
+  const long highest = *codec == avro::Codec::kZstandard ? 22 : 9;
+  if (*end != '\0' || parsed < 0 || parsed > highest) {
+    return InvalidArgument("table property " + std::string(props::kAvroCompressionLevel) + "='" + level +
+                           "' is not a compression level (0-9 for gzip, 1-22 for zstd)");
+  }
+  out.level = static_cast<int>(parsed);
+  return out;
+}
+
+}  // namespace
 
 Result<ManifestFile> WriteManifestFile(FileIO& io, const TableMetadata& table, int spec_id, ManifestContent content,
                                        const std::vector<ManifestEntry>& entries, const std::string& path) {
@@ -15,6 +57,9 @@ Result<ManifestFile> WriteManifestFile(FileIO& io, const TableMetadata& table, i
   options.schema = table.CurrentSchema();
   options.spec = *spec;
   options.manifest_path = path;
+  FLOE_ASSIGN_OR_RETURN(AvroCompression compression, AvroCompressionOf(table));
+  options.codec = compression.codec;
+  options.compression_level = compression.level;
   FLOE_ASSIGN_OR_RETURN(WrittenManifest written, WriteManifest(std::move(options), entries));
   FLOE_RETURN_IF_ERROR(io.CreateUnreferenced(path, written.bytes));
   return written.manifest;
@@ -28,6 +73,9 @@ Status WriteManifestListFile(FileIO& io, const TableMetadata& table, const std::
   options.snapshot_id = snapshot_id;
   options.parent_snapshot_id = parent_snapshot_id;
   options.sequence_number = sequence_number;
+  FLOE_ASSIGN_OR_RETURN(AvroCompression compression, AvroCompressionOf(table));
+  options.codec = compression.codec;
+  options.compression_level = compression.level;
   FLOE_ASSIGN_OR_RETURN(std::string bytes, WriteManifestList(options, manifests));
   return io.CreateUnreferenced(path, bytes);
 }
