@@ -48,6 +48,8 @@ struct FaultInjectingOverLocal {
   }
 };
 
+std::string Pattern(size_t size);
+
 template <typename Impl>
 class FileIOTest : public ::testing::Test {
  protected:
@@ -71,6 +73,34 @@ class FileIOTest : public ::testing::Test {
     }
     std::sort(paths.begin(), paths.end());
     return paths;
+  }
+
+  // 8 threads create each of `rounds` names at the same moment through `create` (a FileIO
+  // create call): exactly one wins each name, and its bytes are what the name holds.
+  template <typename Create>
+  void ExpectOneWinnerPerName(const std::string& folder, int rounds, Create create) {
+    constexpr int kThreads = 8;
+    for (int round = 0; round < rounds; ++round) {
+      const std::string path = At(folder + "/v" + std::to_string(round) + ".metadata.json");
+      std::atomic<int> ready{0};
+      std::vector<int> outcome(kThreads, -1);
+      std::vector<std::thread> threads;
+      for (int i = 0; i < kThreads; ++i) {
+        threads.emplace_back([&, i] {
+          ready.fetch_add(1);
+          while (ready.load() < kThreads) {
+          }
+          Status created = create(io(), path, "writer " + std::to_string(i) + Pattern(1000));
+          outcome[i] = created ? 1 : (created.error().kind == ErrorKind::kAlreadyExists ? 0 : 2);
+        });
+      }
+      for (auto& thread : threads) thread.join();
+      ASSERT_EQ(std::count(outcome.begin(), outcome.end(), 2), 0) << "round " << round;
+      ASSERT_EQ(std::count(outcome.begin(), outcome.end(), 1), 1) << "round " << round;
+      int winner = static_cast<int>(std::find(outcome.begin(), outcome.end(), 1) - outcome.begin());
+      EXPECT_EQ(io().ReadAll(path).value_or(""), "writer " + std::to_string(winner) + Pattern(1000));
+    }
+    EXPECT_EQ(ListedPaths(At(folder + "/")).size(), static_cast<size_t>(rounds));
   }
 
   std::shared_ptr<FileIO> io_;
@@ -278,30 +308,6 @@ TYPED_TEST(FileIOTest, UnreferencedFilesAreCreatedOnceWithMissingFoldersAndNoLef
   EXPECT_EQ(this->ListedPaths(this->At("t/")), (std::vector<std::string>{streamed, path}));
 }
 
-TYPED_TEST(FileIOTest, RacingUnreferencedCreatesHaveOneWinnerWhoseBytesStay) {
-  constexpr int kThreads = 8;
-  for (int round = 0; round < 10; ++round) {
-    const std::string path = this->At("urace/m" + std::to_string(round) + ".avro");
-    std::atomic<int> ready{0};
-    std::vector<int> outcome(kThreads, -1);
-    std::vector<std::thread> threads;
-    for (int i = 0; i < kThreads; ++i) {
-      threads.emplace_back([&, i] {
-        ready.fetch_add(1);
-        while (ready.load() < kThreads) {
-        }
-        auto created = this->io().CreateUnreferenced(path, "writer " + std::to_string(i) + Pattern(1000));
-        outcome[i] = created ? 1 : (created.error().kind == ErrorKind::kAlreadyExists ? 0 : 2);
-      });
-    }
-    for (auto& thread : threads) thread.join();
-    ASSERT_EQ(std::count(outcome.begin(), outcome.end(), 2), 0) << "round " << round;
-    ASSERT_EQ(std::count(outcome.begin(), outcome.end(), 1), 1) << "round " << round;
-    int winner = static_cast<int>(std::find(outcome.begin(), outcome.end(), 1) - outcome.begin());
-    EXPECT_EQ(this->io().ReadAll(path).value_or(""), "writer " + std::to_string(winner) + Pattern(1000));
-  }
-}
-
 TYPED_TEST(FileIOTest, ListPrefixFindsFilesAtAnyDepthWithSizesAndTimes) {
   const int64_t before = NowMillis();
   ASSERT_TRUE(this->io().CreateIfAbsent(this->At("t/data/a.parquet"), "aaaa"));
@@ -371,28 +377,15 @@ TYPED_TEST(FileIOTest, PercentEscapesArePartOfTheName) {
 }
 
 TYPED_TEST(FileIOTest, RacingThreadsCreateOneWinnerWhoseBytesStay) {
-  constexpr int kThreads = 8;
-  for (int round = 0; round < 20; ++round) {
-    const std::string path = this->At("race/v" + std::to_string(round) + ".metadata.json");
-    std::atomic<int> ready{0};
-    std::vector<int> outcome(kThreads, -1);
-    std::vector<std::thread> threads;
-    for (int i = 0; i < kThreads; ++i) {
-      threads.emplace_back([&, i] {
-        ready.fetch_add(1);
-        while (ready.load() < kThreads) {
-        }
-        auto created = this->io().CreateIfAbsent(path, "writer " + std::to_string(i) + Pattern(1000));
-        outcome[i] = created ? 1 : (created.error().kind == ErrorKind::kAlreadyExists ? 0 : 2);
-      });
-    }
-    for (auto& thread : threads) thread.join();
-    ASSERT_EQ(std::count(outcome.begin(), outcome.end(), 2), 0) << "round " << round;
-    ASSERT_EQ(std::count(outcome.begin(), outcome.end(), 1), 1) << "round " << round;
-    int winner = static_cast<int>(std::find(outcome.begin(), outcome.end(), 1) - outcome.begin());
-    EXPECT_EQ(this->io().ReadAll(path).value_or(""), "writer " + std::to_string(winner) + Pattern(1000));
-  }
-  EXPECT_EQ(this->ListedPaths(this->At("race/")).size(), 20u);
+  this->ExpectOneWinnerPerName("race", 20, [](FileIO& io, const std::string& path, const std::string& data) {
+    return io.CreateIfAbsent(path, data);
+  });
+}
+
+TYPED_TEST(FileIOTest, RacingUnreferencedCreatesHaveOneWinnerWhoseBytesStay) {
+  this->ExpectOneWinnerPerName("urace", 10, [](FileIO& io, const std::string& path, const std::string& data) {
+    return io.CreateUnreferenced(path, data);
+  });
 }
 
 TYPED_TEST(FileIOTest, ReadersSeeNoFileOrTheWholeFileNeverAPart) {
