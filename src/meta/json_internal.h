@@ -37,6 +37,11 @@ Ordered PartitionStatisticsToOrdered(const TableMetadata& m);
 // produce byte for byte (tests compare the two).
 std::string WriteTableMetadataReference(const TableMetadata& m);
 
+// TableMetadataFromJson with the snapshots already parsed: `parsed_snapshots` (moved from)
+// stands for the document's "snapshots" list, which `j` then need not hold. The incremental
+// parse (metadata_reuse.cc) reads the rest of a document this way; null reads j's own list.
+Result<TableMetadata> TableMetadataFromJson(const nlohmann::json& j, std::vector<Snapshot>* parsed_snapshots);
+
 Result<StatisticsFile> StatisticsFileFromJson(const nlohmann::json& j);
 Result<PartitionStatisticsFile> PartitionStatisticsFileFromJson(const nlohmann::json& j);
 

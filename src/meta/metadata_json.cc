@@ -99,10 +99,15 @@ Status ReadSortOrders(const Json& j, TableMetadata& m) {
   return Ok();
 }
 
-Status ReadSnapshots(const Json& j, TableMetadata& m) {
+// `parsed_snapshots`, when given, replaces the document's "snapshots" (see json_internal.h).
+Status ReadSnapshots(const Json& j, std::vector<Snapshot>* parsed_snapshots, TableMetadata& m) {
   FLOE_ASSIGN_OR_RETURN(auto current, jf::GetOptionalLong(j, "current-snapshot-id"));
   if (current && *current != -1) m.current_snapshot_id = *current;
-  FLOE_ASSIGN_OR_RETURN(m.snapshots, ParseList<Snapshot>(j, "snapshots", SnapshotFromJson));
+  if (parsed_snapshots) {
+    m.snapshots = std::move(*parsed_snapshots);
+  } else {
+    FLOE_ASSIGN_OR_RETURN(m.snapshots, ParseList<Snapshot>(j, "snapshots", SnapshotFromJson));
+  }
   FLOE_ASSIGN_OR_RETURN(const Json* refs, jf::GetObject(j, "refs"));
   if (refs) {
     for (auto it = refs->begin(); it != refs->end(); ++it) {
@@ -133,7 +138,7 @@ Status ReadSnapshots(const Json& j, TableMetadata& m) {
   return Ok();
 }
 
-Result<TableMetadata> ReadDocument(const Json& j) {
+Result<TableMetadata> ReadDocument(const Json& j, std::vector<Snapshot>* parsed_snapshots) {
   if (!j.is_object()) return InvalidArgument("table metadata must be a JSON object, got " + jf::Snippet(j));
   if (LooksLikeView(j))
     return InvalidArgument(
@@ -161,7 +166,7 @@ Result<TableMetadata> ReadDocument(const Json& j) {
   if (props) {
     FLOE_ASSIGN_OR_RETURN(m.properties, jf::ToStringMap(*props, "properties"));
   }
-  FLOE_RETURN_IF_ERROR(ReadSnapshots(j, m));
+  FLOE_RETURN_IF_ERROR(ReadSnapshots(j, parsed_snapshots, m));
   if (m.format_version >= 3) {
     FLOE_ASSIGN_OR_RETURN(auto next_row_id, jf::GetOptionalLong(j, "next-row-id"));
     m.next_row_id = next_row_id.value_or(0);
@@ -172,8 +177,8 @@ Result<TableMetadata> ReadDocument(const Json& j) {
 
 }  // namespace
 
-Result<TableMetadata> TableMetadataFromJson(const nlohmann::json& j) {
-  auto m = ReadDocument(j);
+Result<TableMetadata> internal::TableMetadataFromJson(const nlohmann::json& j, std::vector<Snapshot>* parsed_snapshots) {
+  auto m = ReadDocument(j, parsed_snapshots);
   if (!m) {
     // A document that breaks the spec is corrupt input; an unknown version is a format floe
     // cannot read yet.
@@ -182,6 +187,8 @@ Result<TableMetadata> TableMetadataFromJson(const nlohmann::json& j) {
   }
   return m;
 }
+
+Result<TableMetadata> TableMetadataFromJson(const nlohmann::json& j) { return internal::TableMetadataFromJson(j, nullptr); }
 
 Result<TableMetadata> ParseTableMetadata(std::string_view json_text) {
   Json j = Json::parse(json_text, nullptr, /*allow_exceptions=*/false);

@@ -27,6 +27,9 @@ class Writer {
 
   void Raw(std::string_view text) { out_.append(text); }
 
+  // True once String() has written a string that was not UTF-8.
+  bool replaced() const { return replaced_; }
+
   void Int(int64_t v) {
     char buf[24];
     auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
@@ -43,7 +46,15 @@ class Writer {
       if (c >= 0x80) {
         // Multi-byte UTF-8 (or bytes that are not UTF-8): nlohmann's own rules, unchanged.
         out_.resize(start);
-        out_.append(Ordered(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        const Ordered value = std::string(s);  // not braces: those make an array
+        try {
+          out_.append(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::strict));
+        } catch (const nlohmann::json::type_error&) {
+          // Not UTF-8: written with replacement characters, so the text no longer reads back
+          // as the string it was written from.
+          replaced_ = true;
+          out_.append(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        }
         return;
       }
       if (c >= 0x20 && c != '"' && c != '\\') continue;
@@ -98,6 +109,7 @@ class Writer {
 
  private:
   std::string& out_;
+  bool replaced_ = false;
 };
 
 // One snapshot as an element of the top-level "snapshots" array (members at 6 spaces).
@@ -247,6 +259,7 @@ void Write(const TableMetadata& m, const MetadataText* previous, MetadataText& d
   });
   w.Close('}', 2);
   out.push_back('\n');
+  doc.reparses_exactly = !w.replaced();
 }
 
 }  // namespace
