@@ -62,9 +62,27 @@ size_t SkipValue(std::string_view t, size_t i) {
   return i;
 }
 
+// `i` is at '['; fills `elements` and returns the position after the closing ']'.
+size_t ScanArray(std::string_view text, size_t i, std::string_view key, const KnownElement& known,
+                 std::vector<Span>& elements) {
+  i = SkipSpace(text, i + 1);
+  if (i < text.size() && text[i] == ']') return i + 1;
+  while (true) {
+    const size_t given = known ? known(key, elements.size(), i) : 0;
+    const size_t end = given > 0 ? i + given : SkipValue(text, i);
+    if (end == kFail || end > text.size()) return kFail;
+    elements.push_back(Span{i, end});
+    i = SkipSpace(text, end);
+    if (i >= text.size()) return kFail;
+    if (text[i] == ']') return i + 1;
+    if (text[i] != ',') return kFail;
+    i = SkipSpace(text, i + 1);
+  }
+}
+
 }  // namespace
 
-std::optional<std::vector<Member>> ObjectMembers(std::string_view text) {
+std::optional<std::vector<Member>> ObjectMembers(std::string_view text, const KnownElement& known) {
   size_t i = SkipSpace(text, 0);
   if (i >= text.size() || text[i] != '{') return std::nullopt;
   std::vector<Member> members;
@@ -78,13 +96,17 @@ std::optional<std::vector<Member>> ObjectMembers(std::string_view text) {
     if (i >= text.size() || text[i] != '"') return std::nullopt;
     const size_t key_end = SkipString(text, i);
     if (key_end == kFail) return std::nullopt;
-    const std::string_view key = text.substr(i + 1, key_end - i - 2);
+    Member member;
+    member.raw_key = text.substr(i + 1, key_end - i - 2);
     i = SkipSpace(text, key_end);
     if (i >= text.size() || text[i] != ':') return std::nullopt;
     i = SkipSpace(text, i + 1);
-    const size_t value_end = SkipValue(text, i);
+    const size_t value_end = i < text.size() && text[i] == '['
+                                 ? ScanArray(text, i, member.raw_key, known, member.elements)
+                                 : SkipValue(text, i);
     if (value_end == kFail) return std::nullopt;
-    members.push_back(Member{key, Span{i, value_end}});
+    member.value = Span{i, value_end};
+    members.push_back(std::move(member));
     i = SkipSpace(text, value_end);
     if (i >= text.size()) return std::nullopt;
     if (text[i] == '}') break;
@@ -94,26 +116,6 @@ std::optional<std::vector<Member>> ObjectMembers(std::string_view text) {
   i = SkipSpace(text, i + 1);
   if (i != text.size()) return std::nullopt;
   return members;
-}
-
-std::optional<std::vector<Span>> ArrayElements(std::string_view text, Span array) {
-  if (array.end > text.size() || array.end - array.begin < 2 || text[array.begin] != '[' ||
-      text[array.end - 1] != ']')
-    return std::nullopt;
-  const size_t close = array.end - 1;
-  std::vector<Span> elements;
-  size_t i = SkipSpace(text, array.begin + 1);
-  if (i == close) return elements;
-  while (true) {
-    const size_t end = SkipValue(text, i);
-    if (end == kFail || end > close) return std::nullopt;
-    elements.push_back(Span{i, end});
-    i = SkipSpace(text, end);
-    if (i == close) return elements;
-    if (i > close || text[i] != ',') return std::nullopt;
-    i = SkipSpace(text, i + 1);
-    if (i >= close) return std::nullopt;  // a trailing comma
-  }
 }
 
 }  // namespace floe::json_scan

@@ -1,5 +1,5 @@
-// Locating values in JSON text without parsing it: the top-level object's members and the
-// elements of an array, as byte spans.
+// Locating values in JSON text without parsing it: the top-level object's members and, for
+// array values, their elements, as byte spans.
 //
 // The scan follows JSON's structure (strings with their escapes, nested objects and arrays,
 // whitespace, commas and colons between tokens) but does not check the tokens themselves: a
@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -25,14 +26,18 @@ struct Span {
 struct Member {
   std::string_view raw_key;  // the bytes between the key's quotes, escapes not decoded
   Span value;
+  std::vector<Span> elements;  // when the value is an array: its elements, in order
 };
 
-// The members of the object that is the whole of `text` (whitespace around it allowed), in
-// document order, duplicates included.
-std::optional<std::vector<Member>> ObjectMembers(std::string_view text);
+// How long the element of top-level array `key` starting at `begin` is, when the caller
+// already knows: the bytes from `begin` on equal a complete JSON value it has seen before (a
+// valid value's text fixes its own end). 0 when it does not know; the element is then scanned.
+// `index` is the element's position in its array.
+using KnownElement = std::function<size_t(std::string_view key, size_t index, size_t begin)>;
 
-// The elements of the array spanning `array` in `text` (`array` starts at '[' and ends after
-// its ']'), in order; also checks the commas and whitespace between them.
-std::optional<std::vector<Span>> ArrayElements(std::string_view text, Span array);
+// The members of the object that is the whole of `text` (whitespace around it allowed), in
+// document order, duplicates included; the commas and whitespace between array elements are
+// checked too.
+std::optional<std::vector<Member>> ObjectMembers(std::string_view text, const KnownElement& known = nullptr);
 
 }  // namespace floe::json_scan

@@ -37,25 +37,40 @@ TEST(JsonScan, RefusesWhatItCannotFollow) {
   }
 }
 
+std::vector<std::string> Elements(std::string_view text, const Member& m) {
+  std::vector<std::string> out;
+  for (const Span& e : m.elements) out.emplace_back(e.Of(text));
+  return out;
+}
+
 TEST(JsonScan, ArrayElements) {
-  const std::string text = R"({"s": [ {"a":"[\"]"} ,{"b":[{}]},	{} ], "t":[], "u":[ ]})";
+  const std::string text = R"({"s": [ {"a":"[\"]"} ,{"b":[{}]},	{} ], "t":[], "u":[ ], "v":{"w":[1]}})";
   auto members = ObjectMembers(text);
   ASSERT_TRUE(members);
-  ASSERT_EQ(members->size(), 3u);
-  auto elements = ArrayElements(text, (*members)[0].value);
-  ASSERT_TRUE(elements);
-  std::vector<std::string> got;
-  for (const Span& e : *elements) got.emplace_back(e.Of(text));
-  EXPECT_EQ(got, (std::vector<std::string>{R"({"a":"[\"]"})", R"({"b":[{}]})", "{}"}));
-  EXPECT_EQ(ArrayElements(text, (*members)[1].value)->size(), 0u);
-  EXPECT_EQ(ArrayElements(text, (*members)[2].value)->size(), 0u);
-  for (const char* bad : {R"({"s":[{},]})", R"({"s":[,{}]})", R"({"s":[{} {}]})", R"({"s":[{},,{}]})"}) {
-    auto m = ObjectMembers(bad);
-    ASSERT_TRUE(m) << bad;
-    EXPECT_FALSE(ArrayElements(bad, (*m)[0].value)) << bad;
+  ASSERT_EQ(members->size(), 4u);
+  EXPECT_EQ(Elements(text, (*members)[0]), (std::vector<std::string>{R"({"a":"[\"]"})", R"({"b":[{}]})", "{}"}));
+  EXPECT_EQ((*members)[0].value.Of(text), R"([ {"a":"[\"]"} ,{"b":[{}]},	{} ])");
+  EXPECT_TRUE((*members)[1].elements.empty());
+  EXPECT_TRUE((*members)[2].elements.empty());
+  EXPECT_TRUE((*members)[3].elements.empty());  // only top-level arrays are split
+  for (const char* bad : {R"({"s":[{},]})", R"({"s":[,{}]})", R"({"s":[{} {}]})", R"({"s":[{},,{}]})", R"({"s":[{}})"}) {
+    EXPECT_FALSE(ObjectMembers(bad)) << bad;
   }
-  auto object = ObjectMembers(R"({"s":{}})");
-  EXPECT_FALSE(ArrayElements(R"({"s":{}})", (*object)[0].value));
+}
+
+TEST(JsonScan, KnownElementsAreNotScanned) {
+  // The caller vouches for the first element's length: the scan takes it and goes on after it.
+  const std::string text = R"({"s":[{"a":1},{"b":2}],"t":[{"a":1}]})";
+  std::vector<std::string> asked;
+  auto members = ObjectMembers(text, [&](std::string_view key, size_t index, size_t begin) -> size_t {
+    asked.push_back(std::string(key) + "/" + std::to_string(index) + "@" + std::to_string(begin));
+    return key == "s" && index == 0 ? 7 : 0;
+  });
+  ASSERT_TRUE(members);
+  EXPECT_EQ(asked, (std::vector<std::string>{"s/0@6", "s/1@14", "t/0@28"}));
+  EXPECT_EQ(Elements(text, (*members)[0]), (std::vector<std::string>{R"({"a":1})", R"({"b":2})"}));
+  // A length that leaves no comma or bracket after it is refused like any bad layout.
+  EXPECT_FALSE(ObjectMembers(text, [](std::string_view, size_t, size_t) -> size_t { return 3; }));
 }
 
 }  // namespace

@@ -17,70 +17,64 @@ namespace {
 
 namespace js = json_scan;
 using Json = nlohmann::json;
+using Spans = std::vector<std::pair<size_t, size_t>>;
 
-// Where a document's snapshots lie: the top-level "snapshots" array and its elements.
-struct Layout {
-  js::Span array;
-  std::vector<js::Span> snapshots;
-  std::string table_uuid;  // empty when absent or not a string
-};
+constexpr std::string_view kSnapshots = "snapshots";
+constexpr std::string_view kSnapshotLog = "snapshot-log";
 
-// nullopt when the document is not the plain case: exactly one top-level "snapshots" key
-// holding an array of objects, and no top-level key spelled with escapes (which could spell
-// "snapshots" in a way the scan does not see).
-std::optional<Layout> Locate(std::string_view text) {
-  auto members = js::ObjectMembers(text);
-  if (!members) return std::nullopt;
-  Layout out;
-  int arrays = 0;
-  for (const js::Member& m : *members) {
-    if (m.raw_key.find('\\') != std::string_view::npos) return std::nullopt;
-    if (m.raw_key == "snapshots") {
-      out.array = m.value;
-      ++arrays;
-    } else if (m.raw_key == "table-uuid") {
-      Json uuid = Json::parse(m.value.Of(text), nullptr, /*allow_exceptions=*/false);
-      if (uuid.is_string()) out.table_uuid = uuid.get<std::string>();
-    }
-  }
-  if (arrays != 1) return std::nullopt;
-  auto elements = js::ArrayElements(text, out.array);
-  if (!elements) return std::nullopt;
-  for (const js::Span& e : *elements)
-    if (text[e.begin] != '{') return std::nullopt;
-  out.snapshots = std::move(*elements);
-  return out;
+// The table-uuid, to choose a previous document by: the first "table-uuid" key in the text,
+// wherever it is (the top-level one comes first in every writer's layout). Only a hint: a
+// wrong one picks a previous that shares fewer bytes, never a wrong result.
+std::string TableUuidHint(std::string_view text) {
+  constexpr std::string_view kKey = "\"table-uuid\"";
+  size_t i = text.find(kKey);
+  if (i == std::string_view::npos) return {};
+  i = text.find('"', i + kKey.size());
+  if (i == std::string_view::npos) return {};
+  const size_t end = text.find('"', i + 1);
+  if (end == std::string_view::npos) return {};
+  return std::string(text.substr(i + 1, end - i - 1));
 }
 
-// A previous document is used only when its spans and snapshots line up one to one and its
-// text parses back to exactly its snapshots.
+// A previous document is used only when its spans and lists line up one to one and its text
+// parses back to exactly its metadata.
 bool Usable(const PreviousDocument& previous) {
   if (!previous.metadata || !previous.text || !previous.text->reparses_exactly) return false;
   const MetadataText& t = *previous.text;
-  const auto& snapshots = previous.metadata->snapshots;
-  if (t.snapshot_spans.size() != snapshots.size() || t.snapshot_ids.size() != snapshots.size()) return false;
-  for (size_t i = 0; i < snapshots.size(); ++i) {
-    const auto [begin, end] = t.snapshot_spans[i];
-    if (t.snapshot_ids[i] != snapshots[i].snapshot_id || begin > end || end > t.text.size()) return false;
+  const TableMetadata& m = *previous.metadata;
+  if (t.snapshot_spans.size() != m.snapshots.size() || t.snapshot_ids.size() != m.snapshots.size() ||
+      t.snapshot_log_spans.size() != m.snapshot_log.size())
+    return false;
+  for (size_t i = 0; i < m.snapshots.size(); ++i) {
+    if (t.snapshot_ids[i] != m.snapshots[i].snapshot_id) return false;
+  }
+  for (const Spans* spans : {&t.snapshot_spans, &t.snapshot_log_spans}) {
+    for (const auto& [begin, end] : *spans)
+      if (begin > end || end > t.text.size()) return false;
   }
   return true;
 }
 
-// Finds the previous document's snapshot whose text equals given bytes. Snapshots keep their
-// order from one document to the next, so the one after the last match is tried first; a
-// hash index over all of them (first and last bytes and the length: cheap to build, nearly
-// unique because a snapshot's id is among its first bytes) serves the rest. A candidate is
-// always confirmed by comparing every byte.
-class SnapshotMatcher {
+// Finds, at a position of the new text, an element of one of the previous document's arrays
+// whose bytes are there. Elements keep their order from one document to the next, so the one
+// after the last match is tried first; an index by the first kPrefix bytes (which hold a
+// snapshot's id, a log entry's time) serves the rest. A match is always confirmed on every
+// byte.
+class ElementMatcher {
  public:
-  explicit SnapshotMatcher(const MetadataText& previous) : previous_(previous) {}
+  ElementMatcher(std::string_view previous_text, const Spans& previous_spans)
+      : text_(previous_text), spans_(previous_spans) {}
 
-  std::optional<size_t> Find(std::string_view bytes) {
-    if (next_ < previous_.snapshot_spans.size() && Text(next_) == bytes) return next_++;
+  // The index of the previous element whose text starts `text` at `begin`.
+  std::optional<size_t> MatchAt(std::string_view text, size_t begin) {
+    const std::string_view rest = text.substr(begin);
+    if (next_ < spans_.size() && rest.starts_with(Element(next_))) return next_++;
+    if (rest.size() < kPrefix) return std::nullopt;
     if (!indexed_) BuildIndex();
-    auto [from, to] = index_.equal_range(Key(bytes));
-    for (auto it = from; it != to; ++it) {
-      if (Text(it->second) == bytes) {
+    auto [from, to] = index_.equal_range(rest.substr(0, kPrefix));
+    int tries = 0;  // bounded: many elements sharing a prefix must not make this quadratic
+    for (auto it = from; it != to && tries < kMaxTries; ++it, ++tries) {
+      if (rest.starts_with(Element(it->second))) {
         next_ = it->second + 1;
         return it->second;
       }
@@ -88,118 +82,194 @@ class SnapshotMatcher {
     return std::nullopt;
   }
 
- private:
-  std::string_view Text(size_t i) const {
-    const auto [begin, end] = previous_.snapshot_spans[i];
-    return std::string_view(previous_.text).substr(begin, end - begin);
-  }
+  size_t Length(size_t i) const { return spans_[i].second - spans_[i].first; }
 
-  static uint64_t Key(std::string_view bytes) {
-    constexpr size_t kEdge = 64;
-    const std::hash<std::string_view> hash;
-    if (bytes.size() <= 2 * kEdge) return hash(bytes);
-    return hash(bytes.substr(0, kEdge)) * 31 + hash(bytes.substr(bytes.size() - kEdge)) * 7 + bytes.size();
-  }
+ private:
+  static constexpr size_t kPrefix = 48;
+  static constexpr int kMaxTries = 8;
+
+  std::string_view Element(size_t i) const { return text_.substr(spans_[i].first, Length(i)); }
 
   void BuildIndex() {
     indexed_ = true;
-    index_.reserve(previous_.snapshot_spans.size());
-    for (size_t i = 0; i < previous_.snapshot_spans.size(); ++i) index_.emplace(Key(Text(i)), i);
+    index_.reserve(spans_.size());
+    for (size_t i = 0; i < spans_.size(); ++i) {
+      if (Length(i) >= kPrefix) index_.emplace(Element(i).substr(0, kPrefix), i);
+    }
   }
 
-  const MetadataText& previous_;
+  std::string_view text_;
+  const Spans& spans_;
   size_t next_ = 0;
   bool indexed_ = false;
-  std::unordered_multimap<uint64_t, size_t> index_;
+  std::unordered_multimap<std::string_view, size_t> index_;
 };
+
+// One top-level array whose elements may come from the previous document: where it lies in
+// the new text, and for each element the previous element it equals, if any.
+struct ReusedArray {
+  std::optional<ElementMatcher> matcher;  // none without a usable previous
+  std::optional<js::Span> array;           // the array, when the key occurs once and holds one
+  int occurrences = 0;
+  std::vector<js::Span> elements;
+  std::vector<std::optional<size_t>> matches;  // per element: its previous element
+};
+
+struct Layout {
+  ReusedArray snapshots;
+  ReusedArray snapshot_log;
+};
+
+// Scans `text`, matching the two arrays' elements against `previous` (when usable) as it goes:
+// a matched element's bytes are compared, not scanned. nullopt when the document is not the
+// plain case: an object with exactly one top-level "snapshots" array of objects and no
+// top-level key spelled with escapes (which could spell "snapshots" unseen).
+std::optional<Layout> Locate(std::string_view text, const PreviousDocument* previous) {
+  Layout layout;
+  if (previous) {
+    layout.snapshots.matcher.emplace(previous->text->text, previous->text->snapshot_spans);
+    layout.snapshot_log.matcher.emplace(previous->text->text, previous->text->snapshot_log_spans);
+  }
+  auto array_of = [&](std::string_view key) -> ReusedArray* {
+    return key == kSnapshots ? &layout.snapshots : key == kSnapshotLog ? &layout.snapshot_log : nullptr;
+  };
+  auto members = js::ObjectMembers(text, [&](std::string_view key, size_t index, size_t begin) -> size_t {
+    ReusedArray* a = array_of(key);
+    if (!a || !a->matcher) return 0;
+    if (index == 0) a->matches.clear();  // a repeated key starts over (and is refused below)
+    a->matches.resize(index + 1);
+    auto found = a->matcher->MatchAt(text, begin);
+    if (!found) return 0;
+    a->matches[index] = *found;
+    return a->matcher->Length(*found);
+  });
+  if (!members) return std::nullopt;
+  for (js::Member& m : *members) {
+    if (m.raw_key.find('\\') != std::string_view::npos) return std::nullopt;
+    ReusedArray* a = array_of(m.raw_key);
+    if (!a) continue;
+    ++a->occurrences;
+    if (text[m.value.begin] == '[') {
+      a->array = m.value;
+      a->elements = std::move(m.elements);
+    }
+  }
+  for (ReusedArray* a : {&layout.snapshots, &layout.snapshot_log}) {
+    if (a->occurrences != 1 || !a->array) {
+      a->array.reset();
+      continue;
+    }
+    a->matches.resize(a->elements.size());
+    for (const js::Span& e : a->elements)
+      if (text[e.begin] != '{') return std::nullopt;
+  }
+  if (!layout.snapshots.array) return std::nullopt;
+  return layout;
+}
+
+// The array's elements, from the previous document where matched, else parsed; nullopt when
+// one does not parse (the full parse then tells why).
+template <typename T, typename F>
+std::optional<std::vector<T>> ReadElements(std::string_view text, const ReusedArray& a, const std::vector<T>& previous,
+                                           F from_json, size_t& reused) {
+  std::vector<T> out;
+  out.reserve(a.elements.size());
+  for (size_t i = 0; i < a.elements.size(); ++i) {
+    if (a.matches[i]) {
+      out.push_back(previous[*a.matches[i]]);
+      ++reused;
+      continue;
+    }
+    Json j = Json::parse(a.elements[i].Of(text), nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) return std::nullopt;
+    auto item = from_json(j);
+    if (!item) return std::nullopt;
+    out.push_back(std::move(*item));
+  }
+  return out;
+}
+
+// The document with the contents of the arrays read apart cut out ("snapshots": [] ...), read
+// with those lists given; nullopt on any error.
+std::optional<TableMetadata> ReadRest(std::string_view text, const Layout& layout, internal::ParsedLists lists) {
+  std::vector<js::Span> cuts{*layout.snapshots.array};
+  if (lists.snapshot_log) cuts.push_back(*layout.snapshot_log.array);
+  if (cuts.size() == 2 && cuts[1].begin < cuts[0].begin) std::swap(cuts[0], cuts[1]);
+  std::string rest;
+  rest.reserve(text.size());
+  size_t from = 0;
+  for (const js::Span& cut : cuts) {
+    rest.append(text.substr(from, cut.begin + 1 - from));  // up to and with '['
+    from = cut.end - 1;                                    // on from ']'
+  }
+  rest.append(text.substr(from));
+  Json j = Json::parse(rest, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) return std::nullopt;
+  // The parser must see the arrays the scan saw, now empty.
+  for (std::string_view key : {kSnapshots, kSnapshotLog}) {
+    if (key == kSnapshotLog && !lists.snapshot_log) continue;
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_array() || !it->empty()) return std::nullopt;
+  }
+  auto m = internal::TableMetadataFromJson(j, lists);
+  if (!m) return std::nullopt;
+  return std::move(*m);
+}
+
+std::optional<TableMetadata> ReadReusing(std::string_view text, const Layout& layout, const TableMetadata& previous,
+                                         size_t& reused) {
+  auto snapshots = ReadElements(text, layout.snapshots, previous.snapshots, SnapshotFromJson, reused);
+  if (!snapshots) return std::nullopt;
+  std::optional<std::vector<SnapshotLogEntry>> log;
+  if (layout.snapshot_log.array) {
+    size_t ignored = 0;
+    log = ReadElements(text, layout.snapshot_log, previous.snapshot_log, internal::SnapshotLogEntryFromJson, ignored);
+    if (!log) return std::nullopt;
+  }
+  return ReadRest(text, layout, internal::ParsedLists{&*snapshots, log ? &*log : nullptr});
+}
 
 std::shared_ptr<const MetadataText> IndexText(std::string text, const TableMetadata& m, const Layout& layout) {
   auto out = std::make_shared<MetadataText>();
   out->format_version = m.format_version;
-  out->snapshot_ids.reserve(m.snapshots.size());
-  out->snapshot_spans.reserve(m.snapshots.size());
   for (size_t i = 0; i < m.snapshots.size(); ++i) {
     out->snapshot_ids.push_back(m.snapshots[i].snapshot_id);
-    out->snapshot_spans.emplace_back(layout.snapshots[i].begin, layout.snapshots[i].end);
+    out->snapshot_spans.emplace_back(layout.snapshots.elements[i].begin, layout.snapshots.elements[i].end);
+  }
+  if (layout.snapshot_log.array && layout.snapshot_log.elements.size() == m.snapshot_log.size()) {
+    for (const js::Span& e : layout.snapshot_log.elements) out->snapshot_log_spans.emplace_back(e.begin, e.end);
+  } else if (!m.snapshot_log.empty()) {
+    return nullptr;  // a previous must line up on both lists
   }
   out->text = std::move(text);
   return out;
 }
 
-// The snapshots of `text`, reused from `previous` or parsed; nullopt when any of them does
-// not parse (the full parse then tells why).
-std::optional<std::vector<Snapshot>> ReadSnapshots(std::string_view text, const Layout& layout,
-                                                   const PreviousDocument& previous, size_t& reused) {
-  SnapshotMatcher matcher(*previous.text);
-  std::vector<Snapshot> out;
-  out.reserve(layout.snapshots.size());
-  for (const js::Span& span : layout.snapshots) {
-    const std::string_view bytes = span.Of(text);
-    if (auto found = matcher.Find(bytes)) {
-      out.push_back(previous.metadata->snapshots[*found]);
-      ++reused;
-      continue;
-    }
-    Json j = Json::parse(bytes, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded()) return std::nullopt;
-    auto snapshot = SnapshotFromJson(j);
-    if (!snapshot) return std::nullopt;
-    out.push_back(std::move(*snapshot));
-  }
-  return out;
-}
+}  // namespace
 
-// The document minus its snapshots, read with the snapshots given; nullopt on any error.
-std::optional<TableMetadata> ReadRest(std::string_view text, const Layout& layout, std::vector<Snapshot> snapshots) {
-  std::string rest;
-  rest.reserve(text.size() - (layout.array.end - layout.array.begin) + 2);
-  rest.append(text.substr(0, layout.array.begin + 1));  // up to and with '['
-  rest.append(text.substr(layout.array.end - 1));       // from ']'
-  Json j = Json::parse(rest, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) return std::nullopt;
-  // The parser must see the array the scan saw, now empty.
-  auto it = j.find("snapshots");
-  if (it == j.end() || !it->is_array() || !it->empty()) return std::nullopt;
-  auto m = internal::TableMetadataFromJson(j, &snapshots);
-  if (!m) return std::nullopt;
-  return std::move(*m);
-}
-
-Result<IndexedMetadata> Parse(std::string text, const std::optional<Layout>& layout, const PreviousDocument& previous) {
+Result<IndexedMetadata> ParseTableMetadataReusing(std::string text, const FindPreviousDocument& find_previous) {
+  const PreviousDocument previous = find_previous ? find_previous(TableUuidHint(text)) : PreviousDocument{};
+  const bool usable = Usable(previous);
+  const std::optional<Layout> layout = Locate(text, usable ? &previous : nullptr);
   IndexedMetadata out;
-  bool parsed = false;
-  if (layout && Usable(previous)) {
-    if (auto snapshots = ReadSnapshots(text, *layout, previous, out.reused_snapshots)) {
-      if (auto m = ReadRest(text, *layout, std::move(*snapshots))) {
-        out.metadata = std::move(*m);
-        parsed = true;
-      }
-    }
-  }
-  if (!parsed) {
+  std::optional<TableMetadata> reused;
+  if (layout && usable) reused = ReadReusing(text, *layout, *previous.metadata, out.reused_snapshots);
+  if (reused) {
+    out.metadata = std::move(*reused);
+  } else {
     // No previous to reuse, or something unusual: the full parse decides, errors included.
     out.reused_snapshots = 0;
     FLOE_ASSIGN_OR_RETURN(out.metadata, ParseTableMetadata(text));
   }
-  // A parsed list has one snapshot per array element; anything else means the scan and the
+  // A parsed list has one entry per array element; anything else means the scan and the
   // parser disagree, and the text is then not indexed.
-  if (layout && layout->snapshots.size() == out.metadata.snapshots.size())
+  if (layout && layout->snapshots.elements.size() == out.metadata.snapshots.size())
     out.text = IndexText(std::move(text), out.metadata, *layout);
   return out;
 }
 
-}  // namespace
-
 Result<IndexedMetadata> ParseTableMetadataReusing(std::string text, const PreviousDocument& previous) {
-  std::optional<Layout> layout = Locate(text);
-  return Parse(std::move(text), layout, previous);
-}
-
-Result<IndexedMetadata> ParseTableMetadataReusing(std::string text, const FindPreviousDocument& find_previous) {
-  std::optional<Layout> layout = Locate(text);
-  PreviousDocument previous;
-  if (layout) previous = find_previous(layout->table_uuid);
-  return Parse(std::move(text), layout, previous);
+  return ParseTableMetadataReusing(std::move(text), [&](std::string_view) { return previous; });
 }
 
 }  // namespace floe

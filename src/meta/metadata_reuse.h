@@ -6,7 +6,8 @@
 // and header fields, and a snapshot never changes once added. So the snapshots' text is
 // located by a scan (json_scan.h), each snapshot whose bytes equal a snapshot's bytes in the
 // earlier document's text is taken from the earlier parse, and only the others and the rest
-// of the document go through the JSON parser.
+// of the document go through the JSON parser. The snapshot-log, the other list that grows
+// with history, is reused the same way.
 //
 // Bytes decide, never ids: a snapshot is reused only when its text is byte-identical, so the
 // result is exactly ParseTableMetadata's, whatever engine wrote either document. Anything
@@ -28,7 +29,9 @@ namespace floe {
 // An earlier parsed document and its text; both null when there is none.
 struct PreviousDocument {
   std::shared_ptr<const TableMetadata> metadata;
-  std::shared_ptr<const MetadataText> text;  // text->snapshot_spans[i] is metadata->snapshots[i]
+  // text->snapshot_spans[i] is metadata->snapshots[i]; text->snapshot_log_spans[i] is
+  // metadata->snapshot_log[i].
+  std::shared_ptr<const MetadataText> text;
 };
 
 struct IndexedMetadata {

@@ -251,7 +251,9 @@ void Write(const TableMetadata& m, const MetadataText* previous, MetadataText& d
   };
   w.Key("snapshot-log", 2, false);
   WriteArray(w, m.snapshot_log, [&](const SnapshotLogEntry& e) {
+    const size_t begin = out.size();
     log_entry(e.timestamp_ms, "snapshot-id", [&] { w.Int(e.snapshot_id); });
+    if (record) doc.snapshot_log_spans.emplace_back(begin, out.size());
   });
   w.Key("metadata-log", 2, false);
   WriteArray(w, m.metadata_log, [&](const MetadataLogEntry& e) {
@@ -274,6 +276,7 @@ std::shared_ptr<const MetadataText> WriteTableMetadataText(const TableMetadata& 
   auto doc = std::make_shared<MetadataText>();
   doc->snapshot_ids.reserve(m.snapshots.size());
   doc->snapshot_spans.reserve(m.snapshots.size());
+  doc->snapshot_log_spans.reserve(m.snapshot_log.size());
   Write(m, previous, *doc, /*record=*/true);
   return doc;
 }
