@@ -185,6 +185,13 @@ TEST(MetadataReuse, OtherLayoutsParseTheSameAndReuseAmongThemselves) {
   std::string twice_after = text;
   twice_after.insert(twice_after.find("\"statistics\""), "\"snapshots\": [],\n  ");
   ExpectSameAsFullParse(twice_after, previous, "snapshots twice, last empty");
+  std::string log_twice = text;
+  log_twice.insert(log_twice.find("\"metadata-log\""), "\"snapshot-log\": [],\n  ");
+  ExpectSameAsFullParse(log_twice, previous, "snapshot-log twice, last empty");
+  std::string log_null = text;
+  const size_t log_at = log_null.find("\"snapshot-log\": [");
+  log_null.replace(log_at, log_null.find("\"metadata-log\"") - log_at, "\"snapshot-log\": null,\n  ");
+  ExpectSameAsFullParse(log_null, previous, "snapshot-log null");
 }
 
 TEST(MetadataReuse, BadDocumentsGetTheFullParsesError) {
@@ -214,6 +221,9 @@ TEST(MetadataReuse, BadDocumentsGetTheFullParsesError) {
       {"shared snapshots, bad header", edit(good.find("\"last-column-id\""), 16, "\"last-column-idx\"")},
       {"shared snapshots, unknown format", edit(good.find("\"format-version\": 2"), 19, "\"format-version\": 9")},
       {"current snapshot missing", edit(good.find("\"current-snapshot-id\": 6000018"), 30, "\"current-snapshot-id\": 77")},
+      {"a new snapshot-log entry with a string id",
+       edit(good.rfind("\"snapshot-id\": 6000018"), 22, "\"snapshot-id\": \"6000018\"")},
+      {"a snapshot-log entry that is not an object", edit(good.find("\"snapshot-log\": [") + 17, 0, "7, ")},
       {"not an object", "[" + good + "]"},
       {"empty", ""},
   };
