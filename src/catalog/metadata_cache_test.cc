@@ -147,7 +147,7 @@ TEST_F(SqlCatalogCache, ALoadedTableIsACopyTheCallerMayChange) {
 }
 
 // A commit of `count` new snapshots on main (their manifest lists need not exist here).
-TableCommit AddSnapshots(const TableMetadata& base, int count) {
+TableCommit AddSnapshots(const TableMetadata& base, int count, const std::string& writer = "a") {
   TableCommit commit{TableIdentifier{{"db"}, "t"}, {}, {}};
   std::optional<int64_t> parent;
   if (const Snapshot* head = base.CurrentSnapshot()) parent = head->snapshot_id;
@@ -160,7 +160,7 @@ TableCommit AddSnapshots(const TableMetadata& base, int count) {
     s.sequence_number = ++seq;
     s.timestamp_ms = 1000 + id;
     s.manifest_list = "/w/db/t/metadata/snap-" + std::to_string(id) + ".avro";
-    s.summary = {{"operation", "append"}, {"added-records", std::to_string(id)}};
+    s.summary = {{"operation", "append"}, {"added-records", std::to_string(id)}, {"writer", writer}};
     commit.updates.push_back(AddSnapshot{s});
     parent = id;
   }
@@ -194,6 +194,58 @@ TEST_F(SqlCatalogCache, AnotherCatalogsDocumentIsParsedReusingTheOneBefore) {
   ASSERT_TRUE(third);
   EXPECT_EQ(third->metadata.snapshots.size(), 8u);
   EXPECT_EQ(a_.catalog->metadata_cache()->reused_snapshots(), 7u);  // A reused its own written text
+}
+
+// A's catalog as a pointer store whose next swap first lets `race` commit: A's swap then
+// finds the pointer moved and loses, after A's document was written.
+class RacingStore : public PointerStore {
+ public:
+  RacingStore(SqlCatalog& inner, std::function<void()> race) : inner_(inner), race_(std::move(race)) {}
+  Result<std::string> CurrentMetadataLocation(const TableIdentifier& id) override {
+    return inner_.CurrentMetadataLocation(id);
+  }
+  Result<std::string> NewMetadataLocation(const TableIdentifier& id, const TableMetadata& next,
+                                          const std::string& base_location) override {
+    return inner_.NewMetadataLocation(id, next, base_location);
+  }
+  Status SwapPointer(const PointerSwap& swap) override {
+    if (race_) std::exchange(race_, nullptr)();
+    return inner_.SwapPointer(swap);
+  }
+  Status SwapPointers(const std::vector<PointerSwap>& swaps) override { return inner_.SwapPointers(swaps); }
+  MetadataCache* metadata_cache() override { return inner_.metadata_cache(); }
+
+ private:
+  SqlCatalog& inner_;
+  std::function<void()> race_;
+};
+
+TEST_F(SqlCatalogCache, AWriterThatLosesTheSwapParsesTheWinnerReusingItsLostDocument) {
+  auto base = a_.catalog->LoadTable(id_);
+  ASSERT_TRUE(base);
+  ASSERT_TRUE(a_.catalog->CommitTable(AddSnapshots(base->metadata, 5)));
+  auto five = a_.catalog->LoadTable(id_);  // a copy: the commit below may take the cached base
+  ASSERT_TRUE(five);
+  RacingStore racing(*a_.catalog, [&] {
+    auto seen_by_b = b_.catalog->LoadTable(id_);
+    ASSERT_TRUE(seen_by_b);
+    ASSERT_TRUE(b_.catalog->CommitTable(AddSnapshots(seen_by_b->metadata, 1, "b")));
+  });
+  auto lost = CommitSharedTableVia(racing, *a_.io, AddSnapshots(five->metadata, 1, "a"));
+  ASSERT_FALSE(lost);
+  EXPECT_EQ(lost.error().kind, ErrorKind::kCommitConflict);
+  MetadataCache& cache = *a_.catalog->metadata_cache();
+  const size_t reused_before = cache.reused_snapshots();
+  auto winner = a_.catalog->LoadSharedTable(id_);
+  ASSERT_TRUE(winner);
+  EXPECT_EQ(cache.reused_snapshots() - reused_before, 5u);  // all but B's own snapshot
+  ASSERT_EQ(winner->metadata->snapshots.size(), 6u);
+  EXPECT_EQ(winner->metadata->snapshots.back().summary.at("writer"), "b");
+  auto text = files_->ReadAll(winner->metadata_location);
+  ASSERT_TRUE(text);
+  auto full = ParseTableMetadata(*text);
+  ASSERT_TRUE(full);
+  EXPECT_EQ(WriteTableMetadata(*winner->metadata), WriteTableMetadata(*full));
 }
 
 TEST(MetadataCache, ALostAttemptServesOnlyAsThePreviousDocument) {
