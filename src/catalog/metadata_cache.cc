@@ -95,6 +95,19 @@ void MetadataCache::Add(Entry entry) {
   {
     std::lock_guard lock(mu_);
     if (by_location_.contains(entry.location)) return;  // same location, same content
+    if (entry.origin == Origin::kLostAttempt) {
+      // Only the latest lost attempt of a table is worth its room: it shares the most history.
+      for (auto it = lru_.begin(); it != lru_.end();) {
+        if (it->origin == Origin::kLostAttempt && it->metadata->table_uuid == entry.metadata->table_uuid) {
+          bytes_ -= it->bytes;
+          by_location_.erase(it->location);
+          evicted.push_back(std::move(*it));
+          it = lru_.erase(it);
+        } else {
+          ++it;
+        }
+      }
+    }
     bytes_ += entry.bytes;
     lru_.push_front(std::move(entry));
     by_location_[lru_.front().location] = lru_.begin();

@@ -59,7 +59,8 @@ class MetadataCache {
   Result<std::shared_ptr<const TableMetadata>> ParseAndInsert(const std::string& location, std::string text);
 
   // Keeps a document a commit wrote but did not swap in (and deleted) as its table's latest
-  // document for ParseAndInsert: Find never returns it.
+  // document for ParseAndInsert: Find never returns it. It replaces the table's earlier lost
+  // attempt, if any.
   void KeepLostAttempt(const std::string& location, std::shared_ptr<const TableMetadata> metadata,
                        std::shared_ptr<const MetadataText> text);
 

@@ -277,6 +277,13 @@ TEST(MetadataCache, ALostAttemptServesOnlyAsThePreviousDocument) {
   EXPECT_EQ(cache.reused_snapshots(), 2u);
   EXPECT_EQ((*parsed)->snapshots.back().manifest_list, "/w/t/metadata/snap-3-winner.avro");
   EXPECT_EQ(cache.Find("/w/t/metadata/winner.metadata.json"), *parsed);
+  // A table keeps one lost attempt: the latest.
+  const size_t entries = cache.entries();
+  cache.KeepLostAttempt("/w/t/metadata/lost-2.metadata.json", std::make_shared<TableMetadata>(winner),
+                        WriteTableMetadataText(winner, nullptr));
+  EXPECT_EQ(cache.entries(), entries);
+  EXPECT_EQ(cache.LatestOfTable(m.table_uuid).metadata->snapshots.back().manifest_list,
+            "/w/t/metadata/snap-3-winner.avro");
   // A parse error is the full parser's, and caches nothing.
   auto bad = cache.ParseAndInsert("/w/t/metadata/bad.metadata.json", "{\"format-version\": 2}");
   ASSERT_FALSE(bad);
