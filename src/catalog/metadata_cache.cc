@@ -60,6 +60,26 @@ PreviousDocument MetadataCache::LatestOfTable(std::string_view table_uuid) const
   return {};
 }
 
+PreviousDocument MetadataCache::TakeLatestOfTable(std::string_view table_uuid) {
+  if (table_uuid.empty()) return {};
+  std::lock_guard lock(mu_);
+  for (auto it = lru_.begin(); it != lru_.end(); ++it) {
+    if (!it->text || it->metadata->table_uuid != table_uuid) continue;
+    PreviousDocument previous{it->metadata, it->text};
+    // Under the lock no one can obtain a new reference from the cache, and a count of two (the
+    // entry and `previous`) means no one else holds it. The cache's documents are created
+    // non-const (see ParseAndInsert and Landed in commit.cc), so they may be handed over.
+    if (previous.metadata.use_count() == 2) {
+      bytes_ -= it->bytes;
+      by_location_.erase(it->location);
+      lru_.erase(it);
+      previous.handed_over = true;
+    }
+    return previous;
+  }
+  return {};
+}
+
 void MetadataCache::Insert(const std::string& location, std::shared_ptr<const TableMetadata> metadata,
                            size_t document_bytes, std::shared_ptr<const MetadataText> text) {
   Add(Entry{location, std::move(metadata), std::move(text), document_bytes, Origin::kWritten});
@@ -70,7 +90,7 @@ Result<std::shared_ptr<const TableMetadata>> MetadataCache::ParseAndInsert(const
   const size_t document_bytes = text.size();
   FLOE_ASSIGN_OR_RETURN(IndexedMetadata parsed,
                         ParseTableMetadataReusing(std::move(text), [this](std::string_view table_uuid) {
-                          return LatestOfTable(table_uuid);
+                          return TakeLatestOfTable(table_uuid);
                         }));
   reused_snapshots_.fetch_add(parsed.reused_snapshots, std::memory_order_relaxed);
   // Created non-const: a sole owner may move out of it (see Unshare in commit.cc).

@@ -69,6 +69,10 @@ class MetadataCache {
 
   // The most recently used document of the table with this table-uuid that has its text.
   PreviousDocument LatestOfTable(std::string_view table_uuid) const;
+  // The same for a parse of the table's next document: when only the cache holds the
+  // document, it leaves the cache and is handed over (its successor supersedes it, and the
+  // parse moves its snapshots instead of copying them).
+  PreviousDocument TakeLatestOfTable(std::string_view table_uuid);
 
   // Snapshots ParseAndInsert took from earlier documents instead of parsing (for tests and
   // benchmarks).

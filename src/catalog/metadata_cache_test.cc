@@ -277,13 +277,25 @@ TEST(MetadataCache, ALostAttemptServesOnlyAsThePreviousDocument) {
   EXPECT_EQ(cache.reused_snapshots(), 2u);
   EXPECT_EQ((*parsed)->snapshots.back().manifest_list, "/w/t/metadata/snap-3-winner.avro");
   EXPECT_EQ(cache.Find("/w/t/metadata/winner.metadata.json"), *parsed);
+  EXPECT_EQ(WriteTableMetadata(**parsed), WriteTableMetadata(winner));
+  // Only the cache held the lost attempt: the parse took it over (its snapshots were moved).
+  EXPECT_EQ(cache.entries(), 1u);
   // A table keeps one lost attempt: the latest.
-  const size_t entries = cache.entries();
-  cache.KeepLostAttempt("/w/t/metadata/lost-2.metadata.json", std::make_shared<TableMetadata>(winner),
-                        WriteTableMetadataText(winner, nullptr));
-  EXPECT_EQ(cache.entries(), entries);
-  EXPECT_EQ(cache.LatestOfTable(m.table_uuid).metadata->snapshots.back().manifest_list,
-            "/w/t/metadata/snap-3-winner.avro");
+  for (const char* lost : {"/w/t/metadata/lost-2.metadata.json", "/w/t/metadata/lost-3.metadata.json"}) {
+    cache.KeepLostAttempt(lost, std::make_shared<TableMetadata>(m), WriteTableMetadataText(m, nullptr));
+  }
+  EXPECT_EQ(cache.entries(), 2u);
+  // The latest (lost-3) is held by no one: handed over. A document someone still holds is
+  // only lent, and stays cached.
+  const PreviousDocument taken = cache.TakeLatestOfTable(m.table_uuid);
+  EXPECT_TRUE(taken.handed_over);
+  EXPECT_EQ(cache.entries(), 1u);
+  auto held = cache.Find("/w/t/metadata/winner.metadata.json");
+  ASSERT_TRUE(held);
+  const PreviousDocument lent = cache.TakeLatestOfTable(m.table_uuid);
+  EXPECT_FALSE(lent.handed_over);
+  EXPECT_EQ(lent.metadata, held);
+  EXPECT_EQ(cache.entries(), 1u);
   // A parse error is the full parser's, and caches nothing.
   auto bad = cache.ParseAndInsert("/w/t/metadata/bad.metadata.json", "{\"format-version\": 2}");
   ASSERT_FALSE(bad);

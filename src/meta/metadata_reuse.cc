@@ -168,15 +168,24 @@ std::optional<Layout> Locate(std::string_view text, const PreviousDocument* prev
 }
 
 // The array's elements, from the previous document where matched, else parsed; nullopt when
-// one does not parse (the full parse then tells why).
+// one does not parse (the full parse then tells why). With `movable`, the previous elements
+// are moved out of it: each at most once (a second match means a repeated element, which the
+// full parse then judges).
 template <typename T, typename F>
 std::optional<std::vector<T>> ReadElements(std::string_view text, const ReusedArray& a, const std::vector<T>& previous,
-                                           F from_json, size_t& reused) {
+                                           std::vector<T>* movable, F from_json, size_t& reused) {
   std::vector<T> out;
   out.reserve(a.elements.size());
+  std::vector<bool> moved(movable ? movable->size() : 0);
   for (size_t i = 0; i < a.elements.size(); ++i) {
-    if (a.matches[i]) {
-      out.push_back(previous[*a.matches[i]]);
+    if (const std::optional<size_t> k = a.matches[i]) {
+      if (movable) {
+        if (moved[*k]) return std::nullopt;
+        moved[*k] = true;
+        out.push_back(std::move((*movable)[*k]));
+      } else {
+        out.push_back(previous[*k]);
+      }
       ++reused;
       continue;
     }
@@ -216,14 +225,18 @@ std::optional<TableMetadata> ReadRest(std::string_view text, const Layout& layou
   return std::move(*m);
 }
 
+// `movable`: the previous document itself when it was handed over, whose snapshots may be
+// moved out (log entries are small: they are copied).
 std::optional<TableMetadata> ReadReusing(std::string_view text, const Layout& layout, const TableMetadata& previous,
-                                         size_t& reused) {
-  auto snapshots = ReadElements(text, layout.snapshots, previous.snapshots, SnapshotFromJson, reused);
+                                         TableMetadata* movable, size_t& reused) {
+  auto snapshots = ReadElements(text, layout.snapshots, previous.snapshots, movable ? &movable->snapshots : nullptr,
+                                SnapshotFromJson, reused);
   if (!snapshots) return std::nullopt;
   std::optional<std::vector<SnapshotLogEntry>> log;
   if (layout.snapshot_log.array) {
     size_t ignored = 0;
-    log = ReadElements(text, layout.snapshot_log, previous.snapshot_log, internal::SnapshotLogEntryFromJson, ignored);
+    log = ReadElements(text, layout.snapshot_log, previous.snapshot_log, static_cast<std::vector<SnapshotLogEntry>*>(nullptr),
+                       internal::SnapshotLogEntryFromJson, ignored);
     if (!log) return std::nullopt;
   }
   return ReadRest(text, layout, internal::ParsedLists{&*snapshots, log ? &*log : nullptr});
@@ -253,7 +266,14 @@ Result<IndexedMetadata> ParseTableMetadataReusing(std::string text, const FindPr
   const std::optional<Layout> layout = Locate(text, usable ? &previous : nullptr);
   IndexedMetadata out;
   std::optional<TableMetadata> reused;
-  if (layout && usable) reused = ReadReusing(text, *layout, *previous.metadata, out.reused_snapshots);
+  if (layout && usable) {
+    // Created non-const and held by no one else (PreviousDocument::handed_over): moving out of
+    // it is safe, and no one sees it after.
+    TableMetadata* movable = previous.handed_over && previous.metadata.use_count() == 1
+                                 ? const_cast<TableMetadata*>(previous.metadata.get())
+                                 : nullptr;
+    reused = ReadReusing(text, *layout, *previous.metadata, movable, out.reused_snapshots);
+  }
   if (reused) {
     out.metadata = std::move(*reused);
   } else {

@@ -32,6 +32,10 @@ struct PreviousDocument {
   // text->snapshot_spans[i] is metadata->snapshots[i]; text->snapshot_log_spans[i] is
   // metadata->snapshot_log[i].
   std::shared_ptr<const MetadataText> text;
+  // The caller hands `metadata` over: it was created non-const and, when the parse runs, no
+  // one else holds it. Its snapshots are then moved into the result, not copied (a long
+  // history's copy costs about as much as all the rest of the parse).
+  bool handed_over = false;
 };
 
 struct IndexedMetadata {

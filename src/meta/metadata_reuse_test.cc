@@ -254,6 +254,37 @@ TEST(MetadataReuse, APreviousWrittenWithReplacedBytesIsNotTrusted) {
   EXPECT_TRUE(Written(m).text->reparses_exactly);
 }
 
+// A previous handed over (PreviousDocument::handed_over) gives up its snapshots by move.
+PreviousDocument HandedOver(const std::string& text) {
+  PreviousDocument p = Parsed(text);
+  p.metadata = std::make_shared<TableMetadata>(*p.metadata);  // the only holder
+  p.handed_over = true;
+  return p;
+}
+
+TEST(MetadataReuse, AHandedOverPreviousGivesTheSameResult) {
+  const History h = BuildHistory(20, /*expire_every=*/6);
+  for (size_t k = 1; k < h.texts.size(); ++k) {
+    auto full = ParseTableMetadata(h.texts[k]->text);
+    ASSERT_TRUE(full);
+    auto moved = ParseTableMetadataReusing(h.texts[k]->text, [&](std::string_view) { return HandedOver(h.texts[k - 1]->text); });
+    ASSERT_TRUE(moved) << moved.error().ToString();
+    EXPECT_EQ(WriteTableMetadata(moved->metadata), WriteTableMetadata(*full)) << k;
+    if (k > 1) EXPECT_GT(moved->reused_snapshots, 0u) << k;
+  }
+  // A snapshot repeated byte for byte would be moved twice: the full parse judges (duplicate id).
+  std::string text = h.texts[20]->text;
+  const size_t first = text.find("    {\n      \"snapshot-id\"");
+  const size_t second = text.find("    {\n      \"snapshot-id\"", first + 1);
+  ASSERT_NE(second, std::string::npos);
+  text.insert(first, text.substr(first, second - first));
+  auto repeated = ParseTableMetadataReusing(text, [&](std::string_view) { return HandedOver(h.texts[19]->text); });
+  auto full = ParseTableMetadata(text);
+  ASSERT_FALSE(full);
+  ASSERT_FALSE(repeated);
+  EXPECT_EQ(repeated.error().message, full.error().message);
+}
+
 TEST(MetadataReuse, TheTableUuidChoosesThePrevious) {
   const History h = BuildHistory(4);
   std::string asked;
