@@ -5,9 +5,11 @@
 //      (SwapPointer: the conditional UPDATE through floe's SQL catalog) and a metadata-only
 //      CommitTable, all in the same run on the same SQLite catalog;
 //  (b) 1, 2, 4 and 8 processes appending to one table for a fixed time: commits/s, retries per
-//      commit, p50 and p99 latency, and the fewest commits any one process got (starvation).
+//      commit, p50 and p99 latency, and the fewest commits any one process got (starvation);
+//  (c) parsing another writer's new document with 600 and 10,000 snapshots of history: the full
+//      parse vs the parse that reuses the document one commit earlier (meta/metadata_reuse.h).
 //
-// Usage: commit_bench [seconds_per_contention_run=5] [all|history|contention|contention-defaults]
+// Usage: commit_bench [seconds_per_contention_run=5] [all|history|contention|contention-defaults|parse]
 //   contention: the table's commit.retry.* are set for a tight loop (1000 retries, 1-50 ms);
 //   contention-defaults: Iceberg's defaults (4 retries, 100 ms - 60 s), where some commits of 8
 //   racing writers run out of retries (counted in the last column).
@@ -20,11 +22,14 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "catalog/catalog.h"
 #include "catalog/commit.h"
 #include "catalog/sql/sql_catalog.h"
+#include "meta/metadata_json.h"
+#include "meta/metadata_reuse.h"
 #include "txn/commit_loop.h"
 #include "txn/operations.h"
 #include "txn/row_writes.h"
@@ -359,19 +364,87 @@ void ContentionBench(double seconds, RetryProperties retry) {
   }
 }
 
+// Median wall time of `runs` calls of `parse`, in ms.
+template <typename F>
+double MedianMs(int runs, F parse) {
+  std::vector<double> ms;
+  for (int i = 0; i < runs; ++i) {
+    const int64_t t = MonotonicMicros();
+    parse(i);
+    ms.push_back((MonotonicMicros() - t) / 1000.0);
+  }
+  return Percentile(ms, 0.5);
+}
+
+void ParseBench() {
+  constexpr int kRuns = 9;
+  std::printf("\n### (c) parsing another writer's new document: full parse vs reusing the document one commit "
+              "earlier (median of %d, ms)\n\n", kRuns);
+  std::printf("| history | document | full parse | reusing parse | reusing, previous handed over | snapshots reused "
+              "| full / reusing | full / handed over |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
+  for (int history : {600, 10000}) {
+    const std::string dir = NewBenchFolder();
+    auto catalog = MakeCatalog(dir, true);
+    auto files = WriteDataFiles(*catalog, 2);
+    {
+      FilesOperation op(FastAppend({files[0]}));
+      Must(CommitOperation(*catalog, kTable, op));
+    }
+    AddHistory(*catalog, history - 2);
+    const std::string previous_text = Must(catalog->io()->ReadAll(Must(catalog->LoadTable(kTable)).metadata_location));
+    {
+      FilesOperation op(FastAppend({files[1]}));
+      Must(CommitOperation(*catalog, kTable, op));
+    }
+    const std::string text = Must(catalog->io()->ReadAll(Must(catalog->LoadTable(kTable)).metadata_location));
+    // The previous document as a cache holds one it parsed.
+    IndexedMetadata parsed_previous = Must(ParseTableMetadataReusing(previous_text, PreviousDocument{}));
+    const PreviousDocument previous{std::make_shared<TableMetadata>(std::move(parsed_previous.metadata)),
+                                    parsed_previous.text};
+    // Results are kept until the timing ends: freeing a long history is not parsing it.
+    std::vector<TableMetadata> full_results(kRuns);
+    const double full = MedianMs(kRuns, [&](int i) { full_results[i] = Must(ParseTableMetadata(text)); });
+    std::vector<std::string> copies(kRuns, text);  // the parse takes its text; copied untimed
+    std::vector<IndexedMetadata> reusing_results(kRuns);
+    const double reusing = MedianMs(kRuns, [&](int i) {
+      reusing_results[i] = Must(ParseTableMetadataReusing(std::move(copies[i]), previous));
+    });
+    const size_t reused = reusing_results.back().reused_snapshots;
+    // As the cache parses when only it held the previous document: handed over, its snapshots
+    // are moved, not copied. Each run gets its own copy of the previous document, made untimed.
+    std::vector<PreviousDocument> handed(kRuns);
+    for (int i = 0; i < kRuns; ++i) {
+      handed[i] = {std::make_shared<TableMetadata>(*previous.metadata), previous.text, /*handed_over=*/true};
+    }
+    copies.assign(kRuns, text);
+    std::vector<IndexedMetadata> handed_results(kRuns);
+    const double reusing_handed = MedianMs(kRuns, [&](int i) {
+      handed_results[i] = Must(ParseTableMetadataReusing(std::move(copies[i]), [&](std::string_view) {
+        return std::exchange(handed[i], {});
+      }));
+    });
+    std::printf("| %d | %.0f KB | %.2f | %.2f | %.2f | %zu | %.1fx | %.1fx |\n", history, text.size() / 1024.0, full,
+                reusing, reusing_handed, reused, full / std::max(reusing, 1e-6), full / std::max(reusing_handed, 1e-6));
+    std::fflush(stdout);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   double seconds = argc > 1 ? std::atof(argv[1]) : 5;
   std::string part = argc > 2 ? argv[2] : "all";
-  if (part != "all" && part != "history" && part != "contention" && part != "contention-defaults") {
+  if (part != "all" && part != "history" && part != "contention" && part != "contention-defaults" && part != "parse") {
     std::fprintf(stderr,
-                 "usage: commit_bench [seconds_per_contention_run=5] [all|history|contention|contention-defaults]\n");
+                 "usage: commit_bench [seconds_per_contention_run=5] "
+                 "[all|history|contention|contention-defaults|parse]\n");
     return 2;
   }
   if (part == "all" || part == "history") HistoryBench();
   if (part == "all" || part == "contention") ContentionBench(seconds, RetryProperties::kBench);
   if (part == "all" || part == "contention-defaults") ContentionBench(seconds, RetryProperties::kIcebergDefaults);
+  if (part == "all" || part == "parse") ParseBench();
   for (const auto& dir : bench_folders) std::filesystem::remove_all(dir);
   return 0;
 }

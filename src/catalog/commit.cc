@@ -107,10 +107,15 @@ void DeleteQuietly(FileIO& io, const std::vector<Prepared>& prepared) {
   for (const auto& p : prepared) (void)io.Delete(p.swap.new_location);
 }
 
-// What a failed swap means for the documents written for it.
-Error FinishFailedSwap(FileIO& io, const std::vector<Prepared>& prepared, const Error& error) {
+// What a failed swap means for the documents written for it. A lost document holds the same
+// history as the winner's, but for its own change: the cache keeps it so that the reload
+// parses only what the winner added (metadata_reuse.h).
+Error FinishFailedSwap(PointerStore& store, FileIO& io, std::vector<Prepared>& prepared, const Error& error) {
   if (error.kind == ErrorKind::kCommitStateUnknown) return error;  // they may be live: keep them
   DeleteQuietly(io, prepared);
+  if (MetadataCache* cache = store.metadata_cache()) {
+    for (Prepared& p : prepared) cache->KeepLostAttempt(p.swap.new_location, std::move(p.metadata), p.document);
+  }
   return error;
 }
 
@@ -138,7 +143,10 @@ Result<LoadedTable> LoadTableVia(PointerStore& store, FileIO& io, const TableIde
 Result<SharedTable> CommitSharedTableVia(PointerStore& store, FileIO& io, const TableCommit& commit) {
   FLOE_ASSIGN_OR_RETURN(Prepared prepared, Prepare(store, io, commit));
   auto swapped = store.SwapPointer(prepared.swap);
-  if (!swapped) return std::unexpected(FinishFailedSwap(io, {prepared}, swapped.error()));
+  if (!swapped) {
+    std::vector<Prepared> lost{std::move(prepared)};
+    return std::unexpected(FinishFailedSwap(store, io, lost, swapped.error()));
+  }
   return Landed(store, prepared);
 }
 
@@ -168,7 +176,7 @@ Result<std::vector<LoadedTable>> CommitTransactionVia(PointerStore& store, FileI
   std::vector<PointerSwap> swaps;
   for (const auto& p : prepared) swaps.push_back(p.swap);
   auto swapped = store.SwapPointers(swaps);
-  if (!swapped) return std::unexpected(FinishFailedSwap(io, prepared, swapped.error()));
+  if (!swapped) return std::unexpected(FinishFailedSwap(store, io, prepared, swapped.error()));
   std::vector<LoadedTable> out;
   for (auto& p : prepared) out.push_back(Unshare(Landed(store, p)));
   return out;

@@ -38,7 +38,7 @@ MetadataCache::MetadataCache(size_t max_entries, size_t max_bytes) : max_entries
 std::shared_ptr<const TableMetadata> MetadataCache::Find(const std::string& location) {
   std::lock_guard lock(mu_);
   auto it = by_location_.find(location);
-  if (it == by_location_.end()) return nullptr;
+  if (it == by_location_.end() || it->second->origin == Origin::kLostAttempt) return nullptr;
   lru_.splice(lru_.begin(), lru_, it->second);
   return it->second->metadata;
 }
@@ -46,27 +46,96 @@ std::shared_ptr<const TableMetadata> MetadataCache::Find(const std::string& loca
 std::shared_ptr<const MetadataText> MetadataCache::FindText(const std::string& location) {
   std::lock_guard lock(mu_);
   auto it = by_location_.find(location);
-  return it == by_location_.end() ? nullptr : it->second->text;
+  if (it == by_location_.end() || it->second->origin != Origin::kWritten) return nullptr;
+  return it->second->text;
+}
+
+PreviousDocument MetadataCache::LatestOfTable(std::string_view table_uuid) const {
+  if (table_uuid.empty()) return {};
+  std::lock_guard lock(mu_);
+  // A handful of entries (kDefaultMaxEntries): a walk costs less than keeping an index.
+  for (const Entry& e : lru_) {
+    if (e.text && e.metadata->table_uuid == table_uuid) return PreviousDocument{e.metadata, e.text};
+  }
+  return {};
+}
+
+PreviousDocument MetadataCache::TakeLatestOfTable(std::string_view table_uuid) {
+  if (table_uuid.empty()) return {};
+  std::lock_guard lock(mu_);
+  for (auto it = lru_.begin(); it != lru_.end(); ++it) {
+    if (!it->text || it->metadata->table_uuid != table_uuid) continue;
+    PreviousDocument previous{it->metadata, it->text};
+    // Under the lock no one can obtain a new reference from the cache, and a count of two (the
+    // entry and `previous`) means no one else holds it. The cache's documents are created
+    // non-const (see ParseAndInsert and Landed in commit.cc), so they may be handed over.
+    if (previous.metadata.use_count() == 2) {
+      bytes_ -= it->bytes;
+      by_location_.erase(it->location);
+      lru_.erase(it);
+      previous.handed_over = true;
+    }
+    return previous;
+  }
+  return {};
 }
 
 void MetadataCache::Insert(const std::string& location, std::shared_ptr<const TableMetadata> metadata,
                            size_t document_bytes, std::shared_ptr<const MetadataText> text) {
-  if (text) document_bytes *= 2;
-  if (!metadata || max_entries_ == 0 || document_bytes > max_bytes_) return;
+  Add(Entry{location, std::move(metadata), std::move(text), document_bytes, Origin::kWritten});
+}
+
+Result<std::shared_ptr<const TableMetadata>> MetadataCache::ParseAndInsert(const std::string& location,
+                                                                           std::string text) {
+  const size_t document_bytes = text.size();
+  FLOE_ASSIGN_OR_RETURN(IndexedMetadata parsed,
+                        ParseTableMetadataReusing(std::move(text), [this](std::string_view table_uuid) {
+                          return TakeLatestOfTable(table_uuid);
+                        }));
+  reused_snapshots_.fetch_add(parsed.reused_snapshots, std::memory_order_relaxed);
+  // Created non-const: a sole owner may move out of it (see Unshare in commit.cc).
+  std::shared_ptr<const TableMetadata> shared = std::make_shared<TableMetadata>(std::move(parsed.metadata));
+  Add(Entry{location, shared, std::move(parsed.text), document_bytes, Origin::kRead});
+  return shared;
+}
+
+void MetadataCache::KeepLostAttempt(const std::string& location, std::shared_ptr<const TableMetadata> metadata,
+                                    std::shared_ptr<const MetadataText> text) {
+  if (!text) return;  // without its text it cannot serve a parse
+  const size_t document_bytes = text->text.size();
+  Add(Entry{location, std::move(metadata), std::move(text), document_bytes, Origin::kLostAttempt});
+}
+
+void MetadataCache::Add(Entry entry) {
+  if (entry.text) entry.bytes *= 2;
+  if (!entry.metadata || max_entries_ == 0 || entry.bytes > max_bytes_) return;
   // Evicted documents are destroyed after the lock is released: freeing a long history takes
   // milliseconds, and other threads' lookups need not wait for it.
-  std::vector<std::shared_ptr<const TableMetadata>> evicted;
+  std::vector<Entry> evicted;
   {
     std::lock_guard lock(mu_);
-    if (by_location_.contains(location)) return;  // same location, same content
-    lru_.push_front(Entry{location, std::move(metadata), std::move(text), document_bytes});
-    by_location_[location] = lru_.begin();
-    bytes_ += document_bytes;
+    if (by_location_.contains(entry.location)) return;  // same location, same content
+    if (entry.origin == Origin::kLostAttempt) {
+      // Only the latest lost attempt of a table is worth its room: it shares the most history.
+      for (auto it = lru_.begin(); it != lru_.end();) {
+        if (it->origin == Origin::kLostAttempt && it->metadata->table_uuid == entry.metadata->table_uuid) {
+          bytes_ -= it->bytes;
+          by_location_.erase(it->location);
+          evicted.push_back(std::move(*it));
+          it = lru_.erase(it);
+        } else {
+          ++it;
+        }
+      }
+    }
+    bytes_ += entry.bytes;
+    lru_.push_front(std::move(entry));
+    by_location_[lru_.front().location] = lru_.begin();
     while (lru_.size() > max_entries_ || bytes_ > max_bytes_) {
       Entry& last = lru_.back();
       bytes_ -= last.bytes;
       by_location_.erase(last.location);
-      evicted.push_back(std::move(last.metadata));
+      evicted.push_back(std::move(last));
       lru_.pop_back();
     }
   }
@@ -106,11 +175,13 @@ Result<std::shared_ptr<const TableMetadata>> ReadMetadataShared(FileIO& io, Meta
     if (auto hit = cache->Find(location)) return hit;
   }
   FLOE_ASSIGN_OR_RETURN(std::string text, ReadMetadataText(io, location));
-  auto metadata = ParseTableMetadata(text);
-  if (!metadata) return std::unexpected(metadata.error().WithContext("parsing table metadata " + location));
-  // Created non-const: a sole owner may move out of it (see Unshare in commit.cc).
-  std::shared_ptr<const TableMetadata> shared = std::make_shared<TableMetadata>(std::move(*metadata));
-  if (cache) cache->Insert(location, shared, text.size());
+  Result<std::shared_ptr<const TableMetadata>> shared = [&]() -> Result<std::shared_ptr<const TableMetadata>> {
+    if (cache) return cache->ParseAndInsert(location, std::move(text));
+    FLOE_ASSIGN_OR_RETURN(TableMetadata metadata, ParseTableMetadata(text));
+    // Created non-const: a sole owner may move out of it (see Unshare in commit.cc).
+    return std::make_shared<TableMetadata>(std::move(metadata));
+  }();
+  if (!shared) return std::unexpected(shared.error().WithContext("parsing table metadata " + location));
   return shared;
 }
 

@@ -11,11 +11,19 @@
 // files. Catalogs whose document names can be reused (the storage catalog's v<N> names come
 // back after a table is dropped and re-created) do not use one.
 //
+// A document is parsed reusing the latest cached document of its table (metadata_reuse.h):
+// another writer's new document repeats the history we already parsed, so only what it added
+// is parsed. For that the cache keeps each document's text with its snapshots' spans, also for
+// documents it parsed, and also a commit's document that lost its swap (it is never found by
+// location: it only serves as the previous document of the winner's parse).
+//
 // Bounded by entry count and by the total size of the documents' text (a fair proxy for the
-// memory a parsed document takes); the least recently used entry goes first. Thread-safe:
-// entries are immutable and shared, so a reader holds one safely after it is evicted.
+// memory a parsed document takes; an entry that keeps its text counts it twice); the least
+// recently used entry goes first. Thread-safe: entries are immutable and shared, so a reader
+// holds one safely after it is evicted.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <list>
 #include <memory>
@@ -24,6 +32,7 @@
 #include <unordered_map>
 
 #include "io/file_io.h"
+#include "meta/metadata_reuse.h"
 #include "meta/metadata_writer.h"
 #include "meta/table_metadata.h"
 
@@ -45,8 +54,29 @@ class MetadataCache {
   void Insert(const std::string& location, std::shared_ptr<const TableMetadata> metadata, size_t document_bytes,
               std::shared_ptr<const MetadataText> text = nullptr);
 
+  // Parses `text`, the document at `location`, reusing the latest cached document of the same
+  // table, and remembers it with its text. The result and errors are ParseTableMetadata's.
+  Result<std::shared_ptr<const TableMetadata>> ParseAndInsert(const std::string& location, std::string text);
+
+  // Keeps a document a commit wrote but did not swap in (and deleted) as its table's latest
+  // document for ParseAndInsert: Find never returns it. It replaces the table's earlier lost
+  // attempt, if any.
+  void KeepLostAttempt(const std::string& location, std::shared_ptr<const TableMetadata> metadata,
+                       std::shared_ptr<const MetadataText> text);
+
   // The text the document at `location` was written with, when this process wrote it.
   std::shared_ptr<const MetadataText> FindText(const std::string& location);
+
+  // The most recently used document of the table with this table-uuid that has its text.
+  PreviousDocument LatestOfTable(std::string_view table_uuid) const;
+  // The same for a parse of the table's next document: when only the cache holds the
+  // document, it leaves the cache and is handed over (its successor supersedes it, and the
+  // parse moves its snapshots instead of copying them).
+  PreviousDocument TakeLatestOfTable(std::string_view table_uuid);
+
+  // Snapshots ParseAndInsert took from earlier documents instead of parsing (for tests and
+  // benchmarks).
+  size_t reused_snapshots() const { return reused_snapshots_.load(std::memory_order_relaxed); }
 
   // Removes the entry for `location` if it is `held` and nobody but the cache and the caller
   // holds it; true when it did. The caller is then the sole owner and may move the document
@@ -56,13 +86,18 @@ class MetadataCache {
   size_t entries() const;
 
  private:
+  // Where an entry's text comes from: only a written text may seed the writer (FindText).
+  enum class Origin { kWritten, kRead, kLostAttempt };
   struct Entry {
     std::string location;
     std::shared_ptr<const TableMetadata> metadata;
     std::shared_ptr<const MetadataText> text;
     size_t bytes = 0;  // the document's size, twice when its text is kept too
+    Origin origin = Origin::kWritten;
   };
   using List = std::list<Entry>;  // most recently used first
+
+  void Add(Entry entry);
 
   const size_t max_entries_;
   const size_t max_bytes_;
@@ -70,6 +105,7 @@ class MetadataCache {
   List lru_;
   std::unordered_map<std::string, List::iterator> by_location_;
   size_t bytes_ = 0;
+  std::atomic<size_t> reused_snapshots_{0};
 };
 
 // The text of the document at `location`, gunzipped when it is gzip-compressed.

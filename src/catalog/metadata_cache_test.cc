@@ -9,6 +9,7 @@
 #include "catalog/sql/sqlite_connection.h"
 #include "io/fault_injecting_file_io.h"
 #include "io/memory_file_io.h"
+#include "meta/metadata_json.h"
 
 namespace floe {
 namespace {
@@ -143,6 +144,163 @@ TEST_F(SqlCatalogCache, ALoadedTableIsACopyTheCallerMayChange) {
   auto second = a_.catalog->LoadTable(id_);
   ASSERT_TRUE(second);
   EXPECT_EQ(second->metadata.Property("color", ""), "red");
+}
+
+// A commit of `count` new snapshots on main (their manifest lists need not exist here).
+TableCommit AddSnapshots(const TableMetadata& base, int count, const std::string& writer = "a") {
+  TableCommit commit{TableIdentifier{{"db"}, "t"}, {}, {}};
+  std::optional<int64_t> parent;
+  if (const Snapshot* head = base.CurrentSnapshot()) parent = head->snapshot_id;
+  int64_t seq = base.last_sequence_number;
+  int64_t id = parent.value_or(0);
+  for (int i = 0; i < count; ++i) {
+    Snapshot s;
+    s.snapshot_id = ++id;
+    s.parent_snapshot_id = parent;
+    s.sequence_number = ++seq;
+    s.timestamp_ms = 1000 + id;
+    s.manifest_list = "/w/db/t/metadata/snap-" + std::to_string(id) + ".avro";
+    s.summary = {{"operation", "append"}, {"added-records", std::to_string(id)}, {"writer", writer}};
+    commit.updates.push_back(AddSnapshot{s});
+    parent = id;
+  }
+  commit.updates.push_back(SetSnapshotRef{"main", SnapshotRef{*parent, RefType::kBranch, {}, {}, {}}});
+  return commit;
+}
+
+TEST_F(SqlCatalogCache, AnotherCatalogsDocumentIsParsedReusingTheOneBefore) {
+  auto base = a_.catalog->LoadTable(id_);
+  ASSERT_TRUE(base);
+  ASSERT_TRUE(a_.catalog->CommitTable(AddSnapshots(base->metadata, 5)));
+  auto first = b_.catalog->LoadSharedTable(id_);  // B parses A's document: nothing to reuse yet
+  ASSERT_TRUE(first);
+  MetadataCache& b_cache = *b_.catalog->metadata_cache();
+  EXPECT_EQ(b_cache.reused_snapshots(), 0u);
+  ASSERT_TRUE(a_.catalog->CommitTable(AddSnapshots(*first->metadata, 2)));
+  auto second = b_.catalog->LoadSharedTable(id_);
+  ASSERT_TRUE(second);
+  EXPECT_EQ(b_cache.reused_snapshots(), 5u);  // only A's two new snapshots were parsed
+  // Exactly what a full parse of the document gives.
+  auto text = files_->ReadAll(second->metadata_location);
+  ASSERT_TRUE(text);
+  auto full = ParseTableMetadata(*text);
+  ASSERT_TRUE(full);
+  EXPECT_EQ(WriteTableMetadata(*second->metadata), WriteTableMetadata(*full));
+  ASSERT_EQ(second->metadata->snapshots.size(), 7u);
+  // A's own writes were not parsed at all; B's parsed text is never handed to B's writer.
+  EXPECT_EQ(b_cache.FindText(second->metadata_location), nullptr);
+  ASSERT_TRUE(b_.catalog->CommitTable(AddSnapshots(*second->metadata, 1)));
+  auto third = a_.catalog->LoadTable(id_);
+  ASSERT_TRUE(third);
+  EXPECT_EQ(third->metadata.snapshots.size(), 8u);
+  EXPECT_EQ(a_.catalog->metadata_cache()->reused_snapshots(), 7u);  // A reused its own written text
+}
+
+// A's catalog as a pointer store whose next swap first lets `race` commit: A's swap then
+// finds the pointer moved and loses, after A's document was written.
+class RacingStore : public PointerStore {
+ public:
+  RacingStore(SqlCatalog& inner, std::function<void()> race) : inner_(inner), race_(std::move(race)) {}
+  Result<std::string> CurrentMetadataLocation(const TableIdentifier& id) override {
+    return inner_.CurrentMetadataLocation(id);
+  }
+  Result<std::string> NewMetadataLocation(const TableIdentifier& id, const TableMetadata& next,
+                                          const std::string& base_location) override {
+    return inner_.NewMetadataLocation(id, next, base_location);
+  }
+  Status SwapPointer(const PointerSwap& swap) override {
+    if (race_) std::exchange(race_, nullptr)();
+    return inner_.SwapPointer(swap);
+  }
+  Status SwapPointers(const std::vector<PointerSwap>& swaps) override { return inner_.SwapPointers(swaps); }
+  MetadataCache* metadata_cache() override { return inner_.metadata_cache(); }
+
+ private:
+  SqlCatalog& inner_;
+  std::function<void()> race_;
+};
+
+TEST_F(SqlCatalogCache, AWriterThatLosesTheSwapParsesTheWinnerReusingItsLostDocument) {
+  auto base = a_.catalog->LoadTable(id_);
+  ASSERT_TRUE(base);
+  ASSERT_TRUE(a_.catalog->CommitTable(AddSnapshots(base->metadata, 5)));
+  auto five = a_.catalog->LoadTable(id_);  // a copy: the commit below may take the cached base
+  ASSERT_TRUE(five);
+  RacingStore racing(*a_.catalog, [&] {
+    auto seen_by_b = b_.catalog->LoadTable(id_);
+    ASSERT_TRUE(seen_by_b);
+    ASSERT_TRUE(b_.catalog->CommitTable(AddSnapshots(seen_by_b->metadata, 1, "b")));
+  });
+  auto lost = CommitSharedTableVia(racing, *a_.io, AddSnapshots(five->metadata, 1, "a"));
+  ASSERT_FALSE(lost);
+  EXPECT_EQ(lost.error().kind, ErrorKind::kCommitConflict);
+  MetadataCache& cache = *a_.catalog->metadata_cache();
+  const size_t reused_before = cache.reused_snapshots();
+  auto winner = a_.catalog->LoadSharedTable(id_);
+  ASSERT_TRUE(winner);
+  EXPECT_EQ(cache.reused_snapshots() - reused_before, 5u);  // all but B's own snapshot
+  ASSERT_EQ(winner->metadata->snapshots.size(), 6u);
+  EXPECT_EQ(winner->metadata->snapshots.back().summary.at("writer"), "b");
+  auto text = files_->ReadAll(winner->metadata_location);
+  ASSERT_TRUE(text);
+  auto full = ParseTableMetadata(*text);
+  ASSERT_TRUE(full);
+  EXPECT_EQ(WriteTableMetadata(*winner->metadata), WriteTableMetadata(*full));
+}
+
+TEST(MetadataCache, ALostAttemptServesOnlyAsThePreviousDocument) {
+  TableMetadata m;
+  m.table_uuid = "9f3e2a4c-0000-4000-8000-000000000001";
+  m.location = "/w/t";
+  m.schemas.push_back(Schema(0, {}, {}));
+  m.partition_specs.push_back(PartitionSpec(0, {}));
+  m.sort_orders.push_back(SortOrder::Unsorted());
+  for (int64_t id = 1; id <= 3; ++id) {
+    Snapshot s;
+    s.snapshot_id = id;
+    s.sequence_number = id;
+    s.manifest_list = "/w/t/metadata/snap-" + std::to_string(id) + ".avro";
+    m.snapshots.push_back(s);
+  }
+  m.last_sequence_number = 3;
+  MetadataCache cache;
+  cache.KeepLostAttempt("/w/t/metadata/lost.metadata.json", std::make_shared<TableMetadata>(m),
+                        WriteTableMetadataText(m, nullptr));
+  EXPECT_EQ(cache.Find("/w/t/metadata/lost.metadata.json"), nullptr);
+  EXPECT_EQ(cache.FindText("/w/t/metadata/lost.metadata.json"), nullptr);
+  EXPECT_TRUE(cache.LatestOfTable(m.table_uuid).text);
+  // The winner holds the same first two snapshots and one of its own.
+  TableMetadata winner = m;
+  winner.snapshots.back().manifest_list = "/w/t/metadata/snap-3-winner.avro";
+  auto parsed = cache.ParseAndInsert("/w/t/metadata/winner.metadata.json", WriteTableMetadata(winner));
+  ASSERT_TRUE(parsed) << parsed.error().ToString();
+  EXPECT_EQ(cache.reused_snapshots(), 2u);
+  EXPECT_EQ((*parsed)->snapshots.back().manifest_list, "/w/t/metadata/snap-3-winner.avro");
+  EXPECT_EQ(cache.Find("/w/t/metadata/winner.metadata.json"), *parsed);
+  EXPECT_EQ(WriteTableMetadata(**parsed), WriteTableMetadata(winner));
+  // Only the cache held the lost attempt: the parse took it over (its snapshots were moved).
+  EXPECT_EQ(cache.entries(), 1u);
+  // A table keeps one lost attempt: the latest.
+  for (const char* lost : {"/w/t/metadata/lost-2.metadata.json", "/w/t/metadata/lost-3.metadata.json"}) {
+    cache.KeepLostAttempt(lost, std::make_shared<TableMetadata>(m), WriteTableMetadataText(m, nullptr));
+  }
+  EXPECT_EQ(cache.entries(), 2u);
+  // The latest (lost-3) is held by no one: handed over. A document someone still holds is
+  // only lent, and stays cached.
+  const PreviousDocument taken = cache.TakeLatestOfTable(m.table_uuid);
+  EXPECT_TRUE(taken.handed_over);
+  EXPECT_EQ(cache.entries(), 1u);
+  auto held = cache.Find("/w/t/metadata/winner.metadata.json");
+  ASSERT_TRUE(held);
+  const PreviousDocument lent = cache.TakeLatestOfTable(m.table_uuid);
+  EXPECT_FALSE(lent.handed_over);
+  EXPECT_EQ(lent.metadata, held);
+  EXPECT_EQ(cache.entries(), 1u);
+  // A parse error is the full parser's, and caches nothing.
+  auto bad = cache.ParseAndInsert("/w/t/metadata/bad.metadata.json", "{\"format-version\": 2}");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, ParseTableMetadata("{\"format-version\": 2}").error().message);
+  EXPECT_EQ(cache.Find("/w/t/metadata/bad.metadata.json"), nullptr);
 }
 
 }  // namespace

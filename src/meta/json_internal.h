@@ -37,6 +37,16 @@ Ordered PartitionStatisticsToOrdered(const TableMetadata& m);
 // produce byte for byte (tests compare the two).
 std::string WriteTableMetadataReference(const TableMetadata& m);
 
+// TableMetadataFromJson with some of the long lists already parsed: each one given (moved
+// from) stands for the document's own list of that name, which `j` then need not hold. The
+// incremental parse (metadata_reuse.cc) reads the rest of a document this way.
+struct ParsedLists {
+  std::vector<Snapshot>* snapshots = nullptr;             // "snapshots"
+  std::vector<SnapshotLogEntry>* snapshot_log = nullptr;  // "snapshot-log"
+};
+Result<TableMetadata> TableMetadataFromJson(const nlohmann::json& j, const ParsedLists& parsed);
+Result<SnapshotLogEntry> SnapshotLogEntryFromJson(const nlohmann::json& j);
+
 Result<StatisticsFile> StatisticsFileFromJson(const nlohmann::json& j);
 Result<PartitionStatisticsFile> PartitionStatisticsFileFromJson(const nlohmann::json& j);
 

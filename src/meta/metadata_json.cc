@@ -99,10 +99,15 @@ Status ReadSortOrders(const Json& j, TableMetadata& m) {
   return Ok();
 }
 
-Status ReadSnapshots(const Json& j, TableMetadata& m) {
+// The lists `parsed` gives replace the document's own (see json_internal.h).
+Status ReadSnapshots(const Json& j, const internal::ParsedLists& parsed, TableMetadata& m) {
   FLOE_ASSIGN_OR_RETURN(auto current, jf::GetOptionalLong(j, "current-snapshot-id"));
   if (current && *current != -1) m.current_snapshot_id = *current;
-  FLOE_ASSIGN_OR_RETURN(m.snapshots, ParseList<Snapshot>(j, "snapshots", SnapshotFromJson));
+  if (parsed.snapshots) {
+    m.snapshots = std::move(*parsed.snapshots);
+  } else {
+    FLOE_ASSIGN_OR_RETURN(m.snapshots, ParseList<Snapshot>(j, "snapshots", SnapshotFromJson));
+  }
   FLOE_ASSIGN_OR_RETURN(const Json* refs, jf::GetObject(j, "refs"));
   if (refs) {
     for (auto it = refs->begin(); it != refs->end(); ++it) {
@@ -115,12 +120,12 @@ Status ReadSnapshots(const Json& j, TableMetadata& m) {
     // Documents written before refs existed: main is implicitly the current snapshot.
     m.refs[kMainBranch] = SnapshotRef{*m.current_snapshot_id, RefType::kBranch, {}, {}, {}};
   }
-  FLOE_ASSIGN_OR_RETURN(m.snapshot_log, ParseList<SnapshotLogEntry>(j, "snapshot-log", [](const Json& e) -> Result<SnapshotLogEntry> {
-                          SnapshotLogEntry out;
-                          FLOE_ASSIGN_OR_RETURN(out.timestamp_ms, jf::GetLong(e, "timestamp-ms"));
-                          FLOE_ASSIGN_OR_RETURN(out.snapshot_id, jf::GetLong(e, "snapshot-id"));
-                          return out;
-                        }));
+  if (parsed.snapshot_log) {
+    m.snapshot_log = std::move(*parsed.snapshot_log);
+  } else {
+    FLOE_ASSIGN_OR_RETURN(m.snapshot_log,
+                          ParseList<SnapshotLogEntry>(j, "snapshot-log", internal::SnapshotLogEntryFromJson));
+  }
   FLOE_ASSIGN_OR_RETURN(m.metadata_log, ParseList<MetadataLogEntry>(j, "metadata-log", [](const Json& e) -> Result<MetadataLogEntry> {
                           MetadataLogEntry out;
                           FLOE_ASSIGN_OR_RETURN(out.timestamp_ms, jf::GetLong(e, "timestamp-ms"));
@@ -133,7 +138,7 @@ Status ReadSnapshots(const Json& j, TableMetadata& m) {
   return Ok();
 }
 
-Result<TableMetadata> ReadDocument(const Json& j) {
+Result<TableMetadata> ReadDocument(const Json& j, const internal::ParsedLists& parsed) {
   if (!j.is_object()) return InvalidArgument("table metadata must be a JSON object, got " + jf::Snippet(j));
   if (LooksLikeView(j))
     return InvalidArgument(
@@ -161,7 +166,7 @@ Result<TableMetadata> ReadDocument(const Json& j) {
   if (props) {
     FLOE_ASSIGN_OR_RETURN(m.properties, jf::ToStringMap(*props, "properties"));
   }
-  FLOE_RETURN_IF_ERROR(ReadSnapshots(j, m));
+  FLOE_RETURN_IF_ERROR(ReadSnapshots(j, parsed, m));
   if (m.format_version >= 3) {
     FLOE_ASSIGN_OR_RETURN(auto next_row_id, jf::GetOptionalLong(j, "next-row-id"));
     m.next_row_id = next_row_id.value_or(0);
@@ -172,8 +177,8 @@ Result<TableMetadata> ReadDocument(const Json& j) {
 
 }  // namespace
 
-Result<TableMetadata> TableMetadataFromJson(const nlohmann::json& j) {
-  auto m = ReadDocument(j);
+Result<TableMetadata> internal::TableMetadataFromJson(const nlohmann::json& j, const ParsedLists& parsed) {
+  auto m = ReadDocument(j, parsed);
   if (!m) {
     // A document that breaks the spec is corrupt input; an unknown version is a format floe
     // cannot read yet.
@@ -181,6 +186,15 @@ Result<TableMetadata> TableMetadataFromJson(const nlohmann::json& j) {
     return std::unexpected(Error{kind, m.error().message});
   }
   return m;
+}
+
+Result<TableMetadata> TableMetadataFromJson(const nlohmann::json& j) { return internal::TableMetadataFromJson(j, {}); }
+
+Result<SnapshotLogEntry> internal::SnapshotLogEntryFromJson(const nlohmann::json& j) {
+  SnapshotLogEntry out;
+  FLOE_ASSIGN_OR_RETURN(out.timestamp_ms, jf::GetLong(j, "timestamp-ms"));
+  FLOE_ASSIGN_OR_RETURN(out.snapshot_id, jf::GetLong(j, "snapshot-id"));
+  return out;
 }
 
 Result<TableMetadata> ParseTableMetadata(std::string_view json_text) {

@@ -27,6 +27,9 @@ class Writer {
 
   void Raw(std::string_view text) { out_.append(text); }
 
+  // True once String() has written a string that was not UTF-8.
+  bool replaced() const { return replaced_; }
+
   void Int(int64_t v) {
     char buf[24];
     auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
@@ -43,7 +46,15 @@ class Writer {
       if (c >= 0x80) {
         // Multi-byte UTF-8 (or bytes that are not UTF-8): nlohmann's own rules, unchanged.
         out_.resize(start);
-        out_.append(Ordered(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        const Ordered value = std::string(s);  // not braces: those make an array
+        try {
+          out_.append(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::strict));
+        } catch (const nlohmann::json::type_error&) {
+          // Not UTF-8: written with replacement characters, so the text no longer reads back
+          // as the string it was written from.
+          replaced_ = true;
+          out_.append(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        }
         return;
       }
       if (c >= 0x20 && c != '"' && c != '\\') continue;
@@ -98,6 +109,7 @@ class Writer {
 
  private:
   std::string& out_;
+  bool replaced_ = false;
 };
 
 // One snapshot as an element of the top-level "snapshots" array (members at 6 spaces).
@@ -239,7 +251,9 @@ void Write(const TableMetadata& m, const MetadataText* previous, MetadataText& d
   };
   w.Key("snapshot-log", 2, false);
   WriteArray(w, m.snapshot_log, [&](const SnapshotLogEntry& e) {
+    const size_t begin = out.size();
     log_entry(e.timestamp_ms, "snapshot-id", [&] { w.Int(e.snapshot_id); });
+    if (record) doc.snapshot_log_spans.emplace_back(begin, out.size());
   });
   w.Key("metadata-log", 2, false);
   WriteArray(w, m.metadata_log, [&](const MetadataLogEntry& e) {
@@ -247,6 +261,7 @@ void Write(const TableMetadata& m, const MetadataText* previous, MetadataText& d
   });
   w.Close('}', 2);
   out.push_back('\n');
+  doc.reparses_exactly = !w.replaced();
 }
 
 }  // namespace
@@ -261,6 +276,7 @@ std::shared_ptr<const MetadataText> WriteTableMetadataText(const TableMetadata& 
   auto doc = std::make_shared<MetadataText>();
   doc->snapshot_ids.reserve(m.snapshots.size());
   doc->snapshot_spans.reserve(m.snapshots.size());
+  doc->snapshot_log_spans.reserve(m.snapshot_log.size());
   Write(m, previous, *doc, /*record=*/true);
   return doc;
 }

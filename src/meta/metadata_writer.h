@@ -17,12 +17,19 @@
 
 namespace floe {
 
-// A written document and where each snapshot's text lies in it.
+// A document's text and where each snapshot's text lies in it: a document floe wrote
+// (WriteTableMetadataText) or one it read (ParseTableMetadataReusing, metadata_reuse.h). Only
+// the first kind may be a writer's `previous`: the writer copies its text verbatim.
 struct MetadataText {
   std::string text;
   int format_version = 0;
   std::vector<int64_t> snapshot_ids;                  // in document order
   std::vector<std::pair<size_t, size_t>> snapshot_spans;  // [begin, end) in `text`, same order
+  // The snapshot-log's entries, [begin, end) in `text`, in order: a parse reuses them too.
+  std::vector<std::pair<size_t, size_t>> snapshot_log_spans;
+  // False when a string of the snapshots or logs was not UTF-8 and was written with
+  // replacement characters: parsing `text` then does not give back the metadata written.
+  bool reparses_exactly = true;
 };
 
 // Writes `m`, as WriteTableMetadata does. Snapshots of `m` found in `previous` (same id, same
