@@ -42,8 +42,8 @@ int64_t CommitPacer::SpanUs(int64_t cap_us) const {
   if (cap_us <= 0) return 0;
   // At least a millisecond: an attempt measured as instant still needs room for jitter.
   const int64_t base = std::max<int64_t>(attempt_us_, 1000);
-  // base < 2^40 us (12 days) in any real run, so shifting by at most 16 cannot overflow.
-  const int64_t span = std::min<int64_t>(base, int64_t{1} << 40) << level_;
+  // base < 2^40 us (12 days) in any real run, so the shift cannot overflow.
+  const int64_t span = std::min<int64_t>(base, int64_t{1} << 40) << std::min(level_, kMaxSpanDoublings);
   return std::min(span, cap_us);
 }
 

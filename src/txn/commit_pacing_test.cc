@@ -49,9 +49,8 @@ TEST(CommitPacer, LossesRaiseTheLevelAndLandingsLowerIt) {
   EXPECT_EQ(pacer.FirstAttemptWaitUs(policy), 0);
 }
 
-TEST(CommitPacer, WaitsGrowExponentiallyWithContentionUpToMaxWait) {
-  const RetryPolicy policy = Policy(0, 1000);
-  auto mean_wait_at = [&](int losses) {
+TEST(CommitPacer, WaitsGrowWithContentionUpToFourAttemptsAndNeverPastMaxWait) {
+  auto mean_wait_at = [](int losses, const RetryPolicy& policy) {
     CommitPacer pacer(4);
     int64_t sum = 0;
     const int draws = 400;
@@ -62,11 +61,14 @@ TEST(CommitPacer, WaitsGrowExponentiallyWithContentionUpToMaxWait) {
     }
     return static_cast<double>(sum) / draws;
   };
-  // Level n: span = 2 ms * 2^n, mean about half of it.
-  const double at2 = mean_wait_at(2), at4 = mean_wait_at(4), at12 = mean_wait_at(12);
-  EXPECT_GT(at4, 2.5 * at2);
-  EXPECT_LE(at12, 1'000'000);      // capped by max-wait-ms
-  EXPECT_GT(at12, 0.4 * 1'000'000);  // and the cap is reached
+  const RetryPolicy roomy = Policy(0, 1000);
+  // Level n: span = 2 ms * 2^min(n, 2), mean about half of it.
+  const double at1 = mean_wait_at(1, roomy), at2 = mean_wait_at(2, roomy), at12 = mean_wait_at(12, roomy);
+  EXPECT_GT(at2, 1.5 * at1);
+  EXPECT_LT(at12, 8'000 * 0.6);  // four attempts of 2 ms at most, however many losses: mean 4 ms
+  EXPECT_GT(at12, 8'000 * 0.4);
+  const RetryPolicy tight = Policy(0, 3);
+  EXPECT_LE(mean_wait_at(12, tight), 3'000);  // max-wait-ms still bounds every wait
 }
 
 TEST(CommitPacer, UnderContentionFirstAttemptsWaitTooButNoLongerThanMaxWait) {
