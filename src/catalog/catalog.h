@@ -10,6 +10,7 @@
 //                      reloading; never delete the new document blindly.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -73,6 +74,11 @@ struct TableCommit {
   TableIdentifier id;
   std::vector<TableRequirement> requirements;
   std::vector<TableUpdate> updates;
+  // Set when files the updates point to may still be being written (the commit loop writes a
+  // snapshot's manifest list while the catalog writes the metadata document): every catalog
+  // calls it, at most once, after its own writes and before the swap (before sending, for a
+  // remote catalog), and does not swap unless it returns Ok. Not part of the commit's JSON.
+  std::function<Status()> await_files;
 };
 
 class Catalog {

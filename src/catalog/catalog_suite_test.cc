@@ -171,6 +171,41 @@ TEST_P(CatalogSuite, CommitSwapsThePointer) {
   EXPECT_EQ(loaded->metadata.properties.at("color"), "blue");
 }
 
+// The commit loop writes a snapshot's manifest list while the catalog writes the document:
+// every catalog must wait for it, once, before the swap, and not swap when it failed.
+TEST_P(CatalogSuite, CommitAwaitsInFlightFilesOnceBeforeTheSwap) {
+  TableIdentifier id{{"db"}, "t"};
+  LoadedTable base = MakeTable(id);
+  auto other = OpenAnother();
+  ASSERT_TRUE(other);
+
+  int calls = 0;
+  std::string pointer_while_awaiting;
+  TableCommit commit = SetProperty(id, "color", "blue", {AssertTableUuid{base.metadata.table_uuid}});
+  commit.await_files = [&]() -> Status {
+    ++calls;
+    auto seen = other->LoadTable(id);  // another instance: what readers see at this moment
+    if (seen) pointer_while_awaiting = seen->metadata_location;
+    return Ok();
+  };
+  auto committed = catalog_->CommitTable(commit);
+  ASSERT_TRUE(committed) << committed.error().ToString();
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(pointer_while_awaiting, base.metadata_location);  // not swapped yet
+
+  auto before = WarehouseFiles();
+  TableCommit failing = SetProperty(id, "color", "red");
+  failing.await_files = []() -> Status { return IOError("manifest list write failed (injected)"); };
+  auto refused = catalog_->CommitTable(failing);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("injected"), std::string::npos) << refused.error().ToString();
+  auto loaded = other->LoadTable(id);
+  ASSERT_TRUE(loaded);
+  EXPECT_EQ(loaded->metadata_location, committed->metadata_location);
+  EXPECT_EQ(loaded->metadata.properties.at("color"), "blue");
+  EXPECT_EQ(WarehouseFiles(), before);  // its document was not left behind
+}
+
 TEST_P(CatalogSuite, StaleRequirementConflictsAndChangesNothing) {
   TableIdentifier id{{"db"}, "t"};
   LoadedTable base = MakeTable(id);

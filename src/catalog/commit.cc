@@ -62,6 +62,8 @@ Result<Prepared> Prepare(PointerStore& store, FileIO& io, const TableCommit& com
   FLOE_ASSIGN_OR_RETURN(std::string new_location, store.NewMetadataLocation(commit.id, next, base_location));
 
   std::shared_ptr<const MetadataText> document = WriteTableMetadataText(next, base_text.get());
+  // Where creating the document is the swap, the files it points to must be complete first.
+  if (store.DocumentIsPointer() && commit.await_files) FLOE_RETURN_IF_ERROR(commit.await_files());
   auto written = io.CreateIfAbsent(new_location, document->text);
   if (!written) {
     const Error& e = written.error();
@@ -107,6 +109,13 @@ void DeleteQuietly(FileIO& io, const std::vector<Prepared>& prepared) {
   for (const auto& p : prepared) (void)io.Delete(p.swap.new_location);
 }
 
+// The commit's files that may still be in flight, before a swap by pointer (a store whose
+// document is the pointer awaited them in Prepare, before creating it).
+Status AwaitFiles(PointerStore& store, const TableCommit& commit) {
+  if (!commit.await_files || store.DocumentIsPointer()) return Ok();
+  return commit.await_files();
+}
+
 // What a failed swap means for the documents written for it. A lost document holds the same
 // history as the winner's, but for its own change: the cache keeps it so that the reload
 // parses only what the winner added (metadata_reuse.h).
@@ -142,6 +151,10 @@ Result<LoadedTable> LoadTableVia(PointerStore& store, FileIO& io, const TableIde
 
 Result<SharedTable> CommitSharedTableVia(PointerStore& store, FileIO& io, const TableCommit& commit) {
   FLOE_ASSIGN_OR_RETURN(Prepared prepared, Prepare(store, io, commit));
+  if (Status files = AwaitFiles(store, commit); !files) {
+    DeleteQuietly(io, {prepared});
+    return std::unexpected(files.error());
+  }
   auto swapped = store.SwapPointer(prepared.swap);
   if (!swapped) {
     std::vector<Prepared> lost{std::move(prepared)};
@@ -172,6 +185,12 @@ Result<std::vector<LoadedTable>> CommitTransactionVia(PointerStore& store, FileI
       return std::unexpected(p.error());
     }
     prepared.push_back(std::move(*p));
+  }
+  for (const auto& c : commits) {
+    if (Status files = AwaitFiles(store, c); !files) {
+      DeleteQuietly(io, prepared);
+      return std::unexpected(files.error());
+    }
   }
   std::vector<PointerSwap> swaps;
   for (const auto& p : prepared) swaps.push_back(p.swap);

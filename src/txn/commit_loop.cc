@@ -4,6 +4,7 @@
 #include <set>
 #include <thread>
 
+#include "io/background_write.h"
 #include "meta/table_properties.h"
 #include "txn/commit_pacing.h"
 #include "txn/manifest_output.h"
@@ -209,6 +210,9 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
     int64_t sequence_number = 0;
     std::vector<std::string> attempt_files;
     TableCommit commit;
+    // The manifest list is written while the catalog writes the document (both flushes
+    // overlap); the catalog awaits it before the swap. Declared before `commit`'s hook uses it.
+    std::optional<BackgroundWrite> list_write;
     int64_t t = 0;
     {
       const TableMetadata& current = *loaded.metadata;
@@ -244,15 +248,15 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
       const std::string list_path = ctx.NewManifestListPath(current, snapshot_id, attempt);
       std::optional<int64_t> parent_id;
       if (head) parent_id = head->snapshot_id;
-      auto list_written =
-          WriteManifestListFile(io, current, output->manifests, snapshot_id, parent_id, sequence_number, list_path);
+      auto list_bytes = ManifestListBytes(current, output->manifests, snapshot_id, parent_id, sequence_number);
       attempt_files = output->attempt_files;
-      attempt_files.push_back(list_path);
-      if (!list_written) {
+      if (!list_bytes) {
         DeleteQuietly(io, attempt_files);
         files.Abandon();
-        return std::unexpected(list_written.error());
+        return std::unexpected(list_bytes.error());
       }
+      list_write.emplace(io, list_path, std::move(*list_bytes));
+      attempt_files.push_back(list_path);
 
       Snapshot snapshot =
           NewSnapshot(current, head, snapshot_id, sequence_number, list_path,
@@ -266,6 +270,7 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
       commit.requirements.push_back(AssertRefSnapshotId{options.branch, parent_id});
       commit.updates.push_back(AddSnapshot{snapshot});
       commit.updates.push_back(SetSnapshotRef{options.branch, ref});
+      commit.await_files = [&list_write] { return list_write->Wait(); };
       report.write_ms += MillisSince(t);
     }
     // With the base let go of, the catalog can move it into the new document instead of
@@ -276,7 +281,21 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
 
     t = MonotonicMicros();
     auto committed = catalog.CommitSharedTable(commit);
+    // Whatever the catalog did, the list's write has ended before its file is kept or deleted.
+    const Status list_written = list_write->Wait();
     report.swap_ms += MillisSince(t);
+    if (!list_written && committed) {
+      // Catalogs await the list before they swap (TableCommit::await_files); one that did not
+      // has published a snapshot whose list may be missing. Keep every file and say so.
+      return IOError("commit to " + id.ToString() + " landed but its manifest list " + list_write->path() +
+                     " failed to be written: " + list_written.error().message);
+    }
+    if (!list_written) {
+      // The catalog swaps only after the list is written: this attempt certainly failed.
+      DeleteQuietly(io, attempt_files);
+      files.Abandon();
+      return std::unexpected(list_written.error().WithContext("writing the manifest list of " + id.ToString()));
+    }
 
     auto landed = [&](const std::string& location) {
       pacer.Landed(MonotonicMicros() - attempt_start);

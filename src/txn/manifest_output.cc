@@ -68,6 +68,14 @@ Result<ManifestFile> WriteManifestFile(FileIO& io, const TableMetadata& table, i
 Status WriteManifestListFile(FileIO& io, const TableMetadata& table, const std::vector<ManifestFile>& manifests,
                              int64_t snapshot_id, std::optional<int64_t> parent_snapshot_id, int64_t sequence_number,
                              const std::string& path) {
+  FLOE_ASSIGN_OR_RETURN(std::string bytes,
+                        ManifestListBytes(table, manifests, snapshot_id, parent_snapshot_id, sequence_number));
+  return io.CreateUnreferenced(path, bytes);
+}
+
+Result<std::string> ManifestListBytes(const TableMetadata& table, const std::vector<ManifestFile>& manifests,
+                                      int64_t snapshot_id, std::optional<int64_t> parent_snapshot_id,
+                                      int64_t sequence_number) {
   ManifestListWriterOptions options;
   options.format_version = table.format_version;
   options.snapshot_id = snapshot_id;
@@ -76,8 +84,7 @@ Status WriteManifestListFile(FileIO& io, const TableMetadata& table, const std::
   FLOE_ASSIGN_OR_RETURN(AvroCompression compression, AvroCompressionOf(table));
   options.codec = compression.codec;
   options.compression_level = compression.level;
-  FLOE_ASSIGN_OR_RETURN(std::string bytes, WriteManifestList(options, manifests));
-  return io.CreateUnreferenced(path, bytes);
+  return WriteManifestList(options, manifests);
 }
 
 }  // namespace floe

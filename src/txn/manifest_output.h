@@ -23,5 +23,10 @@ Result<ManifestFile> WriteManifestFile(FileIO& io, const TableMetadata& table, i
 Status WriteManifestListFile(FileIO& io, const TableMetadata& table, const std::vector<ManifestFile>& manifests,
                              int64_t snapshot_id, std::optional<int64_t> parent_snapshot_id, int64_t sequence_number,
                              const std::string& path);
+// The same list's bytes, for a caller that writes them itself (the commit loop, on another
+// thread).
+Result<std::string> ManifestListBytes(const TableMetadata& table, const std::vector<ManifestFile>& manifests,
+                                      int64_t snapshot_id, std::optional<int64_t> parent_snapshot_id,
+                                      int64_t sequence_number);
 
 }  // namespace floe

@@ -359,6 +359,7 @@ Result<LoadedTable> RestCatalog::CommitTable(const TableCommit& commit) {
   FLOE_RETURN_IF_ERROR(ValidateNamespace(commit.id.ns));
   FLOE_RETURN_IF_ERROR(ValidateIdentifier(commit.id));
   json body = CommitTableJson(commit, /*with_identifier=*/true);
+  if (commit.await_files) FLOE_RETURN_IF_ERROR(commit.await_files());
   FLOE_ASSIGN_OR_RETURN(Reply r, Send("POST", TablePath(commit.id), body.dump(), Kind::kCommit));
   if (r.status != 200) return std::unexpected(ErrorFor(r, Kind::kCommit, "commit to " + commit.id.ToString()));
   auto j = ParseBody(r, "commit answer");
@@ -376,6 +377,9 @@ Result<std::vector<LoadedTable>> RestCatalog::CommitTransaction(const std::vecto
     changes.push_back(CommitTableJson(c, /*with_identifier=*/true));
   }
   json body{{"table-changes", changes}};
+  for (const auto& c : commits) {
+    if (c.await_files) FLOE_RETURN_IF_ERROR(c.await_files());
+  }
   FLOE_ASSIGN_OR_RETURN(Reply r, Send("POST", prefix_ + "/transactions/commit", body.dump(), Kind::kCommit));
   if (r.status != 204 && r.status != 200) {
     return std::unexpected(ErrorFor(r, Kind::kCommit, "multi-table commit of " + std::to_string(commits.size()) + " tables"));

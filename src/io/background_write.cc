@@ -1,0 +1,19 @@
+#include "io/background_write.h"
+
+#include <utility>
+
+namespace floe {
+
+BackgroundWrite::BackgroundWrite(FileIO& io, std::string path, std::string bytes) : path_(std::move(path)) {
+  // result_ is written only by the thread and read only after join: no lock needed.
+  thread_ = std::thread([this, &io, bytes = std::move(bytes)] { result_ = io.CreateUnreferenced(path_, bytes); });
+}
+
+BackgroundWrite::~BackgroundWrite() { (void)Wait(); }
+
+Status BackgroundWrite::Wait() {
+  if (thread_.joinable()) thread_.join();
+  return result_;
+}
+
+}  // namespace floe
