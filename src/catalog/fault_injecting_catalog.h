@@ -22,9 +22,12 @@ class FaultInjectingCatalog : public Catalog {
   // (the request was lost on its way: nothing changed, but the caller cannot know that).
   void FailBeforeApplyWhen(std::function<bool(int call)> rule) { before_rule_ = std::move(rule); }
   int commits_applied_but_unanswered() const { return dropped_.load(); }
+  // Hands out `io` as this catalog's FileIO, so the files a writer creates itself (data files,
+  // manifests, manifest lists) go through it; the wrapped catalog keeps its own for documents.
+  void HandOutFileIO(std::shared_ptr<FileIO> io) { io_ = std::move(io); }
 
   std::string name() const override { return inner_->name(); }
-  std::shared_ptr<FileIO> io() const override { return inner_->io(); }
+  std::shared_ptr<FileIO> io() const override { return io_ ? io_ : inner_->io(); }
   std::string warehouse_location() const override { return inner_->warehouse_location(); }
   Status CreateNamespace(const Namespace& ns, const Properties& p) override { return inner_->CreateNamespace(ns, p); }
   Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) override { return inner_->ListNamespaces(parent); }
@@ -64,6 +67,7 @@ class FaultInjectingCatalog : public Catalog {
 
  private:
   std::unique_ptr<Catalog> inner_;
+  std::shared_ptr<FileIO> io_;
   std::function<bool(int)> rule_;
   std::function<bool(int)> before_rule_;
   std::atomic<int> calls_{0};

@@ -16,4 +16,17 @@ Status BackgroundWrite::Wait() {
   return result_;
 }
 
+void BackgroundWrites::Start(FileIO& io, std::string path, std::string bytes) {
+  writes_.push_back(std::make_unique<BackgroundWrite>(io, std::move(path), std::move(bytes)));
+}
+
+Status BackgroundWrites::WaitAll() {
+  Status first = Ok();
+  for (auto& write : writes_) {
+    Status done = write->Wait();
+    if (!done && first) first = done;
+  }
+  return first;
+}
+
 }  // namespace floe

@@ -7,8 +7,10 @@
 // durably (the swap), and before deleting it.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "io/file_io.h"
 
@@ -31,6 +33,17 @@ class BackgroundWrite {
   std::string path_;
   Status result_ = Ok();
   std::thread thread_;  // joinable until the first Wait
+};
+
+// Several background writes awaited together (a commit's new manifests).
+class BackgroundWrites {
+ public:
+  void Start(FileIO& io, std::string path, std::string bytes);
+  // Waits for every write started so far; the first failure among all of them, ever.
+  Status WaitAll();
+
+ private:
+  std::vector<std::unique_ptr<BackgroundWrite>> writes_;
 };
 
 }  // namespace floe

@@ -33,5 +33,25 @@ TEST(BackgroundWriteTest, DestroyingWithoutWaitingStillFinishesTheWrite) {
   EXPECT_EQ(io.ReadAll("/t/late.avro").value_or(""), "bytes");
 }
 
+TEST(BackgroundWritesTest, WaitAllJoinsEveryWriteAndKeepsTheFirstFailure) {
+  MemoryFileIO io;
+  ASSERT_TRUE(io.CreateIfAbsent("/t/taken.avro", "first"));
+  BackgroundWrites writes;
+  writes.Start(io, "/t/a.avro", "a");
+  writes.Start(io, "/t/taken.avro", "second");
+  writes.Start(io, "/t/b.avro", "b");
+  auto all = writes.WaitAll();
+  ASSERT_FALSE(all);
+  EXPECT_EQ(all.error().kind, ErrorKind::kAlreadyExists);
+  EXPECT_EQ(io.ReadAll("/t/a.avro").value_or(""), "a");
+  EXPECT_EQ(io.ReadAll("/t/b.avro").value_or(""), "b");
+  writes.Start(io, "/t/c.avro", "c");  // a later write: joined too, the failure stays
+  EXPECT_FALSE(writes.WaitAll());
+  EXPECT_EQ(io.ReadAll("/t/c.avro").value_or(""), "c");
+  BackgroundWrites fine;
+  fine.Start(io, "/t/d.avro", "d");
+  EXPECT_TRUE(fine.WaitAll());
+}
+
 }  // namespace
 }  // namespace floe

@@ -23,7 +23,8 @@ void DeleteQuietly(FileIO& io, const std::vector<std::string>& paths) {
 // The files a commit has written so far, and which of them may go when it ends.
 class CommitFiles {
  public:
-  CommitFiles(FileIO& io, SnapshotOperation& operation) : io_(io), operation_(operation) {}
+  CommitFiles(FileIO& io, SnapshotOperation& operation, BackgroundWrites& background)
+      : io_(io), operation_(operation), background_(background) {}
 
   // The swap of an attempt that wrote `files` certainly failed.
   void AttemptFailed(const std::vector<std::string>& files) { failed_.insert(failed_.end(), files.begin(), files.end()); }
@@ -31,10 +32,14 @@ class CommitFiles {
   void KeepPrepared() { keep_prepared_ = true; }
 
   // The commit landed: only the files of failed attempts are garbage.
-  void Landed() { DeleteQuietly(io_, failed_); }
+  void Landed() {
+    (void)background_.WaitAll();  // nothing is deleted while it may still be being written
+    DeleteQuietly(io_, failed_);
+  }
   // The commit ends without landing: everything it wrote goes, except what an attempt of
   // unknown outcome may still reference.
   void Abandon() {
+    (void)background_.WaitAll();
     DeleteQuietly(io_, failed_);
     if (!keep_prepared_) DeleteQuietly(io_, operation_.prepared_files());
   }
@@ -42,6 +47,7 @@ class CommitFiles {
  private:
   FileIO& io_;
   SnapshotOperation& operation_;
+  BackgroundWrites& background_;
   std::vector<std::string> failed_;
   bool keep_prepared_ = false;
 };
@@ -142,6 +148,10 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
   OperationContext ctx;
   ctx.io = catalog.io().get();
   ctx.branch = options.branch;
+  // New manifests are made durable while the commit goes on; every attempt awaits them before
+  // its swap (with the manifest list, through TableCommit::await_files).
+  BackgroundWrites background;
+  ctx.background_writes = &background;
   FileIO& io = *ctx.io;
 
   // Shared, not copied: with a long history a copy costs more than the commit's own I/O.
@@ -164,7 +174,7 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
     }
   }
 
-  CommitFiles files(io, operation);
+  CommitFiles files(io, operation, background);
   {
     const int64_t t = MonotonicMicros();
     auto prepared = operation.Prepare(ctx, *loaded.metadata);
@@ -270,7 +280,10 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
       commit.requirements.push_back(AssertRefSnapshotId{options.branch, parent_id});
       commit.updates.push_back(AddSnapshot{snapshot});
       commit.updates.push_back(SetSnapshotRef{options.branch, ref});
-      commit.await_files = [&list_write] { return list_write->Wait(); };
+      commit.await_files = [&list_write, &background]() -> Status {
+        FLOE_RETURN_IF_ERROR(background.WaitAll());
+        return list_write->Wait();
+      };
       report.write_ms += MillisSince(t);
     }
     // With the base let go of, the catalog can move it into the new document instead of
@@ -281,20 +294,21 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
 
     t = MonotonicMicros();
     auto committed = catalog.CommitSharedTable(commit);
-    // Whatever the catalog did, the list's write has ended before its file is kept or deleted.
-    const Status list_written = list_write->Wait();
+    // Whatever the catalog did, the writes have ended before any file is kept or deleted.
+    Status written = background.WaitAll();
+    if (written) written = list_write->Wait();
     report.swap_ms += MillisSince(t);
-    if (!list_written && committed) {
-      // Catalogs await the list before they swap (TableCommit::await_files); one that did not
-      // has published a snapshot whose list may be missing. Keep every file and say so.
-      return IOError("commit to " + id.ToString() + " landed but its manifest list " + list_write->path() +
-                     " failed to be written: " + list_written.error().message);
+    if (!written && committed) {
+      // Catalogs await the files before they swap (TableCommit::await_files); one that did not
+      // has published a snapshot whose files may be missing. Keep every file and say so.
+      return IOError("commit to " + id.ToString() + " landed but a file it points to failed to be written: " +
+                     written.error().message);
     }
-    if (!list_written) {
-      // The catalog swaps only after the list is written: this attempt certainly failed.
+    if (!written) {
+      // The catalog swaps only after the files are written: this attempt certainly failed.
       DeleteQuietly(io, attempt_files);
       files.Abandon();
-      return std::unexpected(list_written.error().WithContext("writing the manifest list of " + id.ToString()));
+      return std::unexpected(written.error().WithContext("writing the manifests of " + id.ToString()));
     }
 
     auto landed = [&](const std::string& location) {

@@ -127,8 +127,10 @@ Result<std::vector<ManifestFile>> FilesOperation::WriteNewManifests(const Operat
     }
     for (auto& [spec_id, entries] : by_spec) {
       std::string path = ctx.NewMetadataFilePath(table, "-m0.avro");
-      FLOE_ASSIGN_OR_RETURN(ManifestFile m, WriteManifestFile(*ctx.io, table, spec_id, content, entries, path));
+      // Listed as written before the write ends: whoever cleans up waits for it first.
       written->push_back(path);
+      FLOE_ASSIGN_OR_RETURN(ManifestFile m, WriteManifestFile(*ctx.io, table, spec_id, content, entries, path,
+                                                               ctx.background_writes));
       out.push_back(std::move(m));
     }
     return Ok();

@@ -48,7 +48,8 @@ Result<AvroCompression> AvroCompressionOf(const TableMetadata& table) {
 }  // namespace
 
 Result<ManifestFile> WriteManifestFile(FileIO& io, const TableMetadata& table, int spec_id, ManifestContent content,
-                                       const std::vector<ManifestEntry>& entries, const std::string& path) {
+                                       const std::vector<ManifestEntry>& entries, const std::string& path,
+                                       BackgroundWrites* background) {
   const PartitionSpec* spec = table.SpecById(spec_id);
   if (!spec) return InvalidArgument("table has no partition spec " + std::to_string(spec_id) + " for manifest " + path);
   ManifestWriterOptions options;
@@ -61,7 +62,11 @@ Result<ManifestFile> WriteManifestFile(FileIO& io, const TableMetadata& table, i
   options.codec = compression.codec;
   options.compression_level = compression.level;
   FLOE_ASSIGN_OR_RETURN(WrittenManifest written, WriteManifest(std::move(options), entries));
-  FLOE_RETURN_IF_ERROR(io.CreateUnreferenced(path, written.bytes));
+  if (background) {
+    background->Start(io, path, std::move(written.bytes));
+  } else {
+    FLOE_RETURN_IF_ERROR(io.CreateUnreferenced(path, written.bytes));
+  }
   return written.manifest;
 }
 

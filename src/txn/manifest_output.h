@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "io/background_write.h"
 #include "io/file_io.h"
 #include "meta/data_file.h"
 #include "meta/manifest_file.h"
@@ -16,8 +17,11 @@ namespace floe {
 // name nothing points to yet (written in place: FileIO::CreateUnreferenced). The returned
 // ManifestFile has counts, partition summaries and length; the caller sets added_snapshot_id
 // and the sequence numbers when it lists the manifest.
+// With `background` set, the durable write is left running there (see
+// OperationContext::background_writes) and only the encoding is done when this returns.
 Result<ManifestFile> WriteManifestFile(FileIO& io, const TableMetadata& table, int spec_id, ManifestContent content,
-                                       const std::vector<ManifestEntry>& entries, const std::string& path);
+                                       const std::vector<ManifestEntry>& entries, const std::string& path,
+                                       BackgroundWrites* background = nullptr);
 
 // Writes a snapshot's manifest list at `path` (create-if-absent, in place: a fresh name).
 Status WriteManifestListFile(FileIO& io, const TableMetadata& table, const std::vector<ManifestFile>& manifests,

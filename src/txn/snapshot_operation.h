@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "io/background_write.h"
 #include "io/file_io.h"
 #include "meta/manifest_file.h"
 #include "meta/table_metadata.h"
@@ -26,6 +27,10 @@ namespace floe {
 struct OperationContext {
   FileIO* io = nullptr;
   std::string branch = kMainBranch;
+  // When set, new manifests' durable writes may run here while the commit goes on: the commit
+  // loop awaits them before the swap and before deleting any file. Unset, writes are done
+  // before the call that makes them returns.
+  BackgroundWrites* background_writes = nullptr;
   // A unique path for a new metadata-side file under <location>/metadata/.
   std::string NewMetadataFilePath(const TableMetadata& table, const std::string& suffix) const;
   // A new manifest list's path: snap-<snapshot id>-<attempt>-<uuid>.avro, as Iceberg's writers
