@@ -69,7 +69,10 @@ int64_t CommitPacer::FirstAttemptWaitUs(const RetryPolicy& policy) {
 
 int64_t CommitPacer::LostAttemptWaitUs(const RetryPolicy& policy, int64_t attempt_us) {
   std::lock_guard lock(mu_);
-  RecordDuration(attempt_us);
+  // Only landed attempts set the span once one is known: a lost attempt also parsed the
+  // winner's document and was rebuilt, so it runs longer, and waits scaled by it grew with
+  // every loss, which is the capture effect again.
+  if (attempt_us_ == 0) RecordDuration(attempt_us);
   level_ = std::min(level_ + 1, kMaxLevel);
   last_lost_us_ = MonotonicMicros();
   const int64_t min_us = std::max<int64_t>(policy.min_wait_ms, 0) * 1000;

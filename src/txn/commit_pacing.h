@@ -8,8 +8,8 @@
 // CommitPacer keeps the backoff per table for the whole process instead of per commit:
 //   - a contention level that rises by one at every lost attempt and falls by one at every
 //     landed commit (so it settles where about half the attempts land);
-//   - the span of the random waits: the duration of a recent attempt (load to swap answer)
-//     doubled per level up to four times it, clamped to the commit.retry.* bounds;
+//   - the span of the random waits: the duration of a recent landed attempt (load to swap
+//     answer) doubled per level up to four times it, clamped to the commit.retry.* bounds;
 //   - a retry waits min-wait-ms plus a random part of the span, never above max-wait-ms;
 //   - a first attempt waits a random part of an eighth of the span while contention is
 //     recent, so a writer that just won does not jump ahead of those it beat.
@@ -44,8 +44,9 @@ class CommitPacer {
   // Microseconds to wait before a commit's first attempt: 0 unless this process lost an
   // attempt on the table within the last second and has not yet won its level back down.
   int64_t FirstAttemptWaitUs(const RetryPolicy& policy);
-  // Records an attempt that lost the race (it took `attempt_us`) and returns the microseconds
-  // to wait before the next one: in [min_wait_ms, max_wait_ms].
+  // Records an attempt that lost the race (it took `attempt_us`, which counts only while no
+  // landed attempt is known) and returns the microseconds to wait before the next one: in
+  // [min_wait_ms, max_wait_ms].
   int64_t LostAttemptWaitUs(const RetryPolicy& policy, int64_t attempt_us);
   // Records an attempt that landed (it took `attempt_us`).
   void Landed(int64_t attempt_us);
@@ -64,7 +65,7 @@ class CommitPacer {
   mutable std::mutex mu_;
   std::mt19937_64 rng_;
   int level_ = 0;
-  int64_t attempt_us_ = 0;       // running mean of recent attempt durations
+  int64_t attempt_us_ = 0;       // running mean of recent landed attempts' durations
   int64_t last_lost_us_ = -1;    // monotonic time of the last lost attempt
 };
 

@@ -71,6 +71,21 @@ TEST(CommitPacer, WaitsGrowWithContentionUpToFourAttemptsAndNeverPastMaxWait) {
   EXPECT_LE(mean_wait_at(12, tight), 3'000);  // max-wait-ms still bounds every wait
 }
 
+TEST(CommitPacer, WaitsFollowLandedAttemptsNotTheLongerLostOnes) {
+  // A lost attempt also parses the winner's document: it runs longer than a landed one. If
+  // those durations set the waits, a writer would wait longer the more it lost.
+  const RetryPolicy policy = Policy(0, 1000);
+  CommitPacer pacer(6);
+  pacer.Landed(2000);
+  int64_t sum = 0;
+  const int draws = 400;
+  for (int i = 0; i < draws; ++i) {
+    sum += pacer.LostAttemptWaitUs(policy, 40'000);
+    pacer.Landed(2000);
+  }
+  EXPECT_LT(static_cast<double>(sum) / draws, 4'000);  // level 1: span 4 ms, mean about 2 ms
+}
+
 TEST(CommitPacer, UnderContentionFirstAttemptsWaitTooButNoLongerThanMaxWait) {
   const RetryPolicy policy = Policy(10, 200);
   CommitPacer pacer(5);
