@@ -108,6 +108,14 @@ Status LinkUnnamed(int fd, const std::string& target) {
   return std::unexpected(ErrnoError("link new file to", target, errno));
 }
 
+// Whether LinkUnnamed can work in this process: linkat(AT_EMPTY_PATH) needs
+// CAP_DAC_READ_SEARCH (root usually has it; containers often drop it), the other form needs
+// /proc. Checked once; without either, new files get a temporary name instead.
+bool UnnamedFilesCanBeLinked() {
+  static const bool can = ::geteuid() == 0 || ::access("/proc/self/fd", X_OK) == 0;
+  return can;
+}
+
 // Makes the fully written and fsynced file visible as `target` (durably), or reports
 // AlreadyExists. A temporary name is removed either way; the descriptor is closed.
 Status Publish(PendingFile& file, const std::string& target, const std::string& folder) {
@@ -155,7 +163,7 @@ Result<PendingFile> CreatePending(std::string_view path, const std::string& targ
     }
   }
   FLOE_RETURN_IF_ERROR(posix::MakeFolders(folder));
-  if (unnamed_allowed) {
+  if (unnamed_allowed && UnnamedFilesCanBeLinked()) {
     Fd unnamed(::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644));
     if (unnamed.get() >= 0) return PendingFile{PendingFile::Kind::kUnnamed, "", std::move(unnamed)};
   }
