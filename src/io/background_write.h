@@ -31,6 +31,7 @@ class BackgroundWrite {
 
  private:
   std::string path_;
+  std::string bytes_;  // until the write has ended
   Status result_ = Ok();
   std::thread thread_;  // joinable until the first Wait
 };
