@@ -14,6 +14,7 @@
 #include "expr/metrics_evaluator.h"
 #include "expr/parser.h"
 #include "expr/projection.h"
+#include "meta/data_file_metrics.h"
 #include "scan/delete_index.h"
 #include "scan/manifest_evaluator.h"
 #include "scan/manifest_reading.h"
@@ -42,17 +43,6 @@ Result<Expr> BuildFilter(const ScanOptions& options, const Schema& schema) {
   }
   if (filter->op() == Op::kTrue) return filter;
   return Bind(filter, schema, options.case_sensitive);
-}
-
-FileMetrics MetricsOf(const DataFile& f) {
-  FileMetrics m;
-  m.record_count = f.record_count;
-  m.value_counts = f.value_counts;
-  m.null_value_counts = f.null_value_counts;
-  m.nan_value_counts = f.nan_value_counts;
-  m.lower_bounds = f.lower_bounds;
-  m.upper_bounds = f.upper_bounds;
-  return m;
 }
 
 void DropStats(DataFile* f) {

@@ -3,22 +3,9 @@
 #include "expr/binder.h"
 #include "expr/metrics_evaluator.h"
 #include "expr/projection.h"
+#include "meta/data_file_metrics.h"
 
 namespace floe {
-namespace {
-
-FileMetrics MetricsOf(const DataFile& f) {
-  FileMetrics m;
-  m.record_count = f.record_count;
-  m.value_counts = f.value_counts;
-  m.null_value_counts = f.null_value_counts;
-  m.nan_value_counts = f.nan_value_counts;
-  m.lower_bounds = f.lower_bounds;
-  m.upper_bounds = f.upper_bounds;
-  return m;
-}
-
-}  // namespace
 
 Result<FileFilter> FileFilter::Make(const Expr& filter, const TableMetadata& table, bool case_sensitive) {
   FileFilter out;
