@@ -117,7 +117,8 @@ bool UnnamedFilesCanBeLinked() {
 }
 
 // Makes the fully written and fsynced file visible as `target` (durably), or reports
-// AlreadyExists. A temporary name is removed either way; the descriptor is closed.
+// AlreadyExists. A temporary name is removed either way. An in-place file keeps its name in
+// `file.temp` until it is durably published, so that Discard removes it after a failure.
 Status Publish(PendingFile& file, const std::string& target, const std::string& folder) {
   Status published = Ok();
   switch (file.kind) {
@@ -135,10 +136,11 @@ Status Publish(PendingFile& file, const std::string& target, const std::string& 
     case PendingFile::Kind::kInPlace:
       break;  // already under its name
   }
-  file.temp.clear();
+  if (file.kind == PendingFile::Kind::kTempName) file.temp.clear();  // unlinked above
   if (published && ::close(file.fd.release()) != 0) published = std::unexpected(ErrnoError("close", target, errno));
-  FLOE_RETURN_IF_ERROR(published);
-  return posix::SyncFolder(folder);
+  if (published) published = posix::SyncFolder(folder);
+  if (published) file.temp.clear();  // published: nothing of it is left to remove
+  return published;
 }
 
 // Removes what an unfinished file left: its temporary or in-place name (an unnamed file
@@ -205,13 +207,8 @@ class LocalOutputFile : public OutputFile {
     if (done_) return InvalidArgument("close of " + path_ + " after Close or Abort");
     Status status = Flush();
     if (status && ::fsync(file_.fd.get()) != 0) status = std::unexpected(ErrnoError("fsync", target_, errno));
-    if (status) {
-      // A failed publish of an in-place file must remove it: it is ours (O_EXCL).
-      const std::string in_place = file_.kind == PendingFile::Kind::kInPlace ? file_.temp : "";
-      status = Publish(file_, target_, folder_);
-      if (!status && !in_place.empty()) ::unlink(in_place.c_str());
-    }
-    Abort();  // after a publish: nothing left to remove
+    if (status) status = Publish(file_, target_, folder_);
+    Abort();  // removes what a failure left; after a publish there is nothing
     return status;
   }
 
@@ -246,12 +243,10 @@ Status CreateWhole(std::string_view path, std::string_view data, bool in_place, 
   FLOE_ASSIGN_OR_RETURN(std::string target, LocalPath(path));
   const std::string folder = ParentPath(target);
   FLOE_ASSIGN_OR_RETURN(PendingFile file, CreatePending(path, target, folder, in_place, unnamed_allowed));
-  const std::string in_place_name = in_place ? target : "";
   Status status = posix::WriteAll(file.fd.get(), data, target);
   if (status && ::fsync(file.fd.get()) != 0) status = std::unexpected(ErrnoError("fsync", target, errno));
   if (status) status = Publish(file, target, folder);
-  Discard(file);
-  if (!status && !in_place_name.empty()) ::unlink(in_place_name.c_str());  // ours: O_EXCL created it
+  Discard(file);  // removes what a failure left; after a publish there is nothing
   return status;
 }
 
