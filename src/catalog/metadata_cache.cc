@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <iterator>
 #include <vector>
 
 #include "meta/metadata_json.h"
@@ -50,34 +51,43 @@ std::shared_ptr<const MetadataText> MetadataCache::FindText(const std::string& l
   return it->second->text;
 }
 
-PreviousDocument MetadataCache::LatestOfTable(std::string_view table_uuid) const {
+MetadataCache::List::iterator MetadataCache::LatestOfTableLocked(std::string_view table_uuid) {
+  // A handful of entries (kDefaultMaxEntries): a walk costs less than keeping an index.
+  for (auto it = lru_.begin(); it != lru_.end(); ++it) {
+    if (it->text && it->metadata->table_uuid == table_uuid) return it;
+  }
+  return lru_.end();
+}
+
+MetadataCache::Entry MetadataCache::RemoveLocked(List::iterator it) {
+  bytes_ -= it->bytes;
+  by_location_.erase(it->location);
+  Entry removed = std::move(*it);
+  lru_.erase(it);
+  return removed;
+}
+
+PreviousDocument MetadataCache::LatestOfTable(std::string_view table_uuid) {
   if (table_uuid.empty()) return {};
   std::lock_guard lock(mu_);
-  // A handful of entries (kDefaultMaxEntries): a walk costs less than keeping an index.
-  for (const Entry& e : lru_) {
-    if (e.text && e.metadata->table_uuid == table_uuid) return PreviousDocument{e.metadata, e.text};
-  }
-  return {};
+  auto it = LatestOfTableLocked(table_uuid);
+  return it == lru_.end() ? PreviousDocument{} : PreviousDocument{it->metadata, it->text};
 }
 
 PreviousDocument MetadataCache::TakeLatestOfTable(std::string_view table_uuid) {
   if (table_uuid.empty()) return {};
   std::lock_guard lock(mu_);
-  for (auto it = lru_.begin(); it != lru_.end(); ++it) {
-    if (!it->text || it->metadata->table_uuid != table_uuid) continue;
-    PreviousDocument previous{it->metadata, it->text};
-    // Under the lock no one can obtain a new reference from the cache, and a count of two (the
-    // entry and `previous`) means no one else holds it. The cache's documents are created
-    // non-const (see ParseAndInsert and Landed in commit.cc), so they may be handed over.
-    if (previous.metadata.use_count() == 2) {
-      bytes_ -= it->bytes;
-      by_location_.erase(it->location);
-      lru_.erase(it);
-      previous.handed_over = true;
-    }
-    return previous;
+  auto it = LatestOfTableLocked(table_uuid);
+  if (it == lru_.end()) return {};
+  PreviousDocument previous{it->metadata, it->text};
+  // Under the lock no one can obtain a new reference from the cache, and a count of two (the
+  // entry and `previous`) means no one else holds it. The cache's documents are created
+  // non-const (see ParseAndInsert and Landed in commit.cc), so they may be handed over.
+  if (previous.metadata.use_count() == 2) {
+    RemoveLocked(it);
+    previous.handed_over = true;
   }
-  return {};
+  return previous;
 }
 
 void MetadataCache::Insert(const std::string& location, std::shared_ptr<const TableMetadata> metadata,
@@ -119,10 +129,7 @@ void MetadataCache::Add(Entry entry) {
       // Only the latest lost attempt of a table is worth its room: it shares the most history.
       for (auto it = lru_.begin(); it != lru_.end();) {
         if (it->origin == Origin::kLostAttempt && it->metadata->table_uuid == entry.metadata->table_uuid) {
-          bytes_ -= it->bytes;
-          by_location_.erase(it->location);
-          evicted.push_back(std::move(*it));
-          it = lru_.erase(it);
+          evicted.push_back(RemoveLocked(it++));
         } else {
           ++it;
         }
@@ -131,13 +138,7 @@ void MetadataCache::Add(Entry entry) {
     bytes_ += entry.bytes;
     lru_.push_front(std::move(entry));
     by_location_[lru_.front().location] = lru_.begin();
-    while (lru_.size() > max_entries_ || bytes_ > max_bytes_) {
-      Entry& last = lru_.back();
-      bytes_ -= last.bytes;
-      by_location_.erase(last.location);
-      evicted.push_back(std::move(last));
-      lru_.pop_back();
-    }
+    while (lru_.size() > max_entries_ || bytes_ > max_bytes_) evicted.push_back(RemoveLocked(std::prev(lru_.end())));
   }
 }
 
@@ -148,9 +149,7 @@ bool MetadataCache::TakeIfUnshared(const std::string& location, const std::share
   // Under the lock no one can obtain a new reference from the cache, and a count of two (the
   // entry and `held`) means no other holder exists who could copy theirs.
   if (held.use_count() != 2) return false;
-  bytes_ -= it->second->bytes;
-  lru_.erase(it->second);
-  by_location_.erase(it);
+  RemoveLocked(it->second);
   return true;
 }
 

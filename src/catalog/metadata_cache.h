@@ -68,7 +68,7 @@ class MetadataCache {
   std::shared_ptr<const MetadataText> FindText(const std::string& location);
 
   // The most recently used document of the table with this table-uuid that has its text.
-  PreviousDocument LatestOfTable(std::string_view table_uuid) const;
+  PreviousDocument LatestOfTable(std::string_view table_uuid);
   // The same for a parse of the table's next document: when only the cache holds the
   // document, it leaves the cache and is handed over (its successor supersedes it, and the
   // parse moves its snapshots instead of copying them).
@@ -98,6 +98,10 @@ class MetadataCache {
   using List = std::list<Entry>;  // most recently used first
 
   void Add(Entry entry);
+  // With mu_ held: the most recently used entry of the table that has its text, or end().
+  List::iterator LatestOfTableLocked(std::string_view table_uuid);
+  // With mu_ held: takes the entry out of the cache and its accounting.
+  Entry RemoveLocked(List::iterator it);
 
   const size_t max_entries_;
   const size_t max_bytes_;
