@@ -280,9 +280,11 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
       commit.requirements.push_back(AssertRefSnapshotId{options.branch, parent_id});
       commit.updates.push_back(AddSnapshot{snapshot});
       commit.updates.push_back(SetSnapshotRef{options.branch, ref});
+      // Both are always joined, so that nothing is deleted while it is still being written.
       commit.await_files = [&list_write, &background]() -> Status {
-        FLOE_RETURN_IF_ERROR(background.WaitAll());
-        return list_write->Wait();
+        Status manifests = background.WaitAll();
+        Status list = list_write->Wait();
+        return manifests ? list : manifests;
       };
       report.write_ms += MillisSince(t);
     }
@@ -295,8 +297,7 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
     t = MonotonicMicros();
     auto committed = catalog.CommitSharedTable(commit);
     // Whatever the catalog did, the writes have ended before any file is kept or deleted.
-    Status written = background.WaitAll();
-    if (written) written = list_write->Wait();
+    const Status written = commit.await_files();
     report.swap_ms += MillisSince(t);
     if (!written && committed) {
       // Catalogs await the files before they swap (TableCommit::await_files); one that did not
