@@ -38,7 +38,8 @@ Result<std::string> Inspect(const std::string& path) {
     case FileKind::kMetadataJson: {
       auto metadata = ParseTableMetadata(bytes);
       if (!metadata) return std::unexpected(metadata.error().WithContext(path));
-      return WriteTableMetadata(*metadata);
+      // Indented for people; the document itself is written compact. Key order kept.
+      return nlohmann::ordered_json::parse(WriteTableMetadata(*metadata)).dump(2);
     }
     case FileKind::kAvro: {
       FLOE_ASSIGN_OR_RETURN(nlohmann::json j, DescribeAvroFile(bytes, path, nullptr));

@@ -301,7 +301,7 @@ Ordered ToOrdered(const TableMetadata& m) {
 nlohmann::json TableMetadataToJson(const TableMetadata& m) { return nlohmann::json(ToOrdered(m)); }
 
 std::string internal::WriteTableMetadataReference(const TableMetadata& m) {
-  return ToOrdered(m).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return ToOrdered(m).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 Result<std::string> NormalizeMetadataJson(std::string_view json_text) {

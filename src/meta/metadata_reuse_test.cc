@@ -142,7 +142,7 @@ TEST(MetadataReuse, TheSameIdWithOtherBytesIsParsedNotReused) {
   EXPECT_EQ(reusing->metadata.SnapshotById(2 * 1000003)->summary.at("note"), "row \"two\"\n\u00e9");
   // Only whitespace differs: still parsed (and still equal).
   std::string spaced = h.texts[5]->text;
-  const size_t id_at = spaced.find("\"snapshot-id\": 3000009");
+  const size_t id_at = spaced.find("\"snapshot-id\":3000009");
   ASSERT_NE(id_at, std::string::npos);
   spaced.insert(id_at, " ");
   EXPECT_EQ(ExpectSameAsFullParse(spaced, Parsed(previous), "extra space"), 3u);
@@ -180,17 +180,17 @@ TEST(MetadataReuse, OtherLayoutsParseTheSameAndReuseAmongThemselves) {
   escaped.replace(escaped.find("\"snapshots\""), 11, "\"snapsh\\u006fts\"");
   EXPECT_EQ(ExpectSameAsFullParse(escaped, previous, "escaped snapshots key"), 0u);
   std::string twice = text;
-  twice.insert(twice.find("\"snapshots\""), "\"snapshots\": [],\n  ");
+  twice.insert(twice.find("\"snapshots\""), "\"snapshots\":[],");
   ExpectSameAsFullParse(twice, previous, "snapshots twice, first empty");
   std::string twice_after = text;
-  twice_after.insert(twice_after.find("\"statistics\""), "\"snapshots\": [],\n  ");
+  twice_after.insert(twice_after.find("\"statistics\""), "\"snapshots\":[],");
   ExpectSameAsFullParse(twice_after, previous, "snapshots twice, last empty");
   std::string log_twice = text;
-  log_twice.insert(log_twice.find("\"metadata-log\""), "\"snapshot-log\": [],\n  ");
+  log_twice.insert(log_twice.find("\"metadata-log\""), "\"snapshot-log\":[],");
   ExpectSameAsFullParse(log_twice, previous, "snapshot-log twice, last empty");
   std::string log_null = text;
-  const size_t log_at = log_null.find("\"snapshot-log\": [");
-  log_null.replace(log_at, log_null.find("\"metadata-log\"") - log_at, "\"snapshot-log\": null,\n  ");
+  const size_t log_at = log_null.find("\"snapshot-log\":[");
+  log_null.replace(log_at, log_null.find("\"metadata-log\"") - log_at, "\"snapshot-log\":null,");
   ExpectSameAsFullParse(log_null, previous, "snapshot-log null");
 }
 
@@ -198,9 +198,9 @@ TEST(MetadataReuse, BadDocumentsGetTheFullParsesError) {
   const History h = BuildHistory(6);
   const std::string good = h.texts[6]->text;
   const PreviousDocument previous = Parsed(h.texts[5]->text);
-  const size_t snapshots_at = good.find("\"snapshots\": [");
+  const size_t snapshots_at = good.find("\"snapshots\":[");
   ASSERT_NE(snapshots_at, std::string::npos);
-  const size_t last_snapshot = good.find("\"snapshot-id\": 6000018", snapshots_at);
+  const size_t last_snapshot = good.find("\"snapshot-id\":6000018", snapshots_at);
   ASSERT_NE(last_snapshot, std::string::npos);
   auto edit = [&](size_t at, size_t erase, const std::string& insert) {
     std::string t = good;
@@ -211,19 +211,19 @@ TEST(MetadataReuse, BadDocumentsGetTheFullParsesError) {
       {"truncated", good.substr(0, good.size() / 2)},
       {"truncated in the last snapshot", good.substr(0, last_snapshot + 10)},
       {"garbage after", good + "x"},
-      {"trailing comma in snapshots", edit(good.find("\n  ],\n  \"statistics\""), 0, ",")},
-      {"snapshots not an array", edit(snapshots_at, 14, "\"snapshots\": {\"a\": [")},
-      {"a snapshot that is not an object", edit(snapshots_at, 14, "\"snapshots\": [1, ")},
+      {"trailing comma in snapshots", edit(good.find("],\"statistics\""), 0, ",")},
+      {"snapshots not an array", edit(snapshots_at, 13, "\"snapshots\": {\"a\": [")},
+      {"a snapshot that is not an object", edit(snapshots_at, 13, "\"snapshots\": [1, ")},
       {"broken JSON in a new snapshot", edit(last_snapshot, 0, "\"x\": tru, ")},
       {"a new snapshot without timestamp", edit(good.find("\"timestamp-ms\"", last_snapshot), 14, "\"time\"")},
-      {"a new snapshot with a duplicate id", edit(last_snapshot, 22, "\"snapshot-id\": 5000015")},
+      {"a new snapshot with a duplicate id", edit(last_snapshot, 21, "\"snapshot-id\": 5000015")},
       {"invalid UTF-8 in a new snapshot", edit(last_snapshot, 0, "\"x\": \"\xff\", ")},
       {"shared snapshots, bad header", edit(good.find("\"last-column-id\""), 16, "\"last-column-idx\"")},
-      {"shared snapshots, unknown format", edit(good.find("\"format-version\": 2"), 19, "\"format-version\": 9")},
-      {"current snapshot missing", edit(good.find("\"current-snapshot-id\": 6000018"), 30, "\"current-snapshot-id\": 77")},
+      {"shared snapshots, unknown format", edit(good.find("\"format-version\":2"), 18, "\"format-version\": 9")},
+      {"current snapshot missing", edit(good.find("\"current-snapshot-id\":6000018"), 29, "\"current-snapshot-id\": 77")},
       {"a new snapshot-log entry with a string id",
-       edit(good.rfind("\"snapshot-id\": 6000018"), 22, "\"snapshot-id\": \"6000018\"")},
-      {"a snapshot-log entry that is not an object", edit(good.find("\"snapshot-log\": [") + 17, 0, "7, ")},
+       edit(good.rfind("\"snapshot-id\":6000018"), 21, "\"snapshot-id\": \"6000018\"")},
+      {"a snapshot-log entry that is not an object", edit(good.find("\"snapshot-log\":[") + 16, 0, "7, ")},
       {"not an object", "[" + good + "]"},
       {"empty", ""},
   };
@@ -274,8 +274,8 @@ TEST(MetadataReuse, AHandedOverPreviousGivesTheSameResult) {
   }
   // A snapshot repeated byte for byte would be moved twice: the full parse judges (duplicate id).
   std::string text = h.texts[20]->text;
-  const size_t first = text.find("    {\n      \"snapshot-id\"");
-  const size_t second = text.find("    {\n      \"snapshot-id\"", first + 1);
+  const size_t first = text.find("{\"snapshot-id\"");
+  const size_t second = text.find("{\"snapshot-id\"", first + 1);
   ASSERT_NE(second, std::string::npos);
   text.insert(first, text.substr(first, second - first));
   auto repeated = ParseTableMetadataReusing(text, [&](std::string_view) { return HandedOver(h.texts[19]->text); });

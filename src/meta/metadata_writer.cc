@@ -1,15 +1,17 @@
 // WriteTableMetadata: the metadata document's text, written fast where history makes it long.
 //
-// A table with 10,000 snapshots has a document of about 4 MB, almost all of it snapshots and
+// A table with 10,000 snapshots has a document of several MB, almost all of it snapshots and
 // the two logs, and every commit writes a new one. Building an nlohmann value of that and
 // dumping it took ~100 ms a commit; appending the text directly takes a few. The small, varied
 // parts (schemas, specs, sort orders, properties, refs, statistics) still go through nlohmann.
 //
-// The output is byte for byte what nlohmann's dump(2) of the whole document gives
-// (internal::WriteTableMetadataReference; metadata_writer_test.cc compares the two): two-space
-// indentation, "key": value, empty containers as [] and {}, strings escaped as nlohmann
-// escapes them. Strings holding non-ASCII bytes are escaped by nlohmann itself, which also
-// replaces invalid UTF-8 exactly as before.
+// The output is byte for byte nlohmann's compact dump of the whole document
+// (internal::WriteTableMetadataReference; metadata_writer_test.cc compares the two): no
+// whitespace between tokens, empty containers as [] and {}, strings escaped as nlohmann
+// escapes them. Compact, as Iceberg's Java and Python libraries write it: every commit writes
+// and every reader parses the whole history, and indentation made it half as long again.
+// Strings holding non-ASCII bytes are escaped by nlohmann itself, which also replaces invalid
+// UTF-8 exactly as before.
 #include <charconv>
 
 #include "meta/json_internal.h"
@@ -79,57 +81,38 @@ class Writer {
     out_.push_back('"');
   }
 
-  // Starts member `key` of an object whose members sit at `indent` spaces.
-  void Key(std::string_view key, int indent, bool first) {
-    out_.append(first ? "\n" : ",\n");
-    out_.append(static_cast<size_t>(indent), ' ');
+  // Starts member `key` of an object.
+  void Key(std::string_view key, bool first) {
+    if (!first) out_.push_back(',');
     String(key);
-    out_.append(": ");
+    out_.push_back(':');
   }
 
-  // Ends an object or array whose members sat at `indent` spaces.
-  void Close(char bracket, int indent) {
-    out_.push_back('\n');
-    out_.append(static_cast<size_t>(indent - 2), ' ');
-    out_.push_back(bracket);
-  }
-
-  // An nlohmann value nested at `indent` spaces: dumped alone, then every line after the
-  // first shifted right (raw newlines only occur between tokens: strings escape theirs).
-  void Nested(const Ordered& value, int indent) {
-    const std::string text = value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-    const std::string shift(static_cast<size_t>(indent - 2), ' ');
-    size_t start = 0;
-    for (size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1) {
-      out_.append(text, start, nl + 1 - start);
-      out_.append(shift);
-    }
-    out_.append(text, start, std::string::npos);
-  }
+  // A value nlohmann writes.
+  void Nested(const Ordered& value) { out_.append(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)); }
 
  private:
   std::string& out_;
   bool replaced_ = false;
 };
 
-// One snapshot as an element of the top-level "snapshots" array (members at 6 spaces).
+// One snapshot as an element of the top-level "snapshots" array.
 void WriteSnapshot(Writer& w, const Snapshot& s, bool v1) {
-  constexpr int kIndent = 6;
   w.Raw("{");
-  w.Key("snapshot-id", kIndent, true);
+  w.Key("snapshot-id", true);
   w.Int(s.snapshot_id);
   if (s.parent_snapshot_id) {
-    w.Key("parent-snapshot-id", kIndent, false);
+    w.Key("parent-snapshot-id", false);
     w.Int(*s.parent_snapshot_id);
   }
   // v1 snapshots have no sequence number; v2 readers default a missing one to 0.
   if (!(v1 && s.sequence_number == 0)) {
-    w.Key("sequence-number", kIndent, false);
+    w.Key("sequence-number", false);
     w.Int(s.sequence_number);
   }
-  w.Key("timestamp-ms", kIndent, false);
+  w.Key("timestamp-ms", false);
   w.Int(s.timestamp_ms);
-  w.Key("summary", kIndent, false);
+  w.Key("summary", false);
   if (s.summary.empty()) {
     w.Raw("{}");
   } else {
@@ -137,51 +120,50 @@ void WriteSnapshot(Writer& w, const Snapshot& s, bool v1) {
     bool first = true;
     w.Raw("{");
     if (auto it = s.summary.find("operation"); it != s.summary.end()) {
-      w.Key("operation", kIndent + 2, true);
+      w.Key("operation", true);
       w.String(it->second);
       first = false;
     }
     for (const auto& [k, v] : s.summary) {
       if (k == "operation") continue;
-      w.Key(k, kIndent + 2, first);
+      w.Key(k, first);
       w.String(v);
       first = false;
     }
-    w.Close('}', kIndent + 2);
+    w.Raw("}");
   }
   if (!s.manifest_list.empty()) {
-    w.Key("manifest-list", kIndent, false);
+    w.Key("manifest-list", false);
     w.String(s.manifest_list);
   } else {
-    w.Key("manifests", kIndent, false);
+    w.Key("manifests", false);
     if (s.v1_manifests.empty()) {
       w.Raw("[]");
     } else {
       w.Raw("[");
       for (size_t i = 0; i < s.v1_manifests.size(); ++i) {
-        w.Raw(i == 0 ? "\n" : ",\n");
-        w.Raw("        ");
+        if (i > 0) w.Raw(",");
         w.String(s.v1_manifests[i]);
       }
-      w.Close(']', kIndent + 2);
+      w.Raw("]");
     }
   }
   if (s.schema_id) {
-    w.Key("schema-id", kIndent, false);
+    w.Key("schema-id", false);
     w.Int(*s.schema_id);
   }
   if (s.first_row_id) {
-    w.Key("first-row-id", kIndent, false);
+    w.Key("first-row-id", false);
     w.Int(*s.first_row_id);
   }
   if (s.added_rows) {
-    w.Key("added-rows", kIndent, false);
+    w.Key("added-rows", false);
     w.Int(*s.added_rows);
   }
-  w.Close('}', kIndent);
+  w.Raw("}");
 }
 
-// A top-level array whose elements (objects at 4 spaces) `write_one` writes.
+// A top-level array whose elements `write_one` writes.
 template <typename T, typename F>
 void WriteArray(Writer& w, const std::vector<T>& items, F write_one) {
   if (items.empty()) {
@@ -190,19 +172,19 @@ void WriteArray(Writer& w, const std::vector<T>& items, F write_one) {
   }
   w.Raw("[");
   for (size_t i = 0; i < items.size(); ++i) {
-    w.Raw(i == 0 ? "\n    " : ",\n    ");
+    if (i > 0) w.Raw(",");
     write_one(items[i]);
   }
-  w.Close(']', 4);
+  w.Raw("]");
 }
 
 // The document into `doc`; with `record`, where each snapshot went; snapshots found in
 // `previous` are copied from its text.
 void Write(const TableMetadata& m, const MetadataText* previous, MetadataText& doc, bool record) {
   std::string& out = doc.text;
-  // Snapshots dominate a long history's document; ~700 bytes each is a fair first guess.
-  out.reserve(4096 + (previous ? previous->text.size() : m.snapshots.size() * 700) + m.snapshot_log.size() * 80 +
-              m.metadata_log.size() * 160);
+  // Snapshots dominate a long history's document; ~500 bytes each is a fair first guess.
+  out.reserve(4096 + (previous ? previous->text.size() : m.snapshots.size() * 500) + m.snapshot_log.size() * 60 +
+              m.metadata_log.size() * 130);
   if (previous && previous->format_version != m.format_version) previous = nullptr;  // v1 writes differ
   doc.format_version = m.format_version;
   Writer w(out);
@@ -210,12 +192,12 @@ void Write(const TableMetadata& m, const MetadataText* previous, MetadataText& d
   bool first = true;
   const Ordered head = internal::MetadataHeadToOrdered(m);
   for (const auto& [key, value] : head.items()) {
-    w.Key(key, 2, first);
-    w.Nested(value, 4);
+    w.Key(key, first);
+    w.Nested(value);
     first = false;
   }
   const bool v1 = m.format_version == 1;
-  w.Key("snapshots", 2, first);
+  w.Key("snapshots", first);
   size_t next_previous = 0;  // snapshots keep their order, so the search resumes where it stopped
   WriteArray(w, m.snapshots, [&](const Snapshot& s) {
     const size_t begin = out.size();
@@ -236,31 +218,30 @@ void Write(const TableMetadata& m, const MetadataText* previous, MetadataText& d
       doc.snapshot_spans.emplace_back(begin, out.size());
     }
   });
-  w.Key("statistics", 2, false);
-  w.Nested(internal::StatisticsToOrdered(m), 4);
-  w.Key("partition-statistics", 2, false);
-  w.Nested(internal::PartitionStatisticsToOrdered(m), 4);
+  w.Key("statistics", false);
+  w.Nested(internal::StatisticsToOrdered(m));
+  w.Key("partition-statistics", false);
+  w.Nested(internal::PartitionStatisticsToOrdered(m));
   // Both logs hold {"timestamp-ms": ..., <what>: ...} entries.
   auto log_entry = [&](int64_t timestamp_ms, std::string_view key, auto write_value) {
     w.Raw("{");
-    w.Key("timestamp-ms", 6, true);
+    w.Key("timestamp-ms", true);
     w.Int(timestamp_ms);
-    w.Key(key, 6, false);
+    w.Key(key, false);
     write_value();
-    w.Close('}', 6);
+    w.Raw("}");
   };
-  w.Key("snapshot-log", 2, false);
+  w.Key("snapshot-log", false);
   WriteArray(w, m.snapshot_log, [&](const SnapshotLogEntry& e) {
     const size_t begin = out.size();
     log_entry(e.timestamp_ms, "snapshot-id", [&] { w.Int(e.snapshot_id); });
     if (record) doc.snapshot_log_spans.emplace_back(begin, out.size());
   });
-  w.Key("metadata-log", 2, false);
+  w.Key("metadata-log", false);
   WriteArray(w, m.metadata_log, [&](const MetadataLogEntry& e) {
     log_entry(e.timestamp_ms, "metadata-file", [&] { w.String(e.metadata_file); });
   });
-  w.Close('}', 2);
-  out.push_back('\n');
+  w.Raw("}");
   doc.reparses_exactly = !w.replaced();
 }
 

@@ -145,7 +145,7 @@ TEST(MetadataWriter, ReusingThePreviousTextChangesNoByte) {
   // Each recorded span holds exactly its snapshot.
   for (size_t i = 0; i < text->snapshot_ids.size(); ++i) {
     const auto [begin, end] = text->snapshot_spans[i];
-    const std::string opening = "{\n      \"snapshot-id\": " + std::to_string(text->snapshot_ids[i]) + ",";
+    const std::string opening = "{\"snapshot-id\":" + std::to_string(text->snapshot_ids[i]) + ",";
     EXPECT_EQ(text->text.compare(begin, opening.size(), opening), 0);
     EXPECT_EQ(text->text[end - 1], '}');
   }
