@@ -13,6 +13,7 @@
 //   contention: the table's commit.retry.* are set for a tight loop (1000 retries, 1-50 ms);
 //   contention-defaults: Iceberg's defaults (4 retries, 100 ms - 60 s), where some commits of 8
 //   racing writers run out of retries (counted in the last column).
+//   FLOE_BENCH_PROCS=N runs only 1 and N processes (a quicker look at one ratio).
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -287,7 +288,9 @@ void ContentionBench(double seconds, RetryProperties retry) {
               "process | fewest / mean | commits out of retries |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|\n");
   double single_rate = 0;
-  for (int procs : {1, 2, 4, 8}) {
+  std::vector<int> proc_counts{1, 2, 4, 8};
+  if (const char* only = std::getenv("FLOE_BENCH_PROCS")) proc_counts = {1, std::atoi(only)};
+  for (int procs : proc_counts) {
     const std::string dir = NewBenchFolder();
     { MakeCatalog(dir, true, retry); }
     // Enough data files that no writer runs out before the time is up (a lone writer at 400
