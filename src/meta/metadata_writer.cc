@@ -113,40 +113,32 @@ void WriteSnapshot(Writer& w, const Snapshot& s, bool v1) {
   w.Key("timestamp-ms", false);
   w.Int(s.timestamp_ms);
   w.Key("summary", false);
-  if (s.summary.empty()) {
-    w.Raw("{}");
-  } else {
-    // "operation" first, as other engines write it; the rest in key order.
-    bool first = true;
-    w.Raw("{");
-    if (auto it = s.summary.find("operation"); it != s.summary.end()) {
-      w.Key("operation", true);
-      w.String(it->second);
-      first = false;
-    }
-    for (const auto& [k, v] : s.summary) {
-      if (k == "operation") continue;
-      w.Key(k, first);
-      w.String(v);
-      first = false;
-    }
-    w.Raw("}");
+  // "operation" first, as other engines write it; the rest in key order.
+  w.Raw("{");
+  bool first = true;
+  if (auto it = s.summary.find("operation"); it != s.summary.end()) {
+    w.Key("operation", true);
+    w.String(it->second);
+    first = false;
   }
+  for (const auto& [k, v] : s.summary) {
+    if (k == "operation") continue;
+    w.Key(k, first);
+    w.String(v);
+    first = false;
+  }
+  w.Raw("}");
   if (!s.manifest_list.empty()) {
     w.Key("manifest-list", false);
     w.String(s.manifest_list);
   } else {
     w.Key("manifests", false);
-    if (s.v1_manifests.empty()) {
-      w.Raw("[]");
-    } else {
-      w.Raw("[");
-      for (size_t i = 0; i < s.v1_manifests.size(); ++i) {
-        if (i > 0) w.Raw(",");
-        w.String(s.v1_manifests[i]);
-      }
-      w.Raw("]");
+    w.Raw("[");
+    for (size_t i = 0; i < s.v1_manifests.size(); ++i) {
+      if (i > 0) w.Raw(",");
+      w.String(s.v1_manifests[i]);
     }
+    w.Raw("]");
   }
   if (s.schema_id) {
     w.Key("schema-id", false);
@@ -166,10 +158,6 @@ void WriteSnapshot(Writer& w, const Snapshot& s, bool v1) {
 // A top-level array whose elements `write_one` writes.
 template <typename T, typename F>
 void WriteArray(Writer& w, const std::vector<T>& items, F write_one) {
-  if (items.empty()) {
-    w.Raw("[]");
-    return;
-  }
   w.Raw("[");
   for (size_t i = 0; i < items.size(); ++i) {
     if (i > 0) w.Raw(",");
