@@ -31,10 +31,12 @@ class CommitFiles {
   // Some attempt's outcome is unknown: it may reference the prepared files, so they stay.
   void KeepPrepared() { keep_prepared_ = true; }
 
-  // The commit landed: only the files of failed attempts are garbage.
-  void Landed() {
+  // The commit landed: the files of failed attempts are garbage, and so are those the operation
+  // wrote that the landed snapshot does not list.
+  void Landed(const std::vector<std::string>& unlisted) {
     (void)background_.WaitAll();  // nothing is deleted while it may still be being written
     DeleteQuietly(io_, failed_);
+    DeleteQuietly(io_, unlisted);
   }
   // The commit ends without landing: everything it wrote goes, except what an attempt of
   // unknown outcome may still reference.
@@ -219,6 +221,7 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
     int64_t snapshot_id = 0;
     int64_t sequence_number = 0;
     std::vector<std::string> attempt_files;
+    std::vector<std::string> unlisted_files;
     TableCommit commit;
     // The manifest list is written while the catalog writes the document (both flushes
     // overlap); the catalog awaits it before the swap. Declared before `commit`'s hook uses it.
@@ -260,6 +263,7 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
       if (head) parent_id = head->snapshot_id;
       auto list_bytes = ManifestListBytes(current, output->manifests, snapshot_id, parent_id, sequence_number);
       attempt_files = output->attempt_files;
+      unlisted_files = output->unlisted_files;
       if (!list_bytes) {
         DeleteQuietly(io, attempt_files);
         files.Abandon();
@@ -314,7 +318,7 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
 
     auto landed = [&](const std::string& location) {
       pacer.Landed(MonotonicMicros() - attempt_start);
-      files.Landed();
+      files.Landed(unlisted_files);
       report.snapshot_id = snapshot_id;
       report.sequence_number = sequence_number;
       report.metadata_location = location;

@@ -403,12 +403,15 @@ Result<AttemptOutput> FilesOperation::Apply(const OperationContext& ctx, const T
         continue;
       }
       // Fold base manifests (newest first) while the merged manifest stays under the target size.
+      // This operation's own entries come from memory: its manifest of them may still be being
+      // written on another thread (OperationContext::background_writes), and is not read back.
+      // They stay ADDED by this snapshot, inheriting its id and sequence numbers.
       std::vector<ManifestEntry> entries;
-      FLOE_ASSIGN_OR_RETURN(std::vector<ManifestEntry> ours, ReadManifestEntries(*ctx.io, current, m));
-      for (auto& e : ours) {
-        e.snapshot_id.reset();  // still ADDED by this snapshot: inherit
-        e.sequence_number.reset();
-        e.file_sequence_number.reset();
+      for (const auto& f : change_.added_data_files) {
+        if (f.spec_id != m.partition_spec_id) continue;
+        ManifestEntry e;
+        e.status = EntryStatus::kAdded;
+        e.file = f;
         entries.push_back(std::move(e));
       }
       int64_t size = m.manifest_length;
@@ -427,6 +430,7 @@ Result<AttemptOutput> FilesOperation::Apply(const OperationContext& ctx, const T
           rest.push_back(std::move(b));
         }
       }
+      out.unlisted_files.push_back(m.manifest_path);  // merged away
       std::string path = ctx.NewMetadataFilePath(current, "-m2.avro");
       FLOE_ASSIGN_OR_RETURN(ManifestFile merged,
                             WriteManifestFile(*ctx.io, current, m.partition_spec_id, m.content, entries, path));

@@ -26,7 +26,12 @@ struct RowWriteOptions {
   // Overrides the table's write.delete.mode / write.update.mode / write.merge.mode
   // (copy-on-write when unset).
   std::optional<WriteMode> mode;
-  bool merge_append = false;  // merge small manifests on append (commit.manifest.*)
+  // Appends are Iceberg's default append: once a table has commit.manifest.min-count-to-merge
+  // (100) data manifests of a spec, they are merged up to commit.manifest.target-size-bytes,
+  // unless commit.manifest.merge.enabled is false. Without merging, every append adds a
+  // manifest that each later commit rewrites into its manifest list and each scan opens.
+  // False: a fast append (new manifests only).
+  bool merge_append = true;
   // Called once the new data files are written and before the commit starts (tests and the demo
   // use it to let another writer land "half way through" this one's work).
   std::function<void()> after_files_written;

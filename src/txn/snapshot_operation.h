@@ -41,6 +41,10 @@ struct OperationContext {
 struct AttemptOutput {
   std::vector<ManifestFile> manifests;     // the new snapshot's complete manifest list
   std::vector<std::string> attempt_files;  // written for this attempt only
+  // Files the operation wrote (prepared or for this attempt) that the new snapshot does not
+  // list, such as new manifests a merge folded into another: garbage once this attempt lands,
+  // kept while a later attempt may still list them.
+  std::vector<std::string> unlisted_files;
   SummaryBuilder summary;
 };
 

@@ -118,6 +118,7 @@ Result<CommitReport> Transaction::Commit(const CommitOptions& options) {
     TableMetadata staged = current.metadata;
     std::set<std::string> asserted_branches;
     std::vector<std::string> attempt_files;
+    std::vector<std::string> unlisted_files;  // garbage once this attempt lands (AttemptOutput)
     int64_t last_snapshot_id = 0, last_sequence = 0;
     Status built = Ok();
     for (auto& step : steps_) {
@@ -153,6 +154,7 @@ Result<CommitReport> Transaction::Commit(const CommitOptions& options) {
       auto output = s.operation->Apply(ctx, staged, head, snapshot_id, sequence);
       if (!output) return fail(output.error());
       attempt_files.insert(attempt_files.end(), output->attempt_files.begin(), output->attempt_files.end());
+      unlisted_files.insert(unlisted_files.end(), output->unlisted_files.begin(), output->unlisted_files.end());
       const std::string list_path = ctx.NewManifestListPath(staged, snapshot_id, attempt);
       std::optional<int64_t> parent;
       if (head) parent = head->snapshot_id;
@@ -186,6 +188,7 @@ Result<CommitReport> Transaction::Commit(const CommitOptions& options) {
     auto swapped = catalog_.CommitTable(commit);
     if (swapped) {
       DeleteQuietly(io, failed_attempt_files);
+      DeleteQuietly(io, unlisted_files);
       committed_ = true;
       report.snapshot_id = last_snapshot_id;
       report.sequence_number = last_sequence;
@@ -198,6 +201,7 @@ Result<CommitReport> Transaction::Commit(const CommitOptions& options) {
       auto reloaded = catalog_.LoadTable(id_);
       if (reloaded && last_snapshot_id && reloaded->metadata.SnapshotById(last_snapshot_id)) {
         DeleteQuietly(io, failed_attempt_files);
+        DeleteQuietly(io, unlisted_files);
         committed_ = true;
         report.snapshot_id = last_snapshot_id;
         report.sequence_number = last_sequence;
