@@ -126,8 +126,11 @@ uint64_t ParquetWriter::EstimatedFileSize() const {
   return size;
 }
 
-Status ParquetWriter::Write(const ColumnBatch& batch) {
+Status ParquetWriter::Write(const ColumnBatch& batch, size_t first_row, size_t end_row) {
   if (closed_) return InvalidArgument("parquet writer: Write after Close");
+  if (first_row > end_row || end_row > batch.num_rows)
+    return InvalidArgument("parquet writer: rows [" + std::to_string(first_row) + ", " + std::to_string(end_row) +
+                           ") are not within the batch's " + std::to_string(batch.num_rows));
   // Resolve each leaf's Column chain by field id.
   std::vector<std::vector<const Column*>> chains(leaves_.size());
   for (size_t li = 0; li < leaves_.size(); ++li) {
@@ -156,8 +159,8 @@ Status ParquetWriter::Write(const ColumnBatch& batch) {
                              (chains[li].back()->type ? chains[li].back()->type->ToString() : "?") + ", the schema says " + leaf.type->ToString());
   }
 
-  for (size_t begin = 0; begin < batch.num_rows;) {
-    size_t end = std::min(batch.num_rows, begin + RoundRows());
+  for (size_t begin = first_row; begin < end_row;) {
+    size_t end = std::min(end_row, begin + RoundRows());
     FLOE_RETURN_IF_ERROR(AppendRows(chains, begin, end));
     row_group_rows_ += static_cast<int64_t>(end - begin);
     total_rows_ += static_cast<int64_t>(end - begin);
@@ -326,11 +329,14 @@ Result<DataFileMetrics> ParquetWriter::Close() {
   footer.append(reinterpret_cast<const char*>(&len), 4);
   footer.append(kMagic, 4);
   FLOE_RETURN_IF_ERROR(sink_->Append(footer));
+  // Taken before Close: a sink need not know its position once closed (the in-memory one
+  // hands its bytes over).
+  const auto file_size = static_cast<int64_t>(sink_->position());
   FLOE_RETURN_IF_ERROR(sink_->Close());
 
   DataFileMetrics m;
   m.record_count = total_rows_;
-  m.file_size_in_bytes = static_cast<int64_t>(sink_->position());
+  m.file_size_in_bytes = file_size;
   for (const auto& rg : footer_.row_groups) m.split_offsets.push_back(*rg.file_offset);
   for (const auto& leaf : leaves_) {
     MetricsMode mode = metrics_modes_.count(leaf.field_id) ? metrics_modes_[leaf.field_id] : MetricsMode{};

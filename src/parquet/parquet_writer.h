@@ -38,7 +38,9 @@ class ParquetWriter {
 
   // Appends the batch's rows. Its columns are matched to the schema by field id; a required
   // field holding a null is InvalidArgument naming the column.
-  Status Write(const ColumnBatch& batch);
+  Status Write(const ColumnBatch& batch) { return Write(batch, 0, batch.num_rows); }
+  // Appends rows [begin, end) of the batch (end <= its rows), the same way.
+  Status Write(const ColumnBatch& batch, size_t begin, size_t end);
 
   // Bytes the file would have if closed now, roughly (for rolling to a new file).
   uint64_t EstimatedFileSize() const;

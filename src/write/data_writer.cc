@@ -1,5 +1,6 @@
 #include "write/data_writer.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "meta/table_properties.h"
@@ -173,14 +174,31 @@ Status DataWriter::Write(const ColumnBatch& input) {
       for (size_t r = 0; r < batch.num_rows; ++r) keep[r] = partition_of_row[r] == p;
       rows = batch.Filter(keep);
     }
-    FLOE_ASSIGN_OR_RETURN(OpenFile * file, FileFor(tuple, key));
-    FLOE_RETURN_IF_ERROR(file->writer->Write(rows));
-    if (static_cast<int64_t>(file->writer->EstimatedFileSize()) >= target_file_size_) {
-      FLOE_RETURN_IF_ERROR(CloseFile(*file));
-      open_.erase(key);  // the next rows of this partition start a new file
+    for (size_t begin = 0; begin < rows.num_rows;) {
+      FLOE_ASSIGN_OR_RETURN(OpenFile * file, FileFor(tuple, key));
+      const size_t end = std::min(rows.num_rows, begin + RowsBeforeSizeCheck(*file));
+      FLOE_RETURN_IF_ERROR(file->writer->Write(rows, begin, end));
+      begin = end;
+      if (static_cast<int64_t>(file->writer->EstimatedFileSize()) >= target_file_size_) {
+        FLOE_RETURN_IF_ERROR(CloseFile(*file));
+        open_.erase(key);  // the next rows of this partition start a new file
+      }
     }
   }
   return Ok();
+}
+
+size_t DataWriter::RowsBeforeSizeCheck(const OpenFile& file) const {
+  // Iceberg's writers check every 1,000 rows; floe checks at least every 1,024 and, while the
+  // file is far from the target, after half the rows its size so far says would reach it.
+  constexpr size_t kMinRows = 1024;
+  constexpr size_t kMaxRows = 1 << 20;
+  const int64_t rows = file.writer->rows_written();
+  const auto size = static_cast<int64_t>(file.writer->EstimatedFileSize());
+  if (rows == 0 || size <= 0) return kMinRows;
+  const double per_row = static_cast<double>(size) / static_cast<double>(rows);
+  const double to_target = static_cast<double>(std::max<int64_t>(target_file_size_ - size, 0)) / per_row / 2;
+  return static_cast<size_t>(std::clamp(to_target, static_cast<double>(kMinRows), static_cast<double>(kMaxRows)));
 }
 
 Result<std::vector<DataFile>> DataWriter::Finish() {

@@ -1,5 +1,8 @@
 // DataWriter: rows into Parquet data files, split by the table's partition spec and rolled
-// at write.target-file-size-bytes. Files get unique names (invariant 1) under <location>/data/.
+// at write.target-file-size-bytes: a file is closed once its estimated size reaches the
+// target, also in the middle of a batch (sizes are checked every few thousand rows, so a file
+// passes the target by at most that many rows). Files get unique names (invariant 1) under
+// <location>/data/.
 //
 // Nothing is visible to readers until a commit lists the files; if the commit certainly
 // fails, Abort() (or the caller) deletes them.
@@ -44,6 +47,8 @@ class DataWriter {
   struct OpenFile;
   Result<OpenFile*> FileFor(const std::vector<Literal>& partition, const std::string& key);
   Status CloseFile(OpenFile& file);
+  // How many rows to write into `file` before its size is checked again.
+  size_t RowsBeforeSizeCheck(const OpenFile& file) const;
   Result<ColumnBatch> ConformToSchema(const ColumnBatch& batch) const;
 
   FileIO& io_;

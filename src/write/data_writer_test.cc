@@ -1,0 +1,166 @@
+// DataWriter: rows split by the partition spec into Parquet files that are rolled at
+// write.target-file-size-bytes, also in the middle of one large batch; every row is written
+// once, each file holds only its partition's rows and says so, and Abort leaves nothing.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "io/memory_file_io.h"
+#include "parquet/output_sink.h"
+#include "parquet/parquet_reader.h"
+#include "types/partition_spec.h"
+#include "types/schema_text.h"
+#include "write/data_writer.h"
+
+namespace floe {
+namespace {
+
+TableMetadata Table(const std::string& partition_by, const std::map<std::string, std::string>& properties = {}) {
+  TableMetadata m;
+  m.location = "/mem/wh/t";
+  auto schema = ParseSchemaText("id long not null, country string, note string");
+  EXPECT_TRUE(schema.has_value());
+  m.schemas = {Schema(0, schema->fields())};
+  m.current_schema_id = 0;
+  auto fields = ParsePartitionFields(partition_by, m.schemas[0], PartitionSpec::kFirstFieldId);
+  EXPECT_TRUE(fields.has_value());
+  m.partition_specs = {PartitionSpec(0, *fields)};
+  m.sort_orders = {SortOrder::Unsorted()};
+  m.last_column_id = 3;
+  m.properties = properties;
+  return m;
+}
+
+const char* kCountries[] = {"DE", "FR", "IT"};
+
+// Rows [from, from + count): country by id, and a note that does not compress away.
+ColumnBatch Rows(int64_t from, int64_t count) {
+  auto schema = ParseSchemaText("id long not null, country string, note string");
+  ColumnBatch batch(*schema);
+  for (int64_t id = from; id < from + count; ++id) {
+    auto st = batch.AppendRow({Literal::Long(id), Literal::String(kCountries[id % 3]),
+                               Literal::String("note " + std::to_string(id * 7919 % 100003))});
+    EXPECT_TRUE(st.has_value());
+  }
+  return batch;
+}
+
+// Every file's rows, checked against the partition it claims: id -> country.
+std::map<int64_t, std::string> ReadFiles(MemoryFileIO& io, const TableMetadata& table,
+                                         const std::vector<DataFile>& files) {
+  std::map<int64_t, std::string> rows;
+  for (const DataFile& f : files) {
+    auto bytes = io.ReadAll(f.file_path);
+    EXPECT_TRUE(bytes.has_value()) << f.file_path;
+    if (!bytes) continue;
+    EXPECT_EQ(f.file_size_in_bytes, static_cast<int64_t>(bytes->size())) << f.file_path;
+    auto file = parquet::ParquetFile::Open(std::make_shared<parquet::BufferSource>(*bytes, f.file_path));
+    EXPECT_TRUE(file.has_value()) << (file ? "" : file.error().message);
+    if (!file) continue;
+    EXPECT_EQ((*file)->num_rows(), f.record_count) << f.file_path;
+    for (int rg = 0; rg < (*file)->num_row_groups(); ++rg) {
+      auto batch = (*file)->ReadRowGroup(rg, table.CurrentSchema());
+      EXPECT_TRUE(batch.has_value());
+      if (!batch) continue;
+      for (size_t r = 0; r < batch->num_rows; ++r) {
+        auto row = batch->Row(r);
+        const std::string country = row[1].AsBytes();
+        if (!f.partition.empty()) EXPECT_EQ(country, f.partition[0].AsBytes()) << f.file_path;
+        EXPECT_TRUE(rows.emplace(row[0].AsLong(), country).second) << "row " << row[0].AsLong() << " written twice";
+      }
+    }
+  }
+  return rows;
+}
+
+TEST(DataWriter, OneFilePerPartitionUnderItsFolder) {
+  MemoryFileIO io;
+  const TableMetadata table = Table("country");
+  DataWriter writer(io, table);
+  ASSERT_TRUE(writer.Write(Rows(0, 300)).has_value());
+  ASSERT_TRUE(writer.Write(Rows(300, 300)).has_value());
+  auto files = writer.Finish();
+  ASSERT_TRUE(files.has_value()) << files.error().message;
+  ASSERT_EQ(files->size(), 3u);
+  std::set<std::string> partitions;
+  for (const DataFile& f : *files) {
+    ASSERT_EQ(f.partition.size(), 1u);
+    const std::string country = f.partition[0].AsBytes();
+    partitions.insert(country);
+    EXPECT_NE(f.file_path.find("/mem/wh/t/data/country=" + country + "/"), std::string::npos) << f.file_path;
+    EXPECT_EQ(f.record_count, 200);
+    EXPECT_EQ(f.content, FileContent::kData);
+  }
+  EXPECT_EQ(partitions, (std::set<std::string>{"DE", "FR", "IT"}));
+  EXPECT_EQ(ReadFiles(io, table, *files).size(), 600u);
+  EXPECT_EQ(writer.stats().rows, 600);
+  EXPECT_EQ(writer.stats().files, 3);
+}
+
+TEST(DataWriter, FilesRollAtTheTargetSizeAlsoWithinOneBatch) {
+  MemoryFileIO io;
+  // Small enough that one batch of 60,000 rows makes several files per partition.
+  const int64_t target = 64 * 1024;
+  const TableMetadata table = Table("country", {{"write.target-file-size-bytes", std::to_string(target)}});
+  DataWriter writer(io, table);
+  ASSERT_TRUE(writer.Write(Rows(0, 60000)).has_value());
+  auto files = writer.Finish();
+  ASSERT_TRUE(files.has_value()) << files.error().message;
+  std::map<std::string, int> per_partition;
+  int64_t largest = 0, rows = 0;
+  for (const DataFile& f : *files) {
+    ++per_partition[f.partition[0].AsBytes()];
+    largest = std::max(largest, f.file_size_in_bytes);
+    rows += f.record_count;
+  }
+  for (const char* country : kCountries) EXPECT_GE(per_partition[country], 3) << country;
+  // A size check every 1,024 rows or more often near the target: a file passes it by little.
+  EXPECT_LT(largest, target * 3 / 2);
+  EXPECT_EQ(rows, 60000);
+  const auto read = ReadFiles(io, table, *files);
+  ASSERT_EQ(read.size(), 60000u);
+  EXPECT_EQ(read.begin()->first, 0);
+  EXPECT_EQ(read.rbegin()->first, 59999);
+}
+
+TEST(DataWriter, TheDefaultTargetKeepsOneFilePerPartition) {
+  MemoryFileIO io;
+  const TableMetadata table = Table("");
+  DataWriter writer(io, table);
+  for (int64_t from = 0; from < 50000; from += 10000) ASSERT_TRUE(writer.Write(Rows(from, 10000)).has_value());
+  auto files = writer.Finish();
+  ASSERT_TRUE(files.has_value());
+  ASSERT_EQ(files->size(), 1u);
+  EXPECT_TRUE((*files)[0].partition.empty());
+  EXPECT_EQ(ReadFiles(io, table, *files).size(), 50000u);
+}
+
+TEST(DataWriter, AbortLeavesNoFile) {
+  MemoryFileIO io;
+  const TableMetadata table = Table("country", {{"write.target-file-size-bytes", "16384"}});
+  DataWriter writer(io, table);
+  ASSERT_TRUE(writer.Write(Rows(0, 20000)).has_value());  // some files already closed
+  EXPECT_FALSE(writer.written_paths().empty());
+  const std::vector<std::string> written = writer.written_paths();
+  writer.Abort();
+  for (const std::string& path : written) EXPECT_FALSE(io.Exists(path).value_or(true)) << path;
+  auto listed = io.ListPrefix("/mem/wh/t/data/");
+  ASSERT_TRUE(listed.has_value());
+  EXPECT_TRUE(listed->empty()) << listed->size() << " files left, the first " << listed->front().path;
+}
+
+TEST(DataWriter, AMissingRequiredColumnIsNamed) {
+  MemoryFileIO io;
+  const TableMetadata table = Table("country");
+  auto schema = ParseSchemaText("country string");
+  ColumnBatch batch(*schema);
+  ASSERT_TRUE(batch.AppendRow({Literal::String("DE")}).has_value());
+  DataWriter writer(io, table);
+  auto written = writer.Write(batch);
+  ASSERT_FALSE(written.has_value());
+  EXPECT_NE(written.error().message.find("'id'"), std::string::npos) << written.error().message;
+}
+
+}  // namespace
+}  // namespace floe
