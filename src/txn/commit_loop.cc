@@ -159,7 +159,12 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
   // Shared, not copied: with a long history a copy costs more than the commit's own I/O.
   int64_t attempt_start = MonotonicMicros();  // an attempt runs from its load to the swap's answer
   FLOE_ASSIGN_OR_RETURN(SharedTable loaded, catalog.LoadSharedTable(id));
-  const RetryPolicy policy = options.retry.value_or(RetryPolicy::FromProperties(loaded.metadata->properties));
+  RetryPolicy policy;
+  if (options.retry) {
+    policy = *options.retry;
+  } else {
+    FLOE_ASSIGN_OR_RETURN(policy, RetryPolicy::FromProperties(loaded.metadata->properties));
+  }
   CommitPacer& pacer = CommitPacer::ForTable(catalog.name() + "/" + id.ToString());
 
   auto replay = [&](const Snapshot& done, const std::string& location) {
@@ -197,7 +202,6 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
   }
 
   std::string last_conflict;
-  const int max_attempts = policy.num_retries + 1;
   for (int attempt = 1;; ++attempt, reload = true) {
     report.attempts = attempt;
     if (reload) {
@@ -356,13 +360,9 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
     }
 
     const double elapsed = MillisSince(start);
-    if (attempt >= max_attempts || elapsed >= static_cast<double>(policy.total_timeout_ms)) {
+    if (!policy.MayRetry(attempt, elapsed)) {
       files.Abandon();
-      char when[64];
-      std::snprintf(when, sizeof when, "%.0f ms", elapsed);
-      return CommitConflict("commit to " + id.ToString() + " gave up after " + std::to_string(attempt) +
-                            " attempts over " + when + " (commit.retry.num-retries=" +
-                            std::to_string(policy.num_retries) + "); what kept conflicting: " + last_conflict);
+      return std::unexpected(policy.GaveUp("commit to " + id.ToString(), attempt, elapsed, last_conflict));
     }
     const int64_t wait_us = pacer.LostAttemptWaitUs(policy, MonotonicMicros() - attempt_start);
     report.backoff_ms += static_cast<double>(wait_us) / 1000.0;

@@ -5,6 +5,7 @@
 
 #include "meta/metadata_builder.h"
 #include "util/backoff.h"
+#include "util/clock.h"
 
 namespace floe {
 
@@ -31,7 +32,13 @@ Result<LoadedTable> CommitMetadataChange(Catalog& catalog, const TableIdentifier
                                          const MetadataCommitOptions& options) {
   FLOE_ASSIGN_OR_RETURN(LoadedTable loaded, catalog.LoadTable(id));
   if (change.empty()) return loaded;
-  const RetryPolicy policy = options.retry.value_or(RetryPolicy::FromProperties(loaded.metadata.properties));
+  const int64_t start = MonotonicMicros();
+  RetryPolicy policy;
+  if (options.retry) {
+    policy = *options.retry;
+  } else {
+    FLOE_ASSIGN_OR_RETURN(policy, RetryPolicy::FromProperties(loaded.metadata.properties));
+  }
   Backoff backoff(policy.backoff());
   const std::string what = change.what.empty() ? "metadata change" : change.what;
   TableCommit commit;
@@ -60,9 +67,9 @@ Result<LoadedTable> CommitMetadataChange(Catalog& catalog, const TableIdentifier
     } else {
       return std::unexpected(committed.error());
     }
-    if (attempt > policy.num_retries)
-      return CommitConflict(what + " to " + id.ToString() + " gave up after " + std::to_string(attempt) +
-                            " attempts; what kept conflicting: " + last_conflict);
+    const double elapsed = (MonotonicMicros() - start) / 1000.0;
+    if (!policy.MayRetry(attempt, elapsed))
+      return std::unexpected(policy.GaveUp(what + " to " + id.ToString(), attempt, elapsed, last_conflict));
     std::this_thread::sleep_for(std::chrono::milliseconds(backoff.WaitMs(attempt)));
   }
 }

@@ -1,31 +1,51 @@
 #include "txn/retry_policy.h"
 
+#include <cstdio>
+
 #include "meta/table_properties.h"
 
 namespace floe {
 namespace {
 
-int64_t Get(const std::map<std::string, std::string>& p, const char* key, int64_t fallback) {
+Result<int64_t> Get(const std::map<std::string, std::string>& p, const char* key, int64_t fallback) {
   auto it = p.find(key);
   if (it == p.end()) return fallback;
   try {
     size_t used = 0;
-    int64_t v = std::stoll(it->second, &used);
-    return used == it->second.size() && v >= 0 ? v : fallback;
+    const int64_t v = std::stoll(it->second, &used);
+    if (used == it->second.size() && v >= 0) return v;
   } catch (...) {
-    return fallback;
   }
+  return InvalidArgument(std::string("table property ") + key + "='" + it->second +
+                         "' is not a non-negative whole number");
 }
 
 }  // namespace
 
-RetryPolicy RetryPolicy::FromProperties(const std::map<std::string, std::string>& p) {
+Result<RetryPolicy> RetryPolicy::FromProperties(const std::map<std::string, std::string>& p) {
   RetryPolicy r;
-  r.num_retries = static_cast<int>(Get(p, props::kCommitNumRetries, props::kCommitNumRetriesDefault));
-  r.min_wait_ms = Get(p, props::kCommitMinWaitMs, props::kCommitMinWaitMsDefault);
-  r.max_wait_ms = std::max(r.min_wait_ms, Get(p, props::kCommitMaxWaitMs, props::kCommitMaxWaitMsDefault));
-  r.total_timeout_ms = Get(p, props::kCommitTotalTimeoutMs, props::kCommitTotalTimeoutMsDefault);
+  FLOE_ASSIGN_OR_RETURN(int64_t retries, Get(p, props::kCommitNumRetries, props::kCommitNumRetriesDefault));
+  r.num_retries = static_cast<int>(std::min<int64_t>(retries, 1'000'000'000));
+  FLOE_ASSIGN_OR_RETURN(r.min_wait_ms, Get(p, props::kCommitMinWaitMs, props::kCommitMinWaitMsDefault));
+  FLOE_ASSIGN_OR_RETURN(int64_t max_wait, Get(p, props::kCommitMaxWaitMs, props::kCommitMaxWaitMsDefault));
+  r.max_wait_ms = std::max(r.min_wait_ms, max_wait);
+  FLOE_ASSIGN_OR_RETURN(r.total_timeout_ms, Get(p, props::kCommitTotalTimeoutMs, props::kCommitTotalTimeoutMsDefault));
   return r;
+}
+
+Error RetryPolicy::GaveUp(const std::string& what, int attempts, double elapsed_ms,
+                          const std::string& last_conflict) const {
+  char limit[128];
+  if (attempts > num_retries) {
+    std::snprintf(limit, sizeof limit, "commit.retry.num-retries=%d", num_retries);
+  } else {
+    std::snprintf(limit, sizeof limit, "commit.retry.total-timeout-ms=%lld", static_cast<long long>(total_timeout_ms));
+  }
+  char over[64];
+  std::snprintf(over, sizeof over, "%.0f ms", elapsed_ms);
+  return CommitConflict(what + " gave up after " + std::to_string(attempts) + " attempt" + (attempts == 1 ? "" : "s") +
+                        " over " + over + " (" + limit + "); what kept conflicting: " + last_conflict)
+      .error();
 }
 
 }  // namespace floe

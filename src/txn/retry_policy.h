@@ -6,6 +6,7 @@
 #include <string>
 
 #include "util/backoff.h"
+#include "util/result.h"
 
 namespace floe {
 
@@ -15,8 +16,19 @@ struct RetryPolicy {
   int64_t max_wait_ms = 60000;       // commit.retry.max-wait-ms
   int64_t total_timeout_ms = 1800000;  // commit.retry.total-timeout-ms
 
-  static RetryPolicy FromProperties(const std::map<std::string, std::string>& properties);
+  // Iceberg's defaults where a property is absent; a value that is not a non-negative integer
+  // is InvalidArgument naming the property (as Iceberg's own parse refuses it).
+  static Result<RetryPolicy> FromProperties(const std::map<std::string, std::string>& properties);
   BackoffPolicy backoff() const { return BackoffPolicy{min_wait_ms, max_wait_ms}; }
+
+  // Whether a commit that has run `elapsed_ms` may start another attempt after losing
+  // attempt number `attempt`: neither the retries nor the total timeout are used up.
+  bool MayRetry(int attempt, double elapsed_ms) const {
+    return attempt <= num_retries && elapsed_ms < static_cast<double>(total_timeout_ms);
+  }
+  // The refusal once it may not: how many attempts, over how long, which limit ended it, and
+  // what kept conflicting. `what` names the commit ("commit to db.t").
+  Error GaveUp(const std::string& what, int attempts, double elapsed_ms, const std::string& last_conflict) const;
 };
 
 }  // namespace floe

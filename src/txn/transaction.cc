@@ -71,7 +71,12 @@ Result<CommitReport> Transaction::Commit(const CommitOptions& options) {
   OperationContext ctx;
   ctx.io = catalog_.io().get();
   FileIO& io = *ctx.io;
-  const RetryPolicy policy = options.retry.value_or(RetryPolicy::FromProperties(base_.metadata.properties));
+  RetryPolicy policy;
+  if (options.retry) {
+    policy = *options.retry;
+  } else {
+    FLOE_ASSIGN_OR_RETURN(policy, RetryPolicy::FromProperties(base_.metadata.properties));
+  }
   Backoff backoff(policy.backoff());
 
   std::vector<SnapshotOperation*> operations;
@@ -223,10 +228,9 @@ Result<CommitReport> Transaction::Commit(const CommitOptions& options) {
     report.conflict_reasons.push_back(error.message);
     last_conflict = error.message;
     failed_attempt_files.insert(failed_attempt_files.end(), attempt_files.begin(), attempt_files.end());
-    if (attempt > policy.num_retries)
-      return fail(CommitConflict("transaction on " + id_.ToString() + " gave up after " + std::to_string(attempt) +
-                                 " attempts; what kept conflicting: " + last_conflict)
-                      .error());
+    const double elapsed = (MonotonicMicros() - start) / 1000.0;
+    if (!policy.MayRetry(attempt, elapsed))
+      return fail(policy.GaveUp("transaction on " + id_.ToString(), attempt, elapsed, last_conflict));
     const int64_t wait = backoff.WaitMs(attempt);
     report.backoff_ms += static_cast<double>(wait);
     std::this_thread::sleep_for(std::chrono::milliseconds(wait));
