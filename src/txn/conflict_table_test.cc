@@ -156,6 +156,43 @@ TEST(ConflictTable, UpdateFollowsTheSameRules) {
   EXPECT_EQ(t.Rows(), expected);
 }
 
+// Each command reads its own property: a snapshot-isolated update lands over B's matching
+// append (B's row keeps its value), while a delete-only setting leaves updates serializable.
+TEST(ConflictTable, UpdateIsolationIsItsOwnProperty) {
+  auto assignments = ParseAssignments("amount_cents = amount_cents * 2");
+  ASSERT_TRUE(assignments.has_value());
+  for (const auto& [property, lands] :
+       std::vector<std::pair<std::string, bool>>{{"write.update.isolation-level", true},
+                                                 {"write.delete.isolation-level", false}}) {
+    OrdersTable t("country", {{property, "snapshot"}});
+    ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+    auto b = t.Open();
+    RowWriteOptions a_options;
+    a_options.commit.before_swap =
+        OnFirstAttempt([&] { ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{7, "FR", 700}})).has_value()); });
+    auto a = UpdateWhere(t.catalog(), t.id(), Where("country = 'FR'"), *assignments, a_options);
+    ASSERT_EQ(a.has_value(), lands) << property << ": " << (a ? "landed" : a.error().message);
+    std::vector<Order> expected = lands ? std::vector<Order>{{1, "DE", 100}, {2, "DE", 200}, {3, "FR", 600},
+                                                             {4, "FR", 800}, {7, "FR", 700}}
+                                        : std::vector<Order>{{1, "DE", 100}, {2, "DE", 200}, {3, "FR", 300},
+                                                             {4, "FR", 400}, {7, "FR", 700}};
+    EXPECT_EQ(t.Rows(), expected) << property;
+  }
+}
+
+TEST(ConflictTable, AnUnknownIsolationLevelIsRefusedNamingThePropertyAndChangesNothing) {
+  OrdersTable t("country", {{"write.delete.isolation-level", "read-committed"}});
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  const std::string before = t.catalog().LoadTable(t.id())->metadata_location;
+  auto a = DeleteWhere(t.catalog(), t.id(), Where("country = 'FR'"));
+  ASSERT_FALSE(a.has_value());
+  EXPECT_EQ(a.error().kind, ErrorKind::kInvalidArgument);
+  EXPECT_NE(a.error().message.find("write.delete.isolation-level is 'read-committed'"), std::string::npos)
+      << a.error().message;
+  EXPECT_EQ(t.catalog().LoadTable(t.id())->metadata_location, before);
+  EXPECT_EQ(t.Rows(), Initial());
+}
+
 // The files of the table's current snapshot, by reading its manifests.
 std::vector<DataFile> LiveDataFiles(OrdersTable& t) {
   auto m = t.Metadata();
