@@ -5,6 +5,7 @@
 
 #include "txn/operations.h"
 #include "txn/row_writes.h"
+#include "txn/snapshot_refs.h"
 #include "txn/txn_test_util.h"
 
 namespace floe {
@@ -275,6 +276,45 @@ TEST(Idempotency, ARerunOfACommittedBatchWritesNothing) {
   EXPECT_EQ(files_before, files_after);
   EXPECT_EQ(t.Rows().size(), Initial().size());
   EXPECT_EQ(t.Metadata().snapshots.size(), 1u);
+}
+
+// The key's summary property is the table's to choose (an orchestrator's own, e.g. a batch id
+// other engines also write); the key counts anywhere in the target branch's ancestry, and only
+// there.
+TEST(Idempotency, TheKeysPropertyIsConfigurableAndOnlyTheBranchsHistoryCounts) {
+  OrdersTable t("country", {{"floe.commit.idempotency-key-property", "batch-id"}});
+  RowWriteOptions keyed;
+  keyed.commit.idempotency_key = "run-17";
+  auto first = AppendBatch(t.catalog(), t.id(), Batch({{1, "DE", 1}}), keyed);
+  ASSERT_TRUE(first.has_value()) << first.error().message;
+  EXPECT_EQ(t.Metadata().CurrentSnapshot()->summary.at("batch-id"), "run-17");
+  EXPECT_FALSE(t.Metadata().CurrentSnapshot()->summary.count("floe.idempotency-key"));
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{2, "DE", 2}})).has_value());  // not the head any more
+
+  auto rerun = AppendBatch(t.catalog(), t.id(), Batch({{1, "DE", 1}}), keyed);
+  ASSERT_TRUE(rerun.has_value()) << rerun.error().message;
+  EXPECT_TRUE(rerun->commit.idempotent_replay);
+  EXPECT_EQ(rerun->commit.snapshot_id, first->commit.snapshot_id);
+
+  // A snapshot whose summary another writer gave the same property counts too.
+  RowWriteOptions other_engine;
+  other_engine.commit.summary["batch-id"] = "run-18";
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{3, "FR", 3}}), other_engine).has_value());
+  keyed.commit.idempotency_key = "run-18";
+  auto replay = AppendBatch(t.catalog(), t.id(), Batch({{3, "FR", 3}}), keyed);
+  ASSERT_TRUE(replay.has_value());
+  EXPECT_TRUE(replay->commit.idempotent_replay);
+
+  // On another branch the key of main's history does not count.
+  ASSERT_TRUE(CreateBranch(t.catalog(), t.id(), "audit", first->commit.snapshot_id).has_value());
+  RowWriteOptions on_branch = keyed;
+  on_branch.commit.branch = "audit";
+  on_branch.commit.idempotency_key = "run-18";
+  auto branch_write = AppendBatch(t.catalog(), t.id(), Batch({{4, "IT", 4}}), on_branch);
+  ASSERT_TRUE(branch_write.has_value()) << branch_write.error().message;
+  EXPECT_FALSE(branch_write->commit.idempotent_replay);
+  const std::vector<Order> main_rows = {{1, "DE", 1}, {2, "DE", 2}, {3, "FR", 3}};
+  EXPECT_EQ(t.Rows(), main_rows);
 }
 
 }  // namespace
