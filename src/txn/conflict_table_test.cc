@@ -31,6 +31,18 @@ TEST(ConflictTable, AppendNeverConflicts_RetriedOnTopOfB) {
   ASSERT_TRUE(a.has_value()) << a.error().message;
   EXPECT_EQ(a->commit.attempts, 2);
   EXPECT_EQ(a->commit.conflicts, 1);
+  // The retry reused A's manifest (its entries inherit snapshot id and sequence numbers) and
+  // rewrote only the manifest list and the document; the lost attempt's are gone.
+  int manifests = 0, lists = 0, documents = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(t.dir() + "/sales/orders/metadata")) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with("snap-")) ++lists;
+    else if (name.ends_with("-m0.avro")) ++manifests;
+    else if (name.ends_with(".metadata.json")) ++documents;
+  }
+  EXPECT_EQ(manifests, 3) << "the initial batch's, B's and A's: one each";
+  EXPECT_EQ(lists, 3) << "one per landed snapshot";
+  EXPECT_EQ(documents, 4) << "the table's creation and one per landed snapshot";
   auto rows = t.Rows();
   EXPECT_EQ(rows.size(), 6u);
   EXPECT_TRUE(std::count(rows.begin(), rows.end(), Order{10, "DE", 1}));
