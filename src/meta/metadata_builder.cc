@@ -7,6 +7,7 @@
 #include "meta/metadata_builder.h"
 
 #include "meta/builder_finish.h"
+#include "meta/property_values.h"
 
 #include <algorithm>
 #include <cctype>
@@ -294,6 +295,7 @@ class MetadataBuilderAccess {
   }
 
   Status operator()(const SetProperties& u) {
+    for (const auto& [k, v] : u.updates) FLOE_RETURN_IF_ERROR(CheckPropertyValue(k, v));
     for (const auto& [k, v] : u.updates) {
       auto it = m_.properties.find(k);
       if (it != m_.properties.end() && it->second == v) continue;

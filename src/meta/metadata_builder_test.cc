@@ -4,6 +4,7 @@
 
 #include "meta/meta_test_util.h"
 #include "meta/metadata_json.h"
+#include "meta/property_values.h"
 #include "meta/table_properties.h"
 
 namespace floe {
@@ -478,6 +479,43 @@ TEST(ApplyCommit, RestClientRequestsFromJson) {
   auto again = ApplyCommit(&*next, "v2.json", requirements, updates, 3000);
   ASSERT_FALSE(again);
   EXPECT_EQ(again.error().kind, ErrorKind::kCommitConflict);
+}
+
+}  // namespace
+}  // namespace floe
+
+namespace floe {
+namespace {
+
+// Values of properties floe reads are checked when set; everything else is kept as given.
+TEST(Builder, PropertiesFloeReadsMustHoldValuesItCanRead) {
+  const std::vector<std::pair<std::string, std::string>> good = {
+      {"commit.retry.num-retries", "0"},           {"commit.manifest.target-size-bytes", "8388608"},
+      {"write.target-file-size-bytes", "134217728"}, {"commit.manifest.merge.enabled", "FALSE"},
+      {"write.delete.isolation-level", "snapshot"}, {"write.update.mode", "merge-on-read"},
+      {"owner", "anything at all"},                  {"write.format.default", "parquet"}};
+  for (const auto& [k, v] : good) EXPECT_TRUE(CheckPropertyValue(k, v).has_value()) << k << "=" << v;
+
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"commit.retry.min-wait-ms", "-1"},          {"commit.manifest.min-count-to-merge", "many"},
+      {"write.target-file-size-bytes", "128MB"},   {"commit.manifest.merge.enabled", "yes"},
+      {"write.merge.isolation-level", "read-committed"}, {"write.delete.mode", "merge_on_read"}};
+  for (const auto& [k, v] : bad) {
+    auto checked = CheckPropertyValue(k, v);
+    ASSERT_FALSE(checked.has_value()) << k << "=" << v;
+    EXPECT_NE(checked.error().message.find(k + "='" + v + "'"), std::string::npos) << checked.error().message;
+  }
+
+  // Through the builder: the whole update is refused and nothing of it applies.
+  const TableMetadata base = NewSampleTable(2);
+  auto refused = ApplyCommit(&base, kBaseLocation, {},
+                             {SetProperties{{{"owner", "ana"}, {"write.update.isolation-level", "strict"}}}}, 2000);
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().kind, ErrorKind::kInvalidArgument);
+  EXPECT_NE(refused.error().message.find("write.update.isolation-level='strict'"), std::string::npos);
+  auto applied = ApplyCommit(&base, kBaseLocation, {}, {SetProperties{{{"write.update.isolation-level", "snapshot"}}}}, 2000);
+  ASSERT_TRUE(applied.has_value()) << applied.error().message;
+  EXPECT_EQ(applied->properties.at("write.update.isolation-level"), "snapshot");
 }
 
 }  // namespace

@@ -194,8 +194,10 @@ TEST(ConflictTable, UpdateIsolationIsItsOwnProperty) {
 }
 
 TEST(ConflictTable, AnUnknownIsolationLevelIsRefusedNamingThePropertyAndChangesNothing) {
-  OrdersTable t("country", {{"write.delete.isolation-level", "read-committed"}});
+  OrdersTable t;
   ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  // floe refuses the value when it is set through it; another engine may not.
+  txn_test::SetPropertyUnchecked(t, "write.delete.isolation-level", "read-committed");
   const std::string before = t.catalog().LoadTable(t.id())->metadata_location;
   auto a = DeleteWhere(t.catalog(), t.id(), Where("country = 'FR'"));
   ASSERT_FALSE(a.has_value());

@@ -7,6 +7,7 @@
 #include "txn/operations.h"
 #include "txn/retry_policy.h"
 #include "txn/row_writes.h"
+#include "txn/spec_update.h"
 #include "txn/transaction.h"
 #include "txn/txn_test_util.h"
 #include "util/clock.h"
@@ -48,8 +49,21 @@ TEST(RetryPolicy, ABadValueIsRefusedNamingTheProperty) {
   }
 }
 
+TEST(RetryPolicy, SettingABadValueIsRefusedNamingThePropertyAndChangesNothing) {
+  OrdersTable t;
+  const std::string before = t.catalog().LoadTable(t.id())->metadata_location;
+  auto set = UpdateProperties(t.catalog(), t.id(), {{"commit.retry.num-retries", "lots"}, {"owner", "sales"}});
+  ASSERT_FALSE(set.has_value());
+  EXPECT_EQ(set.error().kind, ErrorKind::kInvalidArgument);
+  EXPECT_NE(set.error().message.find("commit.retry.num-retries='lots'"), std::string::npos) << set.error().message;
+  EXPECT_EQ(t.catalog().LoadTable(t.id())->metadata_location, before);
+  EXPECT_FALSE(t.Metadata().properties.count("owner"));
+}
+
+// Written by an engine that did not check it, the value is refused when a commit needs it.
 TEST(RetryPolicy, ACommitOnATableWithABadValueIsRefusedAndChangesNothing) {
-  OrdersTable t("country", {{"commit.retry.num-retries", "lots"}});
+  OrdersTable t;
+  txn_test::SetPropertyUnchecked(t, "commit.retry.num-retries", "lots");
   const std::string before = t.catalog().LoadTable(t.id())->metadata_location;
   auto appended = AppendBatch(t.catalog(), t.id(), Batch({{1, "DE", 1}}));
   ASSERT_FALSE(appended.has_value());

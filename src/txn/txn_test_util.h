@@ -12,6 +12,8 @@
 #include <gtest/gtest.h>
 
 #include "catalog/catalog.h"
+#include "catalog/commit.h"
+#include "meta/metadata_json.h"
 #include "expr/parser.h"
 #include "scan/table_scan.h"
 #include "types/partition_spec.h"
@@ -112,6 +114,20 @@ inline std::function<void(int)> OnFirstAttempt(std::function<void()> b_commits) 
   return [b_commits = std::move(b_commits)](int attempt) {
     if (attempt == 1) b_commits();
   };
+}
+
+// Sets a table property as an engine that does not check values might (floe refuses values it
+// cannot read when they are set through it): a new metadata document swapped in directly.
+inline void SetPropertyUnchecked(OrdersTable& t, const std::string& key, const std::string& value) {
+  auto loaded = t.catalog().LoadTable(t.id());
+  ASSERT_TRUE(loaded.has_value());
+  TableMetadata m = loaded->metadata;
+  m.properties[key] = value;
+  const std::string path = m.location + "/metadata/unchecked-" + RandomUuidString() + ".metadata.json";
+  ASSERT_TRUE(t.catalog().io()->CreateIfAbsent(path, WriteTableMetadata(m)).has_value());
+  auto* store = dynamic_cast<PointerStore*>(&t.catalog());
+  ASSERT_NE(store, nullptr);
+  ASSERT_TRUE(store->SwapPointer(PointerSwap{t.id(), loaded->metadata_location, path}).has_value());
 }
 
 inline Expr Where(const std::string& text) {

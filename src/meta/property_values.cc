@@ -1,0 +1,82 @@
+#include "meta/property_values.h"
+
+#include <charconv>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "meta/table_properties.h"
+
+namespace floe {
+namespace {
+
+enum class Kind { kCount, kBoolean, kChoice };
+
+struct Rule {
+  Kind kind;
+  std::vector<std::string> choices;  // kChoice only
+};
+
+const std::map<std::string, Rule>& Rules() {
+  static const auto* rules = [] {
+    auto* r = new std::map<std::string, Rule>();
+    for (const char* key : {props::kCommitNumRetries, props::kCommitMinWaitMs, props::kCommitMaxWaitMs,
+                            props::kCommitTotalTimeoutMs, props::kManifestMinMergeCount,
+                            props::kManifestTargetSizeBytes, props::kTargetFileSizeBytes,
+                            props::kParquetRowGroupSizeBytes, props::kParquetPageSizeBytes,
+                            props::kMetadataPreviousVersionsMax}) {
+      (*r)[key] = Rule{Kind::kCount, {}};
+    }
+    for (const char* key : {props::kManifestMergeEnabled, props::kMetadataDeleteAfterCommit}) {
+      (*r)[key] = Rule{Kind::kBoolean, {}};
+    }
+    for (const char* key : {props::kDeleteIsolationLevel, props::kUpdateIsolationLevel, props::kMergeIsolationLevel}) {
+      (*r)[key] = Rule{Kind::kChoice, {props::kIsolationSerializable, props::kIsolationSnapshot}};
+    }
+    for (const char* key : {props::kDeleteMode, props::kUpdateMode, props::kMergeMode}) {
+      (*r)[key] = Rule{Kind::kChoice, {props::kCopyOnWrite, props::kMergeOnRead}};
+    }
+    return r;
+  }();
+  return *rules;
+}
+
+bool IsCount(const std::string& value) {
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+  return ec == std::errc() && end == value.data() + value.size() && v >= 0;
+}
+
+bool IsBoolean(const std::string& value) {
+  std::string lower = value;
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower == "true" || lower == "false";
+}
+
+}  // namespace
+
+Status CheckPropertyValue(const std::string& key, const std::string& value) {
+  auto it = Rules().find(key);
+  if (it == Rules().end()) return Ok();
+  const Rule& rule = it->second;
+  std::string expected;
+  switch (rule.kind) {
+    case Kind::kCount:
+      if (IsCount(value)) return Ok();
+      expected = "a non-negative whole number";
+      break;
+    case Kind::kBoolean:
+      if (IsBoolean(value)) return Ok();
+      expected = "true or false";
+      break;
+    case Kind::kChoice:
+      for (const auto& choice : rule.choices)
+        if (value == choice) return Ok();
+      for (size_t i = 0; i < rule.choices.size(); ++i)
+        expected += (i == 0 ? "'" : " or '") + rule.choices[i] + "'";
+      break;
+  }
+  return InvalidArgument("table property " + key + "='" + value + "' is not valid: expected " + expected);
+}
+
+}  // namespace floe

@@ -1,0 +1,17 @@
+// The values floe accepts for the table properties it reads, checked when a property is set.
+//
+// A property floe reads with the wrong kind of value (a word where a number goes) would
+// otherwise be noticed only when a write uses it, or not at all. Set-properties updates are
+// refused instead, naming the property, and the commit changes nothing. Properties floe does
+// not read are kept as given.
+#pragma once
+
+#include <string>
+
+#include "util/result.h"
+
+namespace floe {
+
+Status CheckPropertyValue(const std::string& key, const std::string& value);
+
+}  // namespace floe
