@@ -27,8 +27,11 @@ Result<CompactionResult> CompactTable(Catalog& catalog, const TableIdentifier& i
   FLOE_ASSIGN_OR_RETURN(const Snapshot* head, BranchHead(base, id, options.commit.branch));
   if (!head) return result;
   int64_t small = options.small_file_bytes;
-  if (small <= 0)
-    small = base.PropertyInt(props::kTargetFileSizeBytes, props::kTargetFileSizeBytesDefault) / 4 * 3;
+  if (small <= 0) {
+    FLOE_ASSIGN_OR_RETURN(const int64_t target,
+                          base.CountProperty(props::kTargetFileSizeBytes, props::kTargetFileSizeBytesDefault));
+    small = target / 4 * 3;
+  }
 
   FileIO& io = *catalog.io();
   ScanOptions scan;

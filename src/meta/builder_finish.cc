@@ -44,8 +44,11 @@ std::vector<SnapshotLogEntry> FinishSnapshotLog(const TableMetadata& m, const st
 
 void AppendMetadataLog(TableMetadata& m, int64_t base_last_updated_ms, const std::string& base_location) {
   m.metadata_log.push_back({base_last_updated_ms, base_location});
-  int64_t max_entries = std::max<int64_t>(
-      1, m.PropertyInt(props::kMetadataPreviousVersionsMax, props::kMetadataPreviousVersionsMaxDefault));
+  // A value floe cannot read (set by an engine that did not check it) keeps the default: the
+  // log's length is housekeeping, not worth refusing a commit for.
+  int64_t max_entries = std::max<int64_t>(1, m.CountProperty(props::kMetadataPreviousVersionsMax,
+                                                             props::kMetadataPreviousVersionsMaxDefault)
+                                                 .value_or(props::kMetadataPreviousVersionsMaxDefault));
   if (static_cast<int64_t>(m.metadata_log.size()) > max_entries)
     m.metadata_log.erase(m.metadata_log.begin(), m.metadata_log.end() - max_entries);
 }

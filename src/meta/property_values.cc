@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "meta/table_properties.h"
@@ -41,19 +42,39 @@ const std::map<std::string, Rule>& Rules() {
   return *rules;
 }
 
-bool IsCount(const std::string& value) {
+std::optional<int64_t> AsCount(const std::string& value) {
   int64_t v = 0;
   auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-  return ec == std::errc() && end == value.data() + value.size() && v >= 0;
+  if (ec != std::errc() || end != value.data() + value.size() || v < 0) return std::nullopt;
+  return v;
 }
 
-bool IsBoolean(const std::string& value) {
+std::optional<bool> AsBoolean(const std::string& value) {
   std::string lower = value;
   for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower == "true" || lower == "false";
+  if (lower == "true") return true;
+  if (lower == "false") return false;
+  return std::nullopt;
 }
 
+std::unexpected<Error> NotValid(const std::string& key, const std::string& value, const std::string& expected) {
+  return InvalidArgument("table property " + key + "='" + value + "' is not valid: expected " + expected);
+}
+
+constexpr const char* kCountExpected = "a non-negative whole number";
+constexpr const char* kBooleanExpected = "true or false";
+
 }  // namespace
+
+Result<int64_t> ParseCountProperty(const std::string& key, const std::string& value) {
+  if (auto v = AsCount(value)) return *v;
+  return NotValid(key, value, kCountExpected);
+}
+
+Result<bool> ParseBooleanProperty(const std::string& key, const std::string& value) {
+  if (auto v = AsBoolean(value)) return *v;
+  return NotValid(key, value, kBooleanExpected);
+}
 
 Status CheckPropertyValue(const std::string& key, const std::string& value) {
   auto it = Rules().find(key);
@@ -62,12 +83,12 @@ Status CheckPropertyValue(const std::string& key, const std::string& value) {
   std::string expected;
   switch (rule.kind) {
     case Kind::kCount:
-      if (IsCount(value)) return Ok();
-      expected = "a non-negative whole number";
+      if (AsCount(value)) return Ok();
+      expected = kCountExpected;
       break;
     case Kind::kBoolean:
-      if (IsBoolean(value)) return Ok();
-      expected = "true or false";
+      if (AsBoolean(value)) return Ok();
+      expected = kBooleanExpected;
       break;
     case Kind::kChoice:
       for (const auto& choice : rule.choices)
@@ -76,7 +97,7 @@ Status CheckPropertyValue(const std::string& key, const std::string& value) {
         expected += (i == 0 ? "'" : " or '") + rule.choices[i] + "'";
       break;
   }
-  return InvalidArgument("table property " + key + "='" + value + "' is not valid: expected " + expected);
+  return NotValid(key, value, expected);
 }
 
 }  // namespace floe

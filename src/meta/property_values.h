@@ -14,4 +14,9 @@ namespace floe {
 
 Status CheckPropertyValue(const std::string& key, const std::string& value);
 
+// A count property's value (a non-negative whole number) or a boolean one's (true or false,
+// in any case); InvalidArgument naming the property and the value otherwise.
+Result<int64_t> ParseCountProperty(const std::string& key, const std::string& value);
+Result<bool> ParseBooleanProperty(const std::string& key, const std::string& value);
+
 }  // namespace floe

@@ -1,5 +1,7 @@
 #include "meta/table_metadata.h"
 
+#include "meta/property_values.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -95,24 +97,16 @@ std::string TableMetadata::Property(const std::string& key, const std::string& d
   return it == properties.end() ? default_value : it->second;
 }
 
-int64_t TableMetadata::PropertyInt(const std::string& key, int64_t default_value) const {
+Result<int64_t> TableMetadata::CountProperty(const std::string& key, int64_t default_value) const {
   auto it = properties.find(key);
   if (it == properties.end()) return default_value;
-  const std::string& text = it->second;
-  int64_t value = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || ptr != text.data() + text.size()) return default_value;
-  return value;
+  return ParseCountProperty(key, it->second);
 }
 
-bool TableMetadata::PropertyBool(const std::string& key, bool default_value) const {
+Result<bool> TableMetadata::BooleanProperty(const std::string& key, bool default_value) const {
   auto it = properties.find(key);
   if (it == properties.end()) return default_value;
-  std::string lower = it->second;
-  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (lower == "true") return true;
-  if (lower == "false") return false;
-  return default_value;
+  return ParseBooleanProperty(key, it->second);
 }
 
 Status TableMetadata::Validate() const {

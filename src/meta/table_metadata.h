@@ -54,8 +54,10 @@ struct TableMetadata {
   std::vector<const Snapshot*> Ancestry(int64_t snapshot_id) const;
 
   std::string Property(const std::string& key, const std::string& default_value) const;
-  int64_t PropertyInt(const std::string& key, int64_t default_value) const;
-  bool PropertyBool(const std::string& key, bool default_value) const;
+  // The property's value where set, else `default_value`; a value that is not a non-negative
+  // whole number (true or false) is InvalidArgument naming the property.
+  Result<int64_t> CountProperty(const std::string& key, int64_t default_value) const;
+  Result<bool> BooleanProperty(const std::string& key, bool default_value) const;
 
   // Checks the rules every document must keep: the current schema, default spec and default
   // sort order exist; ids are unique; refs and current-snapshot-id name existing snapshots

@@ -83,12 +83,17 @@ TEST(TableMetadata, Properties) {
   m.properties = {{"n", "7"}, {"bad", "7x"}, {"t", "TRUE"}, {"f", "false"}, {"s", "hello"}};
   EXPECT_EQ(m.Property("s", "d"), "hello");
   EXPECT_EQ(m.Property("missing", "d"), "d");
-  EXPECT_EQ(m.PropertyInt("n", 1), 7);
-  EXPECT_EQ(m.PropertyInt("bad", 1), 1);
-  EXPECT_EQ(m.PropertyInt("missing", 3), 3);
-  EXPECT_TRUE(m.PropertyBool("t", false));
-  EXPECT_FALSE(m.PropertyBool("f", true));
-  EXPECT_TRUE(m.PropertyBool("s", true));  // not a boolean: the default
+  EXPECT_EQ(m.CountProperty("n", 1).value_or(-1), 7);
+  EXPECT_EQ(m.CountProperty("missing", 3).value_or(-1), 3);
+  auto bad = m.CountProperty("bad", 1);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error().message, "table property bad='7x' is not valid: expected a non-negative whole number");
+  EXPECT_TRUE(m.BooleanProperty("t", false).value_or(false));
+  EXPECT_FALSE(m.BooleanProperty("f", true).value_or(true));
+  EXPECT_TRUE(m.BooleanProperty("missing", true).value_or(false));
+  auto not_boolean = m.BooleanProperty("s", true);
+  ASSERT_FALSE(not_boolean.has_value());
+  EXPECT_NE(not_boolean.error().message.find("s='hello'"), std::string::npos);
 }
 
 TEST(TableMetadata, ValidateNamesTheBrokenRule) {

@@ -385,10 +385,13 @@ Result<AttemptOutput> FilesOperation::Apply(const OperationContext& ctx, const T
   }
 
   // 3. Merge append: fold the new data manifest with small base manifests of the same spec.
-  if (change_.merge_manifests &&
-      current.PropertyBool(props::kManifestMergeEnabled, props::kManifestMergeEnabledDefault)) {
-    const int64_t min_count = current.PropertyInt(props::kManifestMinMergeCount, props::kManifestMinMergeCountDefault);
-    const int64_t target = current.PropertyInt(props::kManifestTargetSizeBytes, props::kManifestTargetSizeBytesDefault);
+  FLOE_ASSIGN_OR_RETURN(const bool merge_enabled,
+                        current.BooleanProperty(props::kManifestMergeEnabled, props::kManifestMergeEnabledDefault));
+  if (change_.merge_manifests && merge_enabled) {
+    FLOE_ASSIGN_OR_RETURN(const int64_t min_count,
+                          current.CountProperty(props::kManifestMinMergeCount, props::kManifestMinMergeCountDefault));
+    FLOE_ASSIGN_OR_RETURN(const int64_t target, current.CountProperty(props::kManifestTargetSizeBytes,
+                                                                      props::kManifestTargetSizeBytesDefault));
     std::vector<ManifestFile> merged_added;
     for (auto& m : added) {
       if (!IsDataManifest(m)) {

@@ -160,5 +160,25 @@ TEST(MergeAppend, AMergeThatLosesTheRaceIsRedoneOnTheNewHeadAndLeavesNothing) {
       << "neither the lost attempt's merged manifest nor the merged-away new one is left";
 }
 
+// Values another engine wrote without checking (floe refuses them when set): the append that
+// needs one is refused naming it, and nothing changes.
+TEST(MergeAppend, AnUnreadableManifestOrFileSizePropertyRefusesTheAppend) {
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"commit.manifest.min-count-to-merge", "many"},
+           {"commit.manifest.merge.enabled", "yes"},
+           {"write.target-file-size-bytes", "128MB"}}) {
+    OrdersTable t;
+    AppendOrder(t.catalog(), t, 1);
+    txn_test::SetPropertyUnchecked(t, key, value);
+    const std::string before = t.catalog().LoadTable(t.id())->metadata_location;
+    auto r = AppendBatch(t.catalog(), t.id(), Batch({{2, "DE", 200}}));
+    ASSERT_FALSE(r.has_value()) << key;
+    EXPECT_EQ(r.error().kind, ErrorKind::kInvalidArgument) << r.error().message;
+    EXPECT_NE(r.error().message.find(key + "='" + value + "'"), std::string::npos) << r.error().message;
+    EXPECT_EQ(t.catalog().LoadTable(t.id())->metadata_location, before) << key;
+    EXPECT_EQ(t.Rows(), Orders(1, 1)) << key;
+  }
+}
+
 }  // namespace
 }  // namespace floe

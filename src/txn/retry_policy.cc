@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "meta/property_values.h"
 #include "meta/table_properties.h"
 
 namespace floe {
@@ -10,14 +11,7 @@ namespace {
 Result<int64_t> Get(const std::map<std::string, std::string>& p, const char* key, int64_t fallback) {
   auto it = p.find(key);
   if (it == p.end()) return fallback;
-  try {
-    size_t used = 0;
-    const int64_t v = std::stoll(it->second, &used);
-    if (used == it->second.size() && v >= 0) return v;
-  } catch (...) {
-  }
-  return InvalidArgument(std::string("table property ") + key + "='" + it->second +
-                         "' is not a non-negative whole number");
+  return ParseCountProperty(key, it->second);
 }
 
 }  // namespace

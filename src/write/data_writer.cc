@@ -56,7 +56,7 @@ DataWriter::DataWriter(FileIO& io, const TableMetadata& table)
       table_(table),
       schema_(table.CurrentSchema()),
       spec_(table.DefaultSpec()),
-      target_file_size_(table.PropertyInt(props::kTargetFileSizeBytes, props::kTargetFileSizeBytesDefault)) {}
+      target_file_size_(table.CountProperty(props::kTargetFileSizeBytes, props::kTargetFileSizeBytesDefault)) {}
 
 DataWriter::~DataWriter() {
   // Files never finished are not published: their OutputFile aborts on destruction.
@@ -128,6 +128,7 @@ Status DataWriter::CloseFile(OpenFile& file) {
 }
 
 Status DataWriter::Write(const ColumnBatch& input) {
+  if (!target_file_size_) return std::unexpected(target_file_size_.error());
   if (input.num_rows == 0) return Ok();
   FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, ConformToSchema(input));
   stats_.rows += static_cast<int64_t>(batch.num_rows);
@@ -179,7 +180,7 @@ Status DataWriter::Write(const ColumnBatch& input) {
       const size_t end = std::min(rows.num_rows, begin + RowsBeforeSizeCheck(*file));
       FLOE_RETURN_IF_ERROR(file->writer->Write(rows, begin, end));
       begin = end;
-      if (static_cast<int64_t>(file->writer->EstimatedFileSize()) >= target_file_size_) {
+      if (static_cast<int64_t>(file->writer->EstimatedFileSize()) >= *target_file_size_) {
         FLOE_RETURN_IF_ERROR(CloseFile(*file));
         open_.erase(key);  // the next rows of this partition start a new file
       }
@@ -197,7 +198,7 @@ size_t DataWriter::RowsBeforeSizeCheck(const OpenFile& file) const {
   const auto size = static_cast<int64_t>(file.writer->EstimatedFileSize());
   if (rows == 0 || size <= 0) return kMinRows;
   const double per_row = static_cast<double>(size) / static_cast<double>(rows);
-  const double to_target = static_cast<double>(std::max<int64_t>(target_file_size_ - size, 0)) / per_row / 2;
+  const double to_target = static_cast<double>(std::max<int64_t>(*target_file_size_ - size, 0)) / per_row / 2;
   return static_cast<size_t>(std::clamp(to_target, static_cast<double>(kMinRows), static_cast<double>(kMaxRows)));
 }
 

@@ -55,7 +55,7 @@ class DataWriter {
   const TableMetadata& table_;
   Schema schema_;
   PartitionSpec spec_;
-  int64_t target_file_size_;
+  Result<int64_t> target_file_size_;  // an unreadable write.target-file-size-bytes fails Write
   std::map<std::string, std::unique_ptr<OpenFile>> open_;
   std::vector<DataFile> finished_;
   std::vector<std::string> written_;
