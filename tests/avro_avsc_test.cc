@@ -139,7 +139,9 @@ TEST(AvscReadsFloeManifests, FieldNamesIdsAndTypesMatchTheSpec) {
       }
       EXPECT_EQ(j["status_counts"], nlohmann::json::array({status[0], status[1], status[2]}));
       EXPECT_EQ(j["total_record_count"], std::to_string(rows));
-      if (w.format_version >= 2) EXPECT_EQ(j["null_sequence_numbers"], null_seq);
+      if (w.format_version >= 2) {
+        EXPECT_EQ(j["null_sequence_numbers"], null_seq);
+      }
       EXPECT_EQ(j["first"]["file_path"], w.entries[0].file.file_path);
       EXPECT_EQ(j["first"]["partition_fields"], t.partition_type->fields().size());
     }

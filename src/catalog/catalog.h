@@ -65,8 +65,8 @@ struct CreateTableRequest {
   Schema schema;
   PartitionSpec spec = PartitionSpec::Unpartitioned();
   SortOrder sort_order = SortOrder::Unsorted();
-  std::optional<std::string> location;  // default: <warehouse>/<ns>/<table>
-  Properties properties;
+  std::optional<std::string> location = std::nullopt;  // default: <warehouse>/<ns>/<table>
+  Properties properties = {};
   int format_version = 2;
 };
 
@@ -78,7 +78,7 @@ struct TableCommit {
   // snapshot's manifest list while the catalog writes the metadata document): every catalog
   // calls it, at most once, after its own writes and before the swap (before sending, for a
   // remote catalog), and does not swap unless it returns Ok. Not part of the commit's JSON.
-  std::function<Status()> await_files;
+  std::function<Status()> await_files = nullptr;
 };
 
 class Catalog {

@@ -347,7 +347,9 @@ TEST_P(CatalogSuite, DropWithoutAndWithPurge) {
 
   ASSERT_TRUE(catalog_->DropTable(keep, false));
   EXPECT_FALSE(catalog_->TableExists(keep).value());
-  if (IsSql()) EXPECT_TRUE(std::filesystem::exists(kept.metadata_location));  // files stay
+  if (IsSql()) {
+    EXPECT_TRUE(std::filesystem::exists(kept.metadata_location));  // files stay
+  }
 
   ASSERT_TRUE(catalog_->DropTable(purge, true));
   EXPECT_FALSE(catalog_->TableExists(purge).value());

@@ -153,7 +153,9 @@ TEST_F(FloeCli, BadArgumentsExitTwoAndChangeNothing) {
   for (const auto& c : cases) {
     auto r = Floe(c.args);
     EXPECT_EQ(r.status, 2) << c.args << "\n" << r.out;
-    if (!c.says.empty()) EXPECT_NE(r.out.find(c.says), std::string::npos) << c.args << "\n" << r.out;
+    if (!c.says.empty()) {
+      EXPECT_NE(r.out.find(c.says), std::string::npos) << c.args << "\n" << r.out;
+    }
   }
   EXPECT_EQ(Floe("snapshots sales.orders --format csv").out, before);
   EXPECT_EQ(Floe("list --format csv").out, "namespace,table\nsales,orders\n");

@@ -110,7 +110,9 @@ TEST_F(LocalFileIOTest, NoTemporaryFileIsLeftBehindAfterSuccessOrFailure) {
   ASSERT_GE(during.size(), 1u);
   ASSERT_LE(during.size(), 2u);
   EXPECT_EQ(during.back(), "a");
-  if (during.size() == 2) EXPECT_TRUE(during[0].starts_with(kLocalTempFilePrefix)) << during[0];
+  if (during.size() == 2) {
+    EXPECT_TRUE(during[0].starts_with(kLocalTempFilePrefix)) << during[0];
+  }
   ASSERT_TRUE((*out)->Close());
   EXPECT_EQ(FileNamesIn(root_), (std::vector<std::string>{"a", "b"}));
 }

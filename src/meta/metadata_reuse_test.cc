@@ -270,7 +270,9 @@ TEST(MetadataReuse, AHandedOverPreviousGivesTheSameResult) {
     auto moved = ParseTableMetadataReusing(h.texts[k]->text, [&](std::string_view) { return HandedOver(h.texts[k - 1]->text); });
     ASSERT_TRUE(moved) << moved.error().ToString();
     EXPECT_EQ(WriteTableMetadata(moved->metadata), WriteTableMetadata(*full)) << k;
-    if (k > 1) EXPECT_GT(moved->reused_snapshots, 0u) << k;
+    if (k > 1) {
+      EXPECT_GT(moved->reused_snapshots, 0u) << k;
+    }
   }
   // A snapshot repeated byte for byte would be moved twice: the full parse judges (duplicate id).
   std::string text = h.texts[20]->text;

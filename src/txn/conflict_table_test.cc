@@ -112,7 +112,9 @@ TEST(ConflictTable, DeleteLandsWhenBAppendedOnlyFilesThatCannotMatch) {
   RowWriteOptions a_options;
   a_options.commit.before_swap = [&](int attempt) {
     // Another partition: partition projection excludes it.
-    if (attempt == 1) ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{6, "FR", 600}})).has_value());
+    if (attempt == 1) {
+      ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{6, "FR", 600}})).has_value());
+    }
   };
   auto a = DeleteWhere(t.catalog(), t.id(), Where("country = 'DE' AND order_id % 2 = 0"), a_options);
   ASSERT_TRUE(a.has_value()) << a.error().message;

@@ -66,7 +66,9 @@ std::map<int64_t, std::string> ReadFiles(MemoryFileIO& io, const TableMetadata& 
       for (size_t r = 0; r < batch->num_rows; ++r) {
         auto row = batch->Row(r);
         const std::string country = row[1].AsBytes();
-        if (!f.partition.empty()) EXPECT_EQ(country, f.partition[0].AsBytes()) << f.file_path;
+        if (!f.partition.empty()) {
+          EXPECT_EQ(country, f.partition[0].AsBytes()) << f.file_path;
+        }
         EXPECT_TRUE(rows.emplace(row[0].AsLong(), country).second) << "row " << row[0].AsLong() << " written twice";
       }
     }
