@@ -385,9 +385,12 @@ Result<AttemptOutput> FilesOperation::Apply(const OperationContext& ctx, const T
   }
 
   // 3. Merge append: fold the new data manifest with small base manifests of the same spec.
-  FLOE_ASSIGN_OR_RETURN(const bool merge_enabled,
-                        current.BooleanProperty(props::kManifestMergeEnabled, props::kManifestMergeEnabledDefault));
-  if (change_.merge_manifests && merge_enabled) {
+  bool merge = change_.merge_manifests;
+  if (merge) {
+    FLOE_ASSIGN_OR_RETURN(merge,
+                          current.BooleanProperty(props::kManifestMergeEnabled, props::kManifestMergeEnabledDefault));
+  }
+  if (merge) {
     FLOE_ASSIGN_OR_RETURN(const int64_t min_count,
                           current.CountProperty(props::kManifestMinMergeCount, props::kManifestMinMergeCountDefault));
     FLOE_ASSIGN_OR_RETURN(const int64_t target, current.CountProperty(props::kManifestTargetSizeBytes,

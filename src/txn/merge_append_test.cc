@@ -178,6 +178,13 @@ TEST(MergeAppend, AnUnreadableManifestOrFileSizePropertyRefusesTheAppend) {
     EXPECT_EQ(t.catalog().LoadTable(t.id())->metadata_location, before) << key;
     EXPECT_EQ(t.Rows(), Orders(1, 1)) << key;
   }
+  // A fast append never reads the merge properties, so it is not refused for them.
+  OrdersTable t;
+  txn_test::SetPropertyUnchecked(t, "commit.manifest.merge.enabled", "yes");
+  RowWriteOptions fast;
+  fast.merge_append = false;
+  AppendOrder(t.catalog(), t, 1, fast);
+  EXPECT_EQ(t.Rows(), Orders(1, 1));
 }
 
 }  // namespace
