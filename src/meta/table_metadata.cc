@@ -1,12 +1,10 @@
 #include "meta/table_metadata.h"
 
-#include "meta/property_values.h"
-
 #include <algorithm>
-#include <cctype>
-#include <charconv>
 #include <set>
 #include <unordered_map>
+
+#include "meta/property_values.h"
 
 namespace floe {
 

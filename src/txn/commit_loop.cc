@@ -159,12 +159,7 @@ Result<CommitReport> CommitOperation(Catalog& catalog, const TableIdentifier& id
   // Shared, not copied: with a long history a copy costs more than the commit's own I/O.
   int64_t attempt_start = MonotonicMicros();  // an attempt runs from its load to the swap's answer
   FLOE_ASSIGN_OR_RETURN(SharedTable loaded, catalog.LoadSharedTable(id));
-  RetryPolicy policy;
-  if (options.retry) {
-    policy = *options.retry;
-  } else {
-    FLOE_ASSIGN_OR_RETURN(policy, RetryPolicy::FromProperties(loaded.metadata->properties));
-  }
+  FLOE_ASSIGN_OR_RETURN(const RetryPolicy policy, RetryPolicy::Resolve(options.retry, loaded.metadata->properties));
   CommitPacer& pacer = CommitPacer::ForTable(catalog.name() + "/" + id.ToString());
 
   auto replay = [&](const Snapshot& done, const std::string& location) {

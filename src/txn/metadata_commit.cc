@@ -33,12 +33,7 @@ Result<LoadedTable> CommitMetadataChange(Catalog& catalog, const TableIdentifier
   FLOE_ASSIGN_OR_RETURN(LoadedTable loaded, catalog.LoadTable(id));
   if (change.empty()) return loaded;
   const int64_t start = MonotonicMicros();
-  RetryPolicy policy;
-  if (options.retry) {
-    policy = *options.retry;
-  } else {
-    FLOE_ASSIGN_OR_RETURN(policy, RetryPolicy::FromProperties(loaded.metadata.properties));
-  }
+  FLOE_ASSIGN_OR_RETURN(const RetryPolicy policy, RetryPolicy::Resolve(options.retry, loaded.metadata.properties));
   Backoff backoff(policy.backoff());
   const std::string what = change.what.empty() ? "metadata change" : change.what;
   TableCommit commit;

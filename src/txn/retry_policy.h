@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "util/backoff.h"
@@ -19,6 +20,12 @@ struct RetryPolicy {
   // Iceberg's defaults where a property is absent; a value that is not a non-negative integer
   // is InvalidArgument naming the property (as Iceberg's own parse refuses it).
   static Result<RetryPolicy> FromProperties(const std::map<std::string, std::string>& properties);
+  // The policy a caller chose, else the table's.
+  static Result<RetryPolicy> Resolve(const std::optional<RetryPolicy>& chosen,
+                                     const std::map<std::string, std::string>& properties) {
+    if (chosen) return *chosen;
+    return FromProperties(properties);
+  }
   BackoffPolicy backoff() const { return BackoffPolicy{min_wait_ms, max_wait_ms}; }
 
   // Whether a commit that has run `elapsed_ms` may start another attempt after losing

@@ -71,12 +71,7 @@ Result<CommitReport> Transaction::Commit(const CommitOptions& options) {
   OperationContext ctx;
   ctx.io = catalog_.io().get();
   FileIO& io = *ctx.io;
-  RetryPolicy policy;
-  if (options.retry) {
-    policy = *options.retry;
-  } else {
-    FLOE_ASSIGN_OR_RETURN(policy, RetryPolicy::FromProperties(base_.metadata.properties));
-  }
+  FLOE_ASSIGN_OR_RETURN(const RetryPolicy policy, RetryPolicy::Resolve(options.retry, base_.metadata.properties));
   Backoff backoff(policy.backoff());
 
   std::vector<SnapshotOperation*> operations;
@@ -191,9 +186,13 @@ Result<CommitReport> Transaction::Commit(const CommitOptions& options) {
 
     if (options.before_swap) options.before_swap(attempt);
     auto swapped = catalog_.CommitTable(commit);
-    if (swapped) {
+    // Landed: the failed attempts' files and those this one wrote but does not list are garbage.
+    auto delete_garbage = [&] {
       DeleteQuietly(io, failed_attempt_files);
       DeleteQuietly(io, unlisted_files);
+    };
+    if (swapped) {
+      delete_garbage();
       committed_ = true;
       report.snapshot_id = last_snapshot_id;
       report.sequence_number = last_sequence;
@@ -205,8 +204,7 @@ Result<CommitReport> Transaction::Commit(const CommitOptions& options) {
     if (error.kind == ErrorKind::kCommitStateUnknown) {
       auto reloaded = catalog_.LoadTable(id_);
       if (reloaded && last_snapshot_id && reloaded->metadata.SnapshotById(last_snapshot_id)) {
-        DeleteQuietly(io, failed_attempt_files);
-        DeleteQuietly(io, unlisted_files);
+        delete_garbage();
         committed_ = true;
         report.snapshot_id = last_snapshot_id;
         report.sequence_number = last_sequence;
