@@ -1,10 +1,9 @@
 #include "txn/manifest_output.h"
 
-#include <cstdlib>
-
 #include "avro/avro_codec.h"
 #include "avro/manifest_list.h"
 #include "avro/manifest_writer.h"
+#include "meta/property_values.h"
 #include "meta/table_properties.h"
 
 namespace floe {
@@ -34,14 +33,13 @@ Result<AvroCompression> AvroCompressionOf(const TableMetadata& table) {
     out.level = *codec == avro::Codec::kDeflate ? kDefaultDeflateLevel : -1;
     return out;
   }
-  char* end = nullptr;
-  const long parsed = std::strtol(level.c_str(), &end, 10);
-  const long highest = *codec == avro::Codec::kZstandard ? 22 : 9;
-  if (*end != '\0' || parsed < 0 || parsed > highest) {
+  const int64_t highest = *codec == avro::Codec::kZstandard ? 22 : 9;
+  auto parsed = ParseCountProperty(props::kAvroCompressionLevel, level);
+  if (!parsed || *parsed > highest) {
     return InvalidArgument("table property " + std::string(props::kAvroCompressionLevel) + "='" + level +
                            "' is not a compression level (0-9 for gzip, 1-22 for zstd)");
   }
-  out.level = static_cast<int>(parsed);
+  out.level = static_cast<int>(*parsed);
   return out;
 }
 
