@@ -5,6 +5,7 @@
 #include "catalog/rest/rest_protocol.h"
 #include "meta/metadata_builder.h"
 #include "meta/metadata_json.h"
+#include "server/table_commit_service.h"
 #include "util/clock.h"
 
 namespace floe {
@@ -204,10 +205,10 @@ RestReply CommitTable(Catalog& catalog, const RestRequest& request) {
   auto commit = CommitTableFromJson(*body, id);
   if (!commit) return BadRequest(commit.error().message);
   FLOE_REST_CHECK(NeedWrite(request, id.ns));
-  auto committed = catalog.CommitTable(*commit);
+  auto committed = CommitTableOnServer(catalog, *commit);
   if (!committed) return ReplyFor(committed.error(), ErrorSubject::kTable);
   return Json(200, json{{"metadata-location", committed->metadata_location},
-                        {"metadata", TableMetadataToJson(committed->metadata)}});
+                        {"metadata", TableMetadataToJson(*committed->metadata)}});
 }
 
 RestReply DropTable(Catalog& catalog, const RestRequest& request) {
