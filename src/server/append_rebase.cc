@@ -1,5 +1,6 @@
 #include "server/append_rebase.h"
 
+#include <algorithm>
 #include <charconv>
 #include <set>
 

@@ -108,7 +108,9 @@ class TableCommitServiceTest : public ::testing::Test {
     std::vector<const Snapshot*> chain;
     for (const Snapshot* s = m.CurrentSnapshot(); s;
          s = s->parent_snapshot_id ? m.SnapshotById(*s->parent_snapshot_id) : nullptr) {
-      if (!chain.empty()) EXPECT_LT(s->sequence_number, chain.back()->sequence_number);
+      if (!chain.empty()) {
+        EXPECT_LT(s->sequence_number, chain.back()->sequence_number);
+      }
       chain.push_back(s);
     }
     return chain;
@@ -251,12 +253,12 @@ TEST_F(TableCommitServiceTest, GroupCommitLandsEveryoneInOneChainAndFailsTheBadR
   for (int c = 0; c < kClients; ++c) commits.push_back(Captured(FastAppend({File("g" + std::to_string(c))})));
   // One request asserts a schema the table does not have.
   commits[3].requirements.push_back(AssertCurrentSchemaId{7});
-  SlowCatalog slow(Open(), std::chrono::milliseconds(150));
+  SlowCatalog slow(Open(), std::chrono::milliseconds(300));
   std::vector<std::optional<Result<SharedTable>>> results(kClients);
   std::vector<std::thread> threads;
   // The first request holds the swap; the rest arrive while it is in flight.
   threads.emplace_back([&] { results[0] = CommitTableOnServer(slow, commits[0]); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(40));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
   for (int c = 1; c < kClients; ++c) {
     threads.emplace_back([&, c] { results[c] = CommitTableOnServer(slow, commits[c]); });
   }
