@@ -50,6 +50,16 @@ bash scripts/pg.sh stop >/dev/null || true
 bash scripts/s3.sh stop >/dev/null || true
 trap - EXIT
 
+# The fuzz targets, each for a bounded time (scripts/fuzz.sh; a clang build folder of its own).
+set +e
+FLOE_FIXTURES="${FLOE_FIXTURES:-}" bash scripts/fuzz.sh 2>&1 | tee "$build/fuzz.log"
+fuzz_status=${PIPESTATUS[0]}
+set -e
+if [[ "$fuzz_status" -ne 0 && "$status" -eq 0 ]]; then
+  echo "test: fuzzing found a crash (see $build/fuzz.log)"
+  status=$fuzz_status
+fi
+
 # One closing line in the plain "N passed, N failed, N skipped" form, from
 # ctest's counts (ctest counts a skipped test as passed; this line does not).
 log="$build/ctest.log"

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/json_text.h"
 #include "cli/output.h"
 #include "cli/table_ref.h"
 #include "meta/metadata_json.h"
@@ -40,7 +41,7 @@ void RegisterSchemaCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     if (*out_format == OutputFormat::kJson) {
       nlohmann::json j = SchemaToJson(s);
       j["partition-spec"] = PartitionSpecToJson(m.DefaultSpec());
-      std::cout << j.dump(2) << "\n";
+      std::cout << JsonText(j, 2) << "\n";
       return kExitOk;
     }
     Listing listing{{"id", "name", "type", "required", "identifier", "doc"}, {}};

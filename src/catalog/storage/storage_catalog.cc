@@ -357,6 +357,10 @@ Result<std::vector<TableIdentifier>> StorageCatalog::ListTables(const Namespace&
 
 Status StorageCatalog::DropTable(const TableIdentifier& id, bool purge) {
   FLOE_ASSIGN_OR_RETURN(LoadedTable table, LoadTable(id));
+  std::optional<PurgePlan> plan;
+  if (purge) {
+    FLOE_ASSIGN_OR_RETURN(plan, PlanPurge(*io_, table.metadata, table.metadata_location));
+  }
   // Oldest first, so that until the last one goes, readers still find the newest version
   // rather than an older one they might commit on top of.
   FLOE_ASSIGN_OR_RETURN(auto files, io_->ListPrefix(TableFolder(id) + "/metadata/v"));
@@ -368,7 +372,7 @@ Status StorageCatalog::DropTable(const TableIdentifier& id, bool purge) {
   std::sort(versions.begin(), versions.end());
   (void)io_->Delete(TableFolder(id) + "/metadata/" + kVersionHint);
   for (const auto& [v, path] : versions) FLOE_RETURN_IF_ERROR(io_->Delete(path));
-  if (purge) return PurgeTableFiles(*io_, table.metadata, table.metadata_location);
+  if (plan) return DeletePurgeFiles(*io_, *plan);
   return Ok();
 }
 
