@@ -3,6 +3,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "cli/batch_text.h"
 #include "cli/commands.h"
 #include "cli/json_text.h"
 #include "cli/output.h"
@@ -89,6 +90,7 @@ int RunScan(CliContext& ctx, const ScanArgs& args) {
   if (!options) return ctx.Usage(options.error().message);
   options->filter_text = args.where;
   options->columns = SplitColumns(args.columns);
+  options->include_column_stats = false;  // rows are read from the files; their metrics are not printed
   bool parquet = args.format == "parquet";
   Result<OutputFormat> format = OutputFormat::kTable;
   if (!parquet) {
@@ -127,6 +129,9 @@ int RunScan(CliContext& ctx, const ScanArgs& args) {
   for (const auto& f : plan->projection.fields()) listing.columns.push_back(f.name);
   const bool streaming = *format == OutputFormat::kCsv || *format == OutputFormat::kJsonl;
   if (streaming && !parquet) PrintListing(listing, *format, *out);  // the CSV header (jsonl prints nothing)
+  const BatchText batch_text(listing.columns,
+                             *format == OutputFormat::kCsv ? BatchText::Format::kCsv : BatchText::Format::kJsonl);
+  std::string text;
   int64_t emitted = 0;
   for (const auto& task : plan->tasks) {
     if (args.limit >= 0 && emitted >= args.limit) break;
@@ -135,36 +140,21 @@ int RunScan(CliContext& ctx, const ScanArgs& args) {
     size_t take = rows->num_rows;
     if (args.limit >= 0) take = std::min<size_t>(take, static_cast<size_t>(args.limit - emitted));
     if (parquet) {
-      ColumnBatch part = *rows;
       if (take < rows->num_rows) {
         std::vector<uint8_t> keep(rows->num_rows, 0);
         std::fill(keep.begin(), keep.begin() + take, 1);
-        part = rows->Filter(keep);
+        *rows = rows->Filter(keep);
       }
-      if (auto st = writer->Write(part); !st) return ctx.Fail(st.error());
+      if (auto st = writer->Write(*rows); !st) return ctx.Fail(st.error());
+    } else if (streaming) {
+      constexpr size_t kRowsPerWrite = 16384;  // bounds the text buffer
+      for (size_t begin = 0; begin < take; begin += kRowsPerWrite) {
+        text.clear();
+        batch_text.Append(*rows, begin, std::min(take, begin + kRowsPerWrite), &text);
+        out->write(text.data(), static_cast<std::streamsize>(text.size()));
+      }
     } else {
-      Listing chunk{streaming ? std::vector<std::string>{} : listing.columns, {}};
-      for (size_t r = 0; r < take; ++r) (streaming ? chunk : listing).rows.push_back(RowAsJson(*rows, r));
-      if (streaming) {
-        for (const auto& row : chunk.rows) {
-          if (*format == OutputFormat::kJsonl) {
-            nlohmann::json obj = nlohmann::json::object();
-            for (size_t i = 0; i < listing.columns.size(); ++i) obj[listing.columns[i]] = row[i];
-            *out << JsonText(obj) << "\n";
-          } else {
-            for (size_t i = 0; i < row.size(); ++i) {
-              std::string cell = CellText(row[i], true);
-              if (cell.find_first_of(",\"\n") != std::string::npos) {
-                std::string quoted = "\"";
-                for (char c : cell) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-                cell = quoted + "\"";
-              }
-              *out << (i ? "," : "") << cell;
-            }
-            *out << "\n";
-          }
-        }
-      }
+      for (size_t r = 0; r < take; ++r) listing.rows.push_back(RowAsJson(*rows, r));
     }
     emitted += static_cast<int64_t>(take);
   }
