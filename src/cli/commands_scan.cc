@@ -11,6 +11,7 @@
 #include "meta/metadata_json.h"
 #include "parquet/parquet_writer.h"
 #include "scan/metadata_tables.h"
+#include "scan/snapshot_selection.h"
 #include "scan/table_scan.h"
 #include "types/temporal.h"
 
@@ -85,6 +86,20 @@ std::vector<std::string> SplitColumns(const std::string& text) {
   return out;
 }
 
+// A file missing mid-read of a catalog table usually means its snapshot was expired since the
+// read resolved it: say so, naming the snapshot, instead of "No such file".
+Error ExplainMissingFile(CliContext& ctx, const TableRef& table, const ScanOptions& options, const Error& error) {
+  if (error.kind != ErrorKind::kNotFound || !table.from_catalog) return error;
+  auto read = SelectSnapshot(table.metadata, options);
+  auto catalog = ctx.catalog();
+  if (!read || !*read || !catalog) return error;
+  auto now = (*catalog)->LoadTable(table.id);
+  if (!now || now->metadata.SnapshotById((*read)->snapshot_id)) return error;
+  return Error{ErrorKind::kNotFound, "snapshot " + std::to_string((*read)->snapshot_id) +
+                                         " was expired while this read ran (expire-snapshots removed it and its "
+                                         "files); read a newer snapshot (" + error.message + ")"};
+}
+
 int RunScan(CliContext& ctx, const ScanArgs& args) {
   auto options = SnapshotOptions(args.snapshot);
   if (!options) return ctx.Usage(options.error().message);
@@ -104,7 +119,7 @@ int RunScan(CliContext& ctx, const ScanArgs& args) {
   auto plan = PlanScan(*table->io, table->metadata, *options);
   if (!plan) {
     if (plan.error().kind == ErrorKind::kInvalidArgument) return ctx.Usage(plan.error().message);
-    return ctx.Fail(plan.error());
+    return ctx.Fail(ExplainMissingFile(ctx, *table, *options, plan.error()));
   }
 
   std::ofstream file;
@@ -136,7 +151,7 @@ int RunScan(CliContext& ctx, const ScanArgs& args) {
   for (const auto& task : plan->tasks) {
     if (args.limit >= 0 && emitted >= args.limit) break;
     auto rows = ReadTask(*table->io, table->metadata, task, plan->projection);
-    if (!rows) return ctx.Fail(rows.error());
+    if (!rows) return ctx.Fail(ExplainMissingFile(ctx, *table, *options, rows.error()));
     size_t take = rows->num_rows;
     if (args.limit >= 0) take = std::min<size_t>(take, static_cast<size_t>(args.limit - emitted));
     if (parquet) {
