@@ -70,6 +70,17 @@ struct Plan {
   std::vector<std::string> written;  // rebased manifest lists
 };
 
+// Why a request cannot go in: every requirement that fails on `running` (the first alone
+// would hide the one a client must fix when its branch also moved on), else `error`.
+Error RefusalOf(const TableMetadata& running, const TableCommit& commit, const Error& error) {
+  if (error.kind != ErrorKind::kCommitConflict) return error;
+  std::string failed;
+  for (const auto& r : commit.requirements) {
+    if (Status held = CheckRequirement(r, &running); !held) failed += (failed.empty() ? "" : "; ") + held.error().message;
+  }
+  return failed.empty() ? error : Error{ErrorKind::kCommitConflict, failed};
+}
+
 // Checks and applies each request in order on `base` plus the ones before it.
 Plan PlanGroup(Catalog& catalog, const SharedTable& base, const std::vector<Ticket*>& tickets) {
   Plan plan;
@@ -92,7 +103,7 @@ Plan PlanGroup(Catalog& catalog, const SharedTable& base, const std::vector<Tick
       }
     }
     if (!applied) {
-      plan.refused.emplace_back(t, applied.error());
+      plan.refused.emplace_back(t, RefusalOf(running, c, applied.error()));
       continue;
     }
     running = std::move(*applied);
