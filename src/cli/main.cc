@@ -6,6 +6,8 @@
 
 #include "cli/cli_context.h"
 #include "cli/commands.h"
+#include "cli/completion.h"
+#include "cli/help_examples.h"
 
 namespace floe::cli {
 
@@ -37,6 +39,8 @@ int main(int argc, char** argv) {
   RegisterSchemaCommands(app, ctx, &exit_status);
   RegisterEvolutionCommands(app, app.get_subcommand("schema"), ctx, &exit_status);
   RegisterDemoCommand(app, ctx, &exit_status);
+  RegisterCompletionCommand(app, &exit_status);
+  AddHelpExamples(app);
 
   try {
     app.parse(argc, argv);
