@@ -12,8 +12,9 @@ namespace {
 // completed), one candidate per line.
 std::string Complete(const ScratchDir& dir, const std::string& words) {
   const std::string script = (dir.path() / "floe-completion.bash").string();
-  FloeRun generated = dir.Floe("completion bash > " + Quote(script));
+  FloeRun generated = dir.Floe("completion bash");
   EXPECT_EQ(generated.status, 0) << generated.err;
+  std::ofstream(script) << generated.out;
   std::string probe = "source " + Quote(script) + "; COMP_WORDS=(" + words + "); COMP_CWORD=$((${#COMP_WORDS[@]} - 1));" +
                       " _floe; printf '%s\\n' \"${COMPREPLY[@]}\"";
   std::string cmd = "cd " + Quote(dir.str()) + " && bash -c " + Quote(probe) + " > .completion 2>&1";

@@ -19,6 +19,7 @@ TEST(MovedTable, CopiedFixtureTableIsReadWithTheFlagAndRefusedWithout) {
   const char* fixtures = std::getenv("FLOE_FIXTURES");
   if (!fixtures || !*fixtures) GTEST_SKIP() << "skipped: no fixtures";
   ScratchDir dir;
+  fs::create_directories(dir.path() / "copy");
   fs::copy(fs::path(fixtures) / "tables/duckdb-iceberg/data/persistent/hive_partitioned_table", dir.path() / "copy/t",
            fs::copy_options::recursive);
 
