@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Configures and builds everything (library, `floe`, tests, benchmarks) into
-# ./build, or into $FLOE_BUILD_DIR when set. Quiet on success: the full
-# compiler output goes to <build>/build.log and is shown only on failure.
+# Configures and builds into ./build, or into $FLOE_BUILD_DIR when set:
+# everything (library, `floe`, tests, benchmarks), or only the targets named as
+# arguments (`scripts/build.sh floe`). Quiet on success: the full compiler
+# output goes to <build>/build.log and is shown only on failure.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,14 +19,18 @@ fi
 
 mkdir -p "$build"
 log="$build/build.log"
-echo "build: building into $build with $jobs jobs (compiler output in $log)"
+targets=("$@")
+what="${targets[*]:-everything}"
+echo "build: building $what into $build with $jobs jobs (compiler output in $log)"
 start=$(date +%s)
 if ! "${configure[@]}" >"$log" 2>&1; then
   echo "build: cmake configure failed:" >&2
   tail -n 60 "$log" >&2
   exit 1
 fi
-if ! cmake --build "$build" -j"$jobs" >>"$log" 2>&1; then
+target_args=()
+((${#targets[@]})) && target_args=(--target "${targets[@]}")
+if ! cmake --build "$build" -j"$jobs" "${target_args[@]}" >>"$log" 2>&1; then
   echo "build: compile failed; the errors (full log: $log):" >&2
   # The compiler's and linker's diagnostics; else the tail (CMake errors).
   if ! grep -E -A3 ' error:|undefined reference' "$log" | head -n 150 >&2; then
@@ -33,4 +38,4 @@ if ! cmake --build "$build" -j"$jobs" >>"$log" 2>&1; then
   fi
   exit 1
 fi
-echo "build: $build_type build in $build done in $(( $(date +%s) - start ))s"
+echo "build: $build_type build of $what in $build done in $(( $(date +%s) - start ))s"

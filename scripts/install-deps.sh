@@ -9,16 +9,21 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-# Every one of these exists in Debian 12 (checked with apt-cache policy).
+# Every one of these exists in Debian 12 (checked with apt-cache policy). `install-deps.sh build`
+# (scripts/demo.sh) installs only what building floe needs, not the tools and servers the tests
+# and benchmarks use (PostgreSQL, Node.js and npm's ~400 packages, ...).
 packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates
   libavro-dev nlohmann-json3-dev libcli11-dev libfmt-dev libcpp-httplib-dev
-  libzstd-dev zstd libsnappy-dev zlib1g-dev libssl-dev
-  libsqlite3-dev sqlite3 libpq-dev postgresql postgresql-contrib
-  libgtest-dev libgmock-dev googletest libbenchmark-dev
-  wrk hyperfine ccache libcurl4-openssl-dev
-  clang-16 libclang-rt-16-dev
+  libzstd-dev libsnappy-dev zlib1g-dev libssl-dev
+  libsqlite3-dev libpq-dev libgtest-dev libgmock-dev googletest
+  ccache libcurl4-openssl-dev
 )
+build_only=false
+[[ "${1:-}" == "build" ]] && build_only=true
+if ! $build_only; then
+  packages+=(zstd sqlite3 postgresql postgresql-contrib libbenchmark-dev wrk hyperfine clang-16 libclang-rt-16-dev)
+fi
 
 missing=()
 for package in "${packages[@]}"; do
@@ -29,8 +34,10 @@ done
 # Node.js and npm are judged by their commands, not by package names: a machine
 # may carry a Node.js build that bundles npm and conflicts with Debian's npm
 # package, and installing Debian's would then fail.
-command -v node >/dev/null 2>&1 || missing+=(nodejs)
-command -v npm >/dev/null 2>&1 || missing+=(npm)
+if ! $build_only; then
+  command -v node >/dev/null 2>&1 || missing+=(nodejs)
+  command -v npm >/dev/null 2>&1 || missing+=(npm)
+fi
 
 as_root=()
 if [[ $(id -u) -ne 0 ]]; then
@@ -59,7 +66,7 @@ fi
 # npm packages: install when node_modules is missing or package.json changed
 # since the last install (npm writes node_modules/.package-lock.json).
 js="$repo/tests/js"
-if [[ -f "$js/package.json" ]]; then
+if ! $build_only && [[ -f "$js/package.json" ]]; then
   stamp="$js/node_modules/.package-lock.json"
   if [[ ! -f "$stamp" || "$js/package.json" -nt "$stamp" ]]; then
     echo "install-deps: npm install in tests/js"

@@ -69,6 +69,7 @@ struct ScanArgs {
   int64_t limit = -1;
   std::string format = "table";
   std::string output;
+  bool allow_moved_paths = false;
 };
 
 std::vector<std::string> SplitColumns(const std::string& text) {
@@ -114,7 +115,7 @@ int RunScan(CliContext& ctx, const ScanArgs& args) {
   } else if (args.output.empty()) {
     return ctx.Usage("--format parquet needs --output FILE");
   }
-  auto table = ResolveTable(ctx, args.table);
+  auto table = ResolveTable(ctx, args.table, args.allow_moved_paths ? MovedPaths::kAllow : MovedPaths::kRefuse);
   if (!table) return ctx.Fail(table.error());
   auto plan = PlanScan(*table->io, table->metadata, *options);
   if (!plan) {
@@ -187,6 +188,7 @@ struct MetaArgs {
   std::string table;
   std::string format = "table";
   SnapshotArgs snapshot;
+  bool allow_moved_paths = false;
 };
 
 int RunMetadataTable(CliContext& ctx, const std::string& name, const MetaArgs& args) {
@@ -194,7 +196,7 @@ int RunMetadataTable(CliContext& ctx, const std::string& name, const MetaArgs& a
   if (!format) return ctx.Usage(format.error().message);
   auto options = SnapshotOptions(args.snapshot);
   if (!options) return ctx.Usage(options.error().message);
-  auto table = ResolveTable(ctx, args.table);
+  auto table = ResolveTable(ctx, args.table, args.allow_moved_paths ? MovedPaths::kAllow : MovedPaths::kRefuse);
   if (!table) return ctx.Fail(table.error());
   auto result = ReadMetadataTable(*table->io, table->metadata, name, *options, table->metadata_location);
   if (!result) return ctx.Fail(result.error());
@@ -215,6 +217,7 @@ void RegisterScanCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   scan->add_option("--limit", scan_args.limit, "at most this many rows");
   scan->add_option("--format", scan_args.format, "table, csv, jsonl, json or parquet")->default_val("table");
   scan->add_option("--output", scan_args.output, "write to this file instead of standard output");
+  scan->add_flag("--allow-moved-paths", scan_args.allow_moved_paths, kAllowMovedPathsHelp);
   OnRun(scan, exit_status, [&ctx] { return RunScan(ctx, scan_args); });
 
   // Metadata tables: floe snapshots NS.T, floe files NS.T, ...
@@ -232,6 +235,7 @@ void RegisterScanCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     cmd->add_option("TABLE", args.table, "NS.TABLE, or a table folder or metadata file")->required();
     cmd->add_option("--format", args.format, "table, csv, jsonl or json")->default_val("table");
     AddSnapshotOptions(cmd, &args.snapshot);
+    cmd->add_flag("--allow-moved-paths", args.allow_moved_paths, kAllowMovedPathsHelp);
     std::string name = table_name;
     OnRun(cmd, exit_status, [&ctx, name, &args] { return RunMetadataTable(ctx, name, args); });
   }

@@ -7,6 +7,8 @@
 #include "cli/cli_context.h"
 #include "cli/commands.h"
 #include "util/utf8.h"
+#include "cli/completion.h"
+#include "cli/help_examples.h"
 
 namespace floe::cli {
 
@@ -39,6 +41,8 @@ int main(int argc, char** argv) {
   RegisterEvolutionCommands(app, app.get_subcommand("schema"), ctx, &exit_status);
   RegisterMaintenanceCommands(app, ctx, &exit_status);
   RegisterDemoCommand(app, ctx, &exit_status);
+  RegisterCompletionCommand(app, &exit_status);
+  AddHelpExamples(app);
 
   try {
     app.parse(argc, argv);

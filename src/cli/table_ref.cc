@@ -5,11 +5,46 @@
 #include "io/local_file_io.h"
 #include "io/s3_client.h"
 #include "io/scheme_file_io.h"
+#include "io/local_path.h"
+#include "io/moved_paths_file_io.h"
 #include "scan/static_table.h"
 
 namespace floe::cli {
+namespace {
 
-Result<TableRef> ResolveTable(CliContext& ctx, const std::string& argument) {
+// The table folder of a path given on the command line: the folder itself, or for a metadata
+// file the folder above its metadata/ folder. Absolute, so it compares with recorded locations.
+std::string TableFolderOf(const std::string& argument) {
+  std::error_code ec;
+  std::filesystem::path path = std::filesystem::absolute(argument, ec).lexically_normal();
+  if (!std::filesystem::is_directory(path, ec)) {
+    path = path.parent_path();
+    if (path.filename() == "metadata") path = path.parent_path();
+  }
+  std::string folder = path.string();
+  while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
+  return folder;
+}
+
+// MovedPaths::kRefuse: a table whose recorded location is not the folder it was read
+// from and whose current manifest list is missing is refused, naming both and the flag.
+Status CheckNotMoved(FileIO& io, const TableMetadata& metadata, const std::string& folder) {
+  const Snapshot* current = metadata.CurrentSnapshot();
+  if (!current || current->manifest_list.empty()) return {};
+  std::string recorded = MovedPathKey(metadata.location);
+  while (recorded.size() > 1 && recorded.back() == '/') recorded.pop_back();
+  if (recorded == folder) return {};
+  FLOE_ASSIGN_OR_RETURN(bool exists, io.Exists(current->manifest_list));
+  if (exists) return {};
+  return NotFound("the table in " + folder + " records its location as " + metadata.location +
+                  ", and its manifest list " + current->manifest_list +
+                  " does not exist; if the table was copied or moved from there, add --allow-moved-paths "
+                  "to read the paths under " + metadata.location + " from " + folder);
+}
+
+}  // namespace
+
+Result<TableRef> ResolveTable(CliContext& ctx, const std::string& argument, MovedPaths moved) {
   TableRef ref;
   ref.display = argument;
   std::error_code ec;
@@ -21,6 +56,12 @@ Result<TableRef> ResolveTable(CliContext& ctx, const std::string& argument) {
     FLOE_ASSIGN_OR_RETURN(StaticTable table, OpenStaticTable(*ref.io, argument));
     ref.metadata_location = table.metadata_location;
     ref.metadata = std::move(table.metadata);
+    const std::string folder = TableFolderOf(argument);
+    if (moved == MovedPaths::kAllow) {
+      ref.io = std::make_shared<MovedPathsFileIO>(ref.io, ref.metadata.location, folder);
+    } else if (moved == MovedPaths::kRefuse) {
+      FLOE_RETURN_IF_ERROR(CheckNotMoved(*ref.io, ref.metadata, folder));
+    }
     return ref;
   }
   auto id = TableIdentifier::Parse(argument);

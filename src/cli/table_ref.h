@@ -19,8 +19,22 @@ struct TableRef {
   TableIdentifier id;             // when from_catalog
 };
 
+// What a command does with a table folder that was copied or moved: such a folder still records
+// its old location, and so do all the paths inside it.
+enum class MovedPaths {
+  kMetadataOnly,  // the command reads only the metadata document: nothing to check
+  kRefuse,        // it reads the table's files: refused, naming the first missing file and the flag
+  kAllow,         // --allow-moved-paths: paths under the recorded location are read from the folder given
+};
+
 // A path that exists (folder or *.json file) is read without a catalog; anything else is
 // parsed as ns.table and loaded from the catalog.
-Result<TableRef> ResolveTable(CliContext& ctx, const std::string& argument);
+Result<TableRef> ResolveTable(CliContext& ctx, const std::string& argument,
+                              MovedPaths moved = MovedPaths::kMetadataOnly);
+
+// The help text of --allow-moved-paths, the same on every command that has it.
+inline constexpr const char* kAllowMovedPathsHelp =
+    "read a copied or moved table: paths under the location its metadata records are read from "
+    "the folder given";
 
 }  // namespace floe::cli

@@ -12,6 +12,7 @@
 #include "meta/json_fields.h"
 #include "meta/json_internal.h"
 #include "util/strict_json.h"
+#include "meta/metadata_tolerance.h"
 
 namespace floe {
 
@@ -173,6 +174,7 @@ Result<TableMetadata> ReadDocument(const Json& j, const internal::ParsedLists& p
     FLOE_ASSIGN_OR_RETURN(auto next_row_id, jf::GetOptionalLong(j, "next-row-id"));
     m.next_row_id = next_row_id.value_or(0);
   }
+  internal::TolerateOnRead(j, m);
   FLOE_RETURN_IF_ERROR(m.Validate());
   return m;
 }
