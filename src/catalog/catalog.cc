@@ -24,6 +24,7 @@
 #include "catalog/storage/storage_catalog.h"
 #include "io/local_file_io.h"
 #include "io/local_path.h"
+#include "util/strings.h"
 
 namespace floe {
 namespace {
@@ -37,15 +38,14 @@ std::string Absolute(const std::string& path, const CatalogOptions& options) {
   fs::path p(path);
   if (p.is_absolute()) return p.lexically_normal().string();
   fs::path base = options.base_dir ? fs::path(*options.base_dir) : fs::current_path();
-  std::string out = (base / p).lexically_normal().string();
-  while (out.size() > 1 && out.back() == '/') out.pop_back();
-  return out;
+  return TrimTrailingSlashes((base / p).lexically_normal().string());
 }
 
 // The warehouse as locations will be written: local paths absolute, URIs unchanged.
 Result<std::string> NormalizeWarehouse(const std::string& warehouse, const CatalogOptions& options) {
   if (warehouse.empty()) return InvalidArgument("warehouse location is empty");
   if (HasUriScheme(warehouse)) {
+    if (options.io) return warehouse;  // the program's FileIO knows its own URIs
     FLOE_ASSIGN_OR_RETURN(std::string local, LocalPath(warehouse));  // only file: URIs have a FileIO yet
     return Absolute(local, options);
   }
@@ -53,6 +53,7 @@ Result<std::string> NormalizeWarehouse(const std::string& warehouse, const Catal
 }
 
 std::shared_ptr<FileIO> MakeIO(const CatalogOptions& options) {
+  if (options.io) return options.io;
   std::shared_ptr<FileIO> io = std::make_shared<LocalFileIO>();
   if (options.base_dir) io = std::make_shared<RebasedFileIO>(io, *options.base_dir);
   return io;

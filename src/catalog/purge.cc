@@ -1,9 +1,9 @@
 #include "catalog/purge.h"
 
+#include <map>
 #include <set>
 
-#include "avro/manifest_list.h"
-#include "avro/manifest_reader.h"
+#include "avro/manifest_io.h"
 
 namespace floe {
 namespace {
@@ -29,42 +29,34 @@ void DeleteFile(FileIO& io, const std::string& path, Failures& failures) {
 
 Status PurgeTableFiles(FileIO& io, const TableMetadata& metadata, const std::string& metadata_location) {
   Failures failures;
-  std::set<std::string> manifests;
   std::set<std::string> manifest_lists;
+  std::set<std::string> manifests;           // every manifest path, deleted even if unreadable
+  std::map<std::string, ManifestFile> listed;  // those whose entries can be read
   for (const auto& snapshot : metadata.snapshots) {
     if (!snapshot.manifest_list.empty()) manifest_lists.insert(snapshot.manifest_list);
-    for (const auto& m : snapshot.v1_manifests) manifests.insert(m);
-  }
-  for (const auto& list : manifest_lists) {
-    auto bytes = io.ReadAll(list);
-    if (!bytes) {
+    manifests.insert(snapshot.v1_manifests.begin(), snapshot.v1_manifests.end());
+    auto read = ReadManifestList(io, metadata, snapshot);
+    if (!read) {
       // An expired snapshot's list may be gone already (or never existed on a copied table).
-      if (bytes.error().kind != ErrorKind::kNotFound) failures.Add(bytes.error());
+      if (read.error().kind != ErrorKind::kNotFound) failures.Add(read.error());
       continue;
     }
-    auto contents = ReadManifestList(*bytes, list);
-    if (!contents) {
-      failures.Add(contents.error());
-      continue;
+    for (auto& m : *read) {
+      manifests.insert(m.manifest_path);
+      listed.emplace(m.manifest_path, std::move(m));
     }
-    for (const auto& m : contents->manifests) manifests.insert(m.manifest_path);
   }
 
   // Data and delete files: every entry of every manifest, whatever its status (a DELETED entry's
   // file may still exist if an older snapshot was never expired).
   std::set<std::string> data_files;
-  for (const auto& manifest : manifests) {
-    auto bytes = io.ReadAll(manifest);
-    if (!bytes) {
-      if (bytes.error().kind != ErrorKind::kNotFound) failures.Add(bytes.error());
+  for (const auto& [path, manifest] : listed) {
+    auto entries = ReadManifestEntries(io, metadata, manifest);
+    if (!entries) {
+      if (entries.error().kind != ErrorKind::kNotFound) failures.Add(entries.error());
       continue;
     }
-    auto contents = ReadManifest(*bytes, manifest, ManifestReadOptions{nullptr, &metadata});
-    if (!contents) {
-      failures.Add(contents.error());
-      continue;
-    }
-    for (const auto& entry : contents->entries) data_files.insert(entry.file.file_path);
+    for (const auto& entry : *entries) data_files.insert(entry.file.file_path);
   }
   for (const auto& f : data_files) DeleteFile(io, f, failures);
   for (const auto& f : manifests) DeleteFile(io, f, failures);

@@ -6,6 +6,7 @@
 
 #include "cli/cli_context.h"
 #include "cli/commands.h"
+#include "floe/version.h"
 
 namespace floe::cli {
 
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
   app.name("floe");
   app.require_subcommand(1);
   app.fallthrough();
+  app.set_version_flag("--version", std::string("floe ") + FLOE_VERSION, "print the version and exit");
   app.add_option("--catalog", ctx.catalog_uri,
                  "catalog URI (sqlite:///path.db, postgresql://user@host:port/db, file:///warehouse, "
                  "http://host:port); default $FLOE_CATALOG or ./warehouse/catalog.db");
@@ -43,6 +45,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "floe: " << e.what() << "\n";

@@ -6,6 +6,8 @@
 
 #include <fstream>
 
+#include "util/strings.h"
+
 namespace floe {
 namespace {
 
@@ -15,16 +17,6 @@ bool IsPrefixOf(const Namespace& prefix, const Namespace& ns) {
     if (prefix[i] != ns[i]) return false;
   }
   return true;
-}
-
-std::string Hex(const unsigned char* data, size_t size) {
-  static const char* kHex = "0123456789abcdef";
-  std::string out;
-  for (size_t i = 0; i < size; ++i) {
-    out += kHex[data[i] >> 4];
-    out += kHex[data[i] & 15];
-  }
-  return out;
 }
 
 std::optional<std::string> Unhex(std::string_view hex) {
@@ -49,7 +41,7 @@ std::string Signature(const std::string& secret, const std::string& name, int64_
   unsigned int mac_size = 0;
   HMAC(EVP_sha256(), secret.data(), static_cast<int>(secret.size()),
        reinterpret_cast<const unsigned char*>(message.data()), message.size(), mac, &mac_size);
-  return Hex(mac, mac_size);
+  return Hex(std::string_view(reinterpret_cast<const char*>(mac), mac_size));
 }
 
 std::vector<std::string> Split(std::string_view text, char sep) {
@@ -193,7 +185,7 @@ std::optional<std::string> Authenticator::IssueToken(std::string_view client_id,
   const Principal* p = FindByName(client_id);
   if (!p || !ConstantTimeEquals(client_secret, p->secret)) return std::nullopt;
   int64_t expiry = now_s + token_lifetime_s_;
-  return "floe1." + Hex(reinterpret_cast<const unsigned char*>(p->name.data()), p->name.size()) + "." +
+  return "floe1." + Hex(p->name) + "." +
          std::to_string(expiry) + "." + Signature(p->secret, p->name, expiry);
 }
 

@@ -31,13 +31,9 @@ Result<WriteMode> ChosenWriteMode(Catalog& catalog, const TableIdentifier& id, R
 Result<CommitReport> CommitWrittenFiles(Catalog& catalog, const TableIdentifier& id, FilesChange change,
                                         const RowWriteOptions& options, const std::function<void()>& abort) {
   FilesOperation operation(std::move(change));
-  auto report = CommitOperation(catalog, id, operation, options.commit);
-  if (!report) {
-    if (report.error().kind != ErrorKind::kCommitStateUnknown) abort();
-    return std::unexpected(report.error());
-  }
-  if (report->idempotent_replay) abort();
-  return report;
+  CommitOptions commit = options.commit;
+  commit.discard_written_files = abort;  // the engine alone knows when the commit certainly failed
+  return CommitOperation(catalog, id, operation, commit);
 }
 
 namespace {

@@ -13,17 +13,10 @@
 namespace floe {
 namespace {
 
-// Commits `change`, deleting the new files when the commit certainly failed.
+// Commits `change`; the engine deletes the new files if the commit certainly failed.
 Result<CommitReport> CommitFiles(Catalog& catalog, const TableIdentifier& id, FilesChange change, DataWriter& writer,
                                  const RowWriteOptions& options) {
-  FilesOperation operation(std::move(change));
-  auto report = CommitOperation(catalog, id, operation, options.commit);
-  if (!report) {
-    if (report.error().kind != ErrorKind::kCommitStateUnknown) writer.Abort();
-    return std::unexpected(report.error());
-  }
-  if (report->idempotent_replay) writer.Abort();  // the key had landed before: our files are unused
-  return report;
+  return CommitWrittenFiles(catalog, id, std::move(change), options, [&writer] { writer.Abort(); });
 }
 
 enum class RowChange { kDelete, kUpdate };

@@ -62,7 +62,7 @@ Result<std::unique_ptr<RestCatalog>> RestCatalog::Open(const std::string& uri, c
   c->name_ = options.name;
   c->uri_ = parsed.origin + parsed.base;
   c->base_ = parsed.base;
-  c->io_ = std::make_shared<LocalFileIO>();
+  c->io_ = options.io ? options.io : std::make_shared<LocalFileIO>();
   try {
     c->http_ = std::make_unique<httplib::Client>(parsed.origin);
   } catch (const std::exception& e) {
