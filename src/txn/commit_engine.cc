@@ -113,9 +113,11 @@ class CommitEngine {
 };
 
 Result<CommitOutcome> CommitEngine::Run() {
-  FLOE_RETURN_IF_ERROR(Load());
+  if (Status loaded = Load(); !loaded) return AllLost(loaded.error());
   if (plan_.empty()) return Done(table_);
-  FLOE_ASSIGN_OR_RETURN(policy_, RetryPolicy::Resolve(options_.retry, table_.metadata->properties));
+  auto policy = RetryPolicy::Resolve(options_.retry, table_.metadata->properties);
+  if (!policy) return AllLost(policy.error());
+  policy_ = *policy;
   if (auto replayed = Replayed()) return *replayed;
   const int64_t t = MonotonicMicros();
   Status prepared = plan_.Prepare(ctx_, *table_.metadata);

@@ -41,7 +41,7 @@ Result<TableMetadata> StageUpdates(const TableMetadata& table, const std::vector
 }
 
 std::string CommitPlan::what() const {
-  if (steps_.size() != 1) return "transaction on " + id_.ToString();
+  if (options_.transaction || steps_.size() != 1) return "transaction on " + id_.ToString();
   if (steps_[0].operation) return "commit to " + id_.ToString();
   const std::string& what = steps_[0].change.what;
   return (what.empty() ? std::string("metadata change") : what) + " to " + id_.ToString();
@@ -54,9 +54,9 @@ size_t CommitPlan::LastOperationIndex() const {
 }
 
 std::optional<std::string> CommitPlan::key_branch() const {
+  if (!options_.idempotency_key) return std::nullopt;
   const size_t last = LastOperationIndex();
-  if (!options_.idempotency_key || last == steps_.size()) return std::nullopt;
-  return steps_[last].branch;
+  return last == steps_.size() ? std::string(kMainBranch) : steps_[last].branch;
 }
 
 Status CommitPlan::Prepare(const OperationContext& ctx, const TableMetadata& base) {

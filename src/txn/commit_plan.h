@@ -52,8 +52,11 @@ struct Attempt {
 
 // What every operation step of one commit shares.
 struct PlanOptions {
-  std::optional<std::string> idempotency_key;  // stored in the summary of the plan's last snapshot
+  // Stored in the summary of the plan's last snapshot. A plan whose key is already in the
+  // ancestry of that snapshot's branch (main for a plan without snapshots) writes nothing.
+  std::optional<std::string> idempotency_key;
   std::map<std::string, std::string> summary;  // extra entries in every snapshot's summary
+  bool transaction = false;                    // for messages: "transaction on db.t"
 };
 
 class CommitPlan {
@@ -71,7 +74,8 @@ class CommitPlan {
   // "commit to db.t", "schema change to db.t", "transaction on db.t": for messages.
   std::string what() const;
   const std::optional<std::string>& idempotency_key() const { return options_.idempotency_key; }
-  // The branch whose ancestry holds the idempotency key (the last operation's), when a key is set.
+  // The branch whose ancestry holds the idempotency key (the last operation's, else main), when
+  // a key is set.
   std::optional<std::string> key_branch() const;
 
   // Once, before the first attempt: prepares every operation against the metadata it will

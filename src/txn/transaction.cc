@@ -45,7 +45,7 @@ void Transaction::AddOperation(std::unique_ptr<SnapshotOperation> operation, std
 Result<CommitReport> Transaction::Commit(const CommitOptions& options) {
   if (committed_) return InvalidArgument("transaction on " + id_.ToString() + " was already committed");
   if (!begun_) FLOE_RETURN_IF_ERROR(Begin());
-  CommitPlan plan(id_, PlanOptions{options.idempotency_key, options.summary});
+  CommitPlan plan(id_, PlanOptions{options.idempotency_key, options.summary, /*transaction=*/true});
   for (auto& step : steps_) {
     if (auto* change = std::get_if<MetadataChange>(&step)) {
       plan.AddMetadataChange(*change);

@@ -15,7 +15,7 @@
 // retried as a whole when the swap is lost, paced, reconciled after a lost answer; a metadata
 // change's failed requirement is final (see metadata_commit.h), as is a failed validation.
 // An idempotency key is stored in the summary of the last snapshot and looked for in that
-// snapshot's branch.
+// snapshot's branch (main for a transaction without snapshots): found, nothing is written.
 #pragma once
 
 #include <memory>
