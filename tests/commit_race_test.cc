@@ -16,9 +16,9 @@
 
 #include <gtest/gtest.h>
 
+#include "avro/manifest_io.h"
 #include "catalog/catalog.h"
 #include "expr/parser.h"
-#include "scan/manifest_reading.h"
 #include "scan/table_scan.h"
 #include "txn/operations.h"
 #include "txn/row_writes.h"

@@ -4,22 +4,13 @@
 #include "avro/manifest_list.h"
 #include "avro/manifest_reader.h"
 #include "avro/manifest_schema.h"
+#include "util/strings.h"
 
 namespace floe {
 
 namespace {
 
 using nlohmann::json;
-
-std::string Hex(std::string_view bytes) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
-  return out;
-}
 
 // A bound in binary form shown as its value when its type is known and it decodes.
 json BoundToJson(const TypePtr& type, const std::string& bytes) {

@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "util/strings.h"
+
 namespace floe::avro {
 
 namespace {
@@ -240,19 +242,6 @@ void SkipValue(Decoder& d, const Node& node, int depth) {
   }
 }
 
-namespace {
-std::string LowerHex(std::string_view bytes) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (unsigned char c : bytes) {
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
-  return out;
-}
-}  // namespace
-
 nlohmann::json ValueToJson(Decoder& d, const Node& node, int depth) {
   if (depth > kMaxDepth) {
     d.Fail();
@@ -267,8 +256,8 @@ nlohmann::json ValueToJson(Decoder& d, const Node& node, int depth) {
     case NodeKind::kFloat: return d.ReadFloat();
     case NodeKind::kDouble: return d.ReadDouble();
     case NodeKind::kString: return std::string(d.ReadBytesView());
-    case NodeKind::kBytes: return LowerHex(d.ReadBytesView());
-    case NodeKind::kFixed: return LowerHex(d.ReadFixedView(static_cast<size_t>(node.size)));
+    case NodeKind::kBytes: return Hex(d.ReadBytesView());
+    case NodeKind::kFixed: return Hex(d.ReadFixedView(static_cast<size_t>(node.size)));
     case NodeKind::kRecord: {
       nlohmann::json out = nlohmann::json::object();
       for (const auto& f : node.fields) {

@@ -30,6 +30,7 @@
 #include "io/local_path.h"
 #include "io/s3_client.h"
 #include "io/scheme_file_io.h"
+#include "util/strings.h"
 
 namespace floe {
 namespace {
@@ -43,9 +44,7 @@ std::string Absolute(const std::string& path, const CatalogOptions& options) {
   fs::path p(path);
   if (p.is_absolute()) return p.lexically_normal().string();
   fs::path base = options.base_dir ? fs::path(*options.base_dir) : fs::current_path();
-  std::string out = (base / p).lexically_normal().string();
-  while (out.size() > 1 && out.back() == '/') out.pop_back();
-  return out;
+  return TrimTrailingSlashes((base / p).lexically_normal().string());
 }
 
 // The warehouse as locations will be written: local paths absolute, URIs unchanged.
@@ -61,6 +60,7 @@ Result<std::string> NormalizeWarehouse(const std::string& warehouse, const Catal
     return out;
   }
   if (HasUriScheme(warehouse)) {
+    if (options.io) return warehouse;  // the program's FileIO knows its own URIs
     FLOE_ASSIGN_OR_RETURN(std::string local, LocalPath(warehouse));  // only file: URIs have a FileIO yet
     return Absolute(local, options);
   }
@@ -68,8 +68,9 @@ Result<std::string> NormalizeWarehouse(const std::string& warehouse, const Catal
 }
 
 // Local paths and s3:// locations alike; the S3 settings are the URI's s3.* parameters over the
-// AWS environment.
+// AWS environment. A FileIO the caller gives (CatalogOptions::io) is used as it is.
 std::shared_ptr<FileIO> MakeIO(const CatalogOptions& options, const std::map<std::string, std::string>& params) {
+  if (options.io) return options.io;
   std::map<std::string, std::string> s3;
   for (const auto& [key, value] : params) {
     if (IsS3Property(key)) s3[key] = value;

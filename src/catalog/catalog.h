@@ -128,6 +128,9 @@ struct CatalogOptions {
   // Parsed documents shared by several catalogs opened with the same URI and options (a
   // server's pool of connections); unset, a SQL catalog keeps a cache of its own.
   std::shared_ptr<MetadataCache> metadata_cache;
+  // The storage every file goes through (a program's own FileIO); unset, the local file
+  // system. With one set, the warehouse may be any URI that FileIO understands.
+  std::shared_ptr<FileIO> io;
 };
 
 // Opens a catalog by URI:

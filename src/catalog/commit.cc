@@ -8,6 +8,7 @@
 #include "meta/metadata_writer.h"
 #include "meta/table_properties.h"
 #include "util/clock.h"
+#include "util/strings.h"
 #include "util/uuid.h"
 
 namespace floe {
@@ -227,14 +228,8 @@ Result<std::vector<LoadedTable>> CommitTransactionVia(PointerStore& store, FileI
 }
 
 std::string MetadataFolder(const TableMetadata& metadata) {
-  std::string folder = metadata.Property("write.metadata.path", "");
-  if (folder.empty()) {
-    folder = metadata.location;
-    while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
-    folder += "/metadata";
-  }
-  while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
-  return folder;
+  const std::string folder = metadata.Property("write.metadata.path", "");
+  return folder.empty() ? JoinPath(metadata.location, "metadata") : TrimTrailingSlashes(folder);
 }
 
 int64_t ParseMetadataVersion(std::string_view location) {

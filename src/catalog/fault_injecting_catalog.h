@@ -21,6 +21,10 @@ class FaultInjectingCatalog : public Catalog {
   // Decides whether a commit fails with CommitStateUnknown before reaching the wrapped catalog
   // (the request was lost on its way: nothing changed, but the caller cannot know that).
   void FailBeforeApplyWhen(std::function<bool(int call)> rule) { before_rule_ = std::move(rule); }
+  // Decides whether a commit the wrapped catalog applied is answered with an IOError instead
+  // (an unexpected failure after the swap point, as a backend might report a broken
+  // connection): the caller cannot tell it from one before the swap.
+  void FailAfterApplyWhen(std::function<bool(int call)> rule) { after_rule_ = std::move(rule); }
   int commits_applied_but_unanswered() const { return dropped_.load(); }
   // Hands out `io` as this catalog's FileIO, so the files a writer creates itself (data files,
   // manifests, manifest lists) go through it; the wrapped catalog keeps its own for documents.
@@ -59,6 +63,10 @@ class FaultInjectingCatalog : public Catalog {
       ++dropped_;
       return CommitStateUnknown("injected: the answer to commit " + std::to_string(call) + " was lost");
     }
+    if (result && after_rule_ && after_rule_(call)) {
+      ++dropped_;
+      return IOError("injected: commit " + std::to_string(call) + " was applied, then the connection broke");
+    }
     return result;
   }
   Result<std::vector<LoadedTable>> CommitTransaction(const std::vector<TableCommit>& commits) override {
@@ -70,6 +78,7 @@ class FaultInjectingCatalog : public Catalog {
   std::shared_ptr<FileIO> io_;
   std::function<bool(int)> rule_;
   std::function<bool(int)> before_rule_;
+  std::function<bool(int)> after_rule_;
   std::atomic<int> calls_{0};
   std::atomic<int> dropped_{0};
 };

@@ -1,5 +1,6 @@
 #include "catalog/purge.h"
 
+#include <map>
 #include <set>
 
 #include "avro/manifest_list.h"

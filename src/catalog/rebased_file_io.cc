@@ -1,12 +1,12 @@
 #include "catalog/rebased_file_io.h"
 
 #include "io/local_path.h"
+#include "util/strings.h"
 
 namespace floe {
 
 RebasedFileIO::RebasedFileIO(std::shared_ptr<FileIO> inner, std::string base_dir)
-    : PathMappingFileIO(std::move(inner)), base_(std::move(base_dir)) {
-  while (base_.size() > 1 && base_.back() == '/') base_.pop_back();
+    : PathMappingFileIO(std::move(inner)), base_(TrimTrailingSlashes(base_dir)) {
 }
 
 bool RebasedFileIO::IsRelative(std::string_view path) const {

@@ -253,11 +253,9 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     size_t added_files = files->size();
     FilesOperation operation(OverwriteByFilter(filter, std::move(*files), start, *isolation));
     CommitOptions commit = OptionsFrom(overwrite_args).commit;
+    commit.discard_written_files = [&writer] { writer.Abort(); };  // only when certainly failed
     auto report = CommitOperation(**catalog, *id, operation, commit);
-    if (!report) {
-      if (report.error().kind != ErrorKind::kCommitStateUnknown) writer.Abort();
-      return ctx.Fail(report.error());
-    }
+    if (!report) return ctx.Fail(report.error());
     std::cout << "overwrite " << id->ToString() << ": " << added_rows << " rows written in " << added_files
               << " files; " << report->ToString() << "\n";
     return kExitOk;

@@ -9,6 +9,7 @@
 #include "util/utf8.h"
 #include "cli/completion.h"
 #include "cli/help_examples.h"
+#include "floe/version.h"
 
 namespace floe::cli {
 
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
   app.name("floe");
   app.require_subcommand(1);
   app.fallthrough();
+  app.set_version_flag("--version", std::string("floe ") + FLOE_VERSION, "print the version and exit");
   app.add_option("--catalog", ctx.catalog_uri,
                  "catalog URI (sqlite:///path.db, postgresql://user@host:port/db, file:///warehouse, "
                  "http://host:port); default $FLOE_CATALOG or ./warehouse/catalog.db");
@@ -49,6 +51,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "floe: " << e.what() << "\n";

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "expr/expression.h"
+#include "util/strings.h"
 
 namespace floe {
 namespace {
@@ -19,16 +20,6 @@ const char* ArithSymbol(ArithOp op) {
   return "?";
 }
 
-std::string Hex(std::string_view bytes) {
-  static const char* kDigits = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
-  return out;
-}
-
 bool IsNumeric(TypeId id) {
   return id == TypeId::kInt || id == TypeId::kLong || id == TypeId::kFloat || id == TypeId::kDouble ||
          id == TypeId::kDecimal;
@@ -39,7 +30,7 @@ std::string IcebergLiteral(const Literal& v) {
   if (!v.type() || v.is_null()) return "null";
   TypeId id = v.type()->id();
   if (IsNumeric(id) || id == TypeId::kBoolean) return v.ToString();
-  if (id == TypeId::kBinary || id == TypeId::kFixed) return "X'" + Hex(v.AsBytes()) + "'";
+  if (id == TypeId::kBinary || id == TypeId::kFixed) return "X'" + Hex(v.AsBytes(), HexCase::kUpper) + "'";
   return "\"" + v.ToString() + "\"";
 }
 
@@ -69,7 +60,7 @@ std::string LiteralToSql(const Literal& v) {
       return v.ToString();
     }
     case TypeId::kBinary:
-    case TypeId::kFixed: return "X'" + Hex(v.AsBytes()) + "'";
+    case TypeId::kFixed: return "X'" + Hex(v.AsBytes(), HexCase::kUpper) + "'";
     default: return QuoteSql(v.ToString());
   }
 }

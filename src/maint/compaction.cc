@@ -113,11 +113,10 @@ Status RewriteBatch(Catalog& catalog, const TableIdentifier& id, const TableMeta
                 files_out = static_cast<int64_t>(added->size()),
                 deletes_out = static_cast<int64_t>(removed_deletes.size());
   FilesOperation operation(RewriteFiles(std::move(removed_data), std::move(*added), std::move(removed_deletes), head_id));
-  auto report = CommitOperation(catalog, id, operation, options.commit);
-  if (!report) {
-    if (report.error().kind != ErrorKind::kCommitStateUnknown) writer.Abort();
-    return std::unexpected(report.error());
-  }
+  CommitOptions commit = options.commit;
+  commit.discard_written_files = [&writer] { writer.Abort(); };  // only when certainly failed
+  auto report = CommitOperation(catalog, id, operation, commit);
+  if (!report) return std::unexpected(report.error());
   result.commit = *report;
   result.committed = true;
   ++result.commits;

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "util/strings.h"
 #include "util/uuid.h"
 
 namespace floe {
@@ -39,11 +40,6 @@ bool SameSpecFields(const PartitionSpec& a, const PartitionSpec& b) {
   return true;
 }
 
-std::string Lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 }  // namespace
 
 // Applies one update to a builder; one operator() per update type.
@@ -53,7 +49,7 @@ class MetadataBuilderAccess {
 
   Status operator()(const AssignUuid& u) {
     if (u.uuid.empty()) return InvalidArgument("Cannot assign an empty uuid");
-    if (Lower(u.uuid) == Lower(m_.table_uuid)) return Ok();
+    if (AsciiLower(u.uuid) == AsciiLower(m_.table_uuid)) return Ok();
     if (!m_.table_uuid.empty()) return InvalidArgument("Cannot reassign uuid: the table's uuid is " + m_.table_uuid);
     m_.table_uuid = u.uuid;
     return Changed();

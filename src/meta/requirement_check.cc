@@ -4,14 +4,11 @@
 
 #include "meta/table_update.h"
 
+#include "util/strings.h"
+
 namespace floe {
 
 namespace {
-
-std::string Lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::unexpected<Error> Failed(const std::string& what) { return CommitConflict("Requirement failed: " + what); }
 
@@ -29,7 +26,7 @@ Status CheckRequirement(const TableRequirement& r, const TableMetadata* current)
   if (!current) return Failed("table does not exist (" + RequirementName(r) + ")");
   const TableMetadata& m = *current;
   if (auto* a = std::get_if<AssertTableUuid>(&r)) {
-    if (Lower(a->uuid) != Lower(m.table_uuid))
+    if (AsciiLower(a->uuid) != AsciiLower(m.table_uuid))
       return Failed("UUID does not match: expected " + a->uuid + " != " + m.table_uuid);
     return Ok();
   }

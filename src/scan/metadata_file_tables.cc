@@ -1,7 +1,7 @@
 // The metadata tables that read a snapshot's manifests: manifests, files, entries, partitions.
 #include <map>
 
-#include "scan/manifest_reading.h"
+#include "avro/manifest_io.h"
 #include "scan/metadata_table_util.h"
 #include "scan/metadata_tables.h"
 #include "scan/snapshot_selection.h"

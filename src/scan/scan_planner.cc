@@ -9,6 +9,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "avro/manifest_io.h"
 #include "avro/manifest_reader.h"
 #include "expr/binder.h"
 #include "expr/metrics_evaluator.h"
@@ -17,7 +18,6 @@
 #include "meta/data_file_metrics.h"
 #include "scan/delete_index.h"
 #include "scan/manifest_evaluator.h"
-#include "scan/manifest_reading.h"
 #include "scan/partition_key.h"
 #include "scan/snapshot_selection.h"
 #include "scan/table_scan.h"

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "catalog/commit.h"
+#include "util/strings.h"
 
 namespace floe {
 
@@ -11,13 +12,6 @@ namespace {
 
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
-std::string Trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
 }
 
 std::string Basename(std::string_view path) {
@@ -59,7 +53,7 @@ std::string FromHint(const std::string& hint, const std::vector<std::string>& fi
 
 Result<std::string> FindCurrentMetadataFile(FileIO& io, const std::string& table_folder) {
   std::string folder = table_folder;
-  while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
+  folder = TrimTrailingSlashes(folder);
   std::string metadata_folder = folder + "/metadata";
   FLOE_ASSIGN_OR_RETURN(auto files, ListMetadataFiles(io, metadata_folder));
   if (files.empty()) {

@@ -7,6 +7,8 @@
 #include <cctype>
 #include <fstream>
 
+#include "util/strings.h"
+
 namespace floe {
 namespace {
 
@@ -16,16 +18,6 @@ bool IsPrefixOf(const Namespace& prefix, const Namespace& ns) {
     if (prefix[i] != ns[i]) return false;
   }
   return true;
-}
-
-std::string Hex(const unsigned char* data, size_t size) {
-  static const char* kHex = "0123456789abcdef";
-  std::string out;
-  for (size_t i = 0; i < size; ++i) {
-    out += kHex[data[i] >> 4];
-    out += kHex[data[i] & 15];
-  }
-  return out;
 }
 
 std::optional<std::string> Unhex(std::string_view hex) {
@@ -50,7 +42,7 @@ std::string Signature(const std::string& key, const std::string& name, int64_t e
   unsigned int mac_size = 0;
   HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
        reinterpret_cast<const unsigned char*>(message.data()), message.size(), mac, &mac_size);
-  return Hex(mac, mac_size);
+  return Hex(std::string_view(reinterpret_cast<const char*>(mac), mac_size));
 }
 
 std::vector<std::string> Split(std::string_view text, char sep) {
@@ -70,7 +62,7 @@ std::string Sha256Hex(std::string_view text) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int size = 0;
   EVP_Digest(text.data(), text.size(), digest, &size, EVP_sha256(), nullptr);
-  return Hex(digest, size);
+  return Hex(std::string_view(reinterpret_cast<const char*>(digest), size));
 }
 
 bool ConstantTimeEquals(std::string_view a, std::string_view b) {
@@ -213,8 +205,7 @@ std::optional<std::string> Authenticator::IssueToken(std::string_view client_id,
   const Principal* p = FindByName(client_id);
   if (!p || !ConstantTimeEquals(Sha256Hex(client_secret), p->secret_sha256)) return std::nullopt;
   int64_t expiry = now_s + token_lifetime_s_;
-  return "floe1." + Hex(reinterpret_cast<const unsigned char*>(p->name.data()), p->name.size()) + "." +
-         std::to_string(expiry) + "." + Signature(p->secret_sha256, p->name, expiry);
+  return "floe1." + Hex(p->name) + "." + std::to_string(expiry) + "." + Signature(p->secret_sha256, p->name, expiry);
 }
 
 }  // namespace floe

@@ -1,10 +1,9 @@
-// The optimistic commit loop: load, validate, build, compare-and-swap; retry on conflict.
+// Committing one snapshot operation to one branch, and the pieces every snapshot commit shares
+// (new snapshot ids, snapshots, moved branches, idempotency keys).
 //
-//   conflict  -> back off (jittered waits from commit.retry.*, paced per table for fairness:
-//                commit_pacing.h), reload, re-validate, rebuild metadata only
-//   refused   -> ValidationFailed: final, never retried
-//   unknown   -> reload and look for our snapshot: found = done, not found = retry;
-//                an attempt's files are never deleted while its fate is unknown
+// CommitOperation runs the operation through the commit engine (commit_engine.h): conflicts
+// are retried after a paced wait, refusals are final, a lost answer is reconciled by reloading,
+// and an attempt's files are never deleted while its fate is unknown.
 // Idempotency: a commit may carry a key, stored in its snapshot summary. If the target branch's
 // ancestry already holds a snapshot with that key, the commit returns it and writes nothing.
 #pragma once
@@ -28,6 +27,11 @@ struct CommitOptions {
   std::map<std::string, std::string> summary;
   // Test hook, called after the attempt's files are written and before the swap.
   std::function<void(int attempt)> before_swap;
+  // Deletes the files the caller wrote for this commit alone (new data and delete files). The
+  // engine calls it once, when the commit certainly failed or its idempotency key had already
+  // landed; never when it landed or its outcome is unknown. Unset for files the table may
+  // already reference (add-files, cherry-pick).
+  std::function<void()> discard_written_files;
 };
 
 // Commits `operation` to table `id`. On success the report says what happened; on failure the

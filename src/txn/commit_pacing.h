@@ -2,8 +2,7 @@
 //
 // Per-commit exponential backoff is unfair under steady contention: a writer that lost a few
 // times waits longer and longer, while the writer that just won starts its next commit at once
-// (and from a cached base), so it tends to win again. With 8 processes appending in a loop,
-// one of them got 3 commits in 3 s while others got hundreds, and p99 latency reached 2.4 s.
+// (and from a cached base), so it tends to win again.
 //
 // CommitPacer keeps the backoff per table for the whole process instead of per commit:
 //   - a contention level that rises by one at every lost attempt and falls by one at every
@@ -20,13 +19,11 @@
 //   - a first attempt waits a random part of an eighth of the window while contention is
 //     recent, so a writer that just won does not jump ahead of those it beat.
 // Every writer of the process then draws its waits from the same range, fresh or retrying,
-// and no one is pushed back for having lost before. The in-process span stops doubling at four
-// attempt durations: deeper backoff is the capture effect again (a writer that lost five
-// times waited 32 attempt durations while the one that beat it went again at once), and a
-// race for the pointer always has a winner, so waiting longer saves little work. With 8
-// processes the cap raised the unluckiest writer's share from 0.35-0.56 to 0.75-0.84 of the
-// mean (RESULTS.md). Waits are jittered from a per-process random seed, so processes do not
-// wake in lock step.
+// and no one is pushed back for having lost before. The span stops doubling at four attempt
+// durations: deeper backoff brings the capture effect back, and a race for the pointer always
+// has a winner, so waiting longer saves little work. Waits are jittered from a per-process
+// random seed, so processes do not wake in lock step. The measurements behind these choices
+// are in bench/RESULTS.md ("Commit pacing").
 //
 // Thread-safe; one pacer per table key for the life of the process.
 #pragma once

@@ -4,11 +4,10 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "avro/manifest_io.h"
 #include "meta/table_properties.h"
-#include "scan/manifest_reading.h"
 #include "txn/file_filter.h"
 #include "txn/key_validation.h"
-#include "txn/manifest_output.h"
 
 namespace floe {
 namespace {
@@ -350,12 +349,10 @@ Result<AttemptOutput> FilesOperation::Apply(const OperationContext& ctx, const T
     }
     FLOE_ASSIGN_OR_RETURN(std::vector<ManifestEntry> entries, ReadManifestEntries(*ctx.io, current, m));
     std::vector<ManifestEntry> rewritten;
-    bool changed = false;
     for (const auto& e : entries) {
-      if (e.status == EntryStatus::kDeleted) {
-        changed = true;  // dropping old tombstones shrinks the manifest; only rewrite if needed
-        continue;
-      }
+      // Old tombstones are dropped when the manifest is rewritten anyway; they alone do not
+      // make it rewritten (it is kept byte for byte below unless this commit removes a file).
+      if (e.status == EntryStatus::kDeleted) continue;
       bool remove = to_remove.count(e.file.file_path) > 0;
       if (!remove && change_.replace_added_partitions)
         for (const auto& added : change_.added_data_files)
@@ -378,7 +375,6 @@ Result<AttemptOutput> FilesOperation::Apply(const OperationContext& ctx, const T
         gone.snapshot_id = snapshot_id;
         out.summary.RemovedFile(e.file);
         rewritten.push_back(std::move(gone));
-        changed = true;
         continue;
       }
       rewritten.push_back(Existing(e));
@@ -389,7 +385,6 @@ Result<AttemptOutput> FilesOperation::Apply(const OperationContext& ctx, const T
       kept.push_back(m);  // nothing of ours here; keep it byte for byte
       continue;
     }
-    (void)changed;
     std::string path = ctx.NewMetadataFilePath(current, "-m1.avro");
     FLOE_ASSIGN_OR_RETURN(ManifestFile rewritten_manifest,
                           WriteManifestFile(*ctx.io, current, m.partition_spec_id, m.content, rewritten, path));

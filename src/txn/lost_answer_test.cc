@@ -1,12 +1,10 @@
 // Commits whose swap answers are lost: the writer reloads, finds its snapshot and reports
 // success; nothing is committed twice and no file a snapshot references is deleted.
 #include <filesystem>
-#include <set>
 
 #include <gtest/gtest.h>
 
 #include "catalog/fault_injecting_catalog.h"
-#include "scan/manifest_reading.h"
 #include "txn/row_writes.h"
 #include "txn/txn_test_util.h"
 
@@ -17,25 +15,7 @@ using txn_test::Batch;
 using txn_test::OrdersTable;
 using txn_test::Where;
 
-// Every file any snapshot of the table reaches: manifest lists, manifests, data/delete files.
-std::set<std::string> ReachableFiles(Catalog& catalog, const TableMetadata& m) {
-  std::set<std::string> out;
-  for (const auto& s : m.snapshots) {
-    out.insert(s.manifest_list);
-    auto manifests = ReadManifestList(*catalog.io(), m, s);
-    EXPECT_TRUE(manifests.has_value()) << (manifests ? "" : manifests.error().message);
-    if (!manifests) continue;
-    for (const auto& mf : *manifests) {
-      out.insert(mf.manifest_path);
-      auto entries = ReadManifestEntries(*catalog.io(), m, mf);
-      EXPECT_TRUE(entries.has_value()) << (entries ? "" : entries.error().message);
-      if (!entries) continue;
-      for (const auto& e : *entries)
-        if (e.status != EntryStatus::kDeleted) out.insert(e.file.file_path);
-    }
-  }
-  return out;
-}
+using txn_test::ReachableFiles;
 
 TEST(LostAnswer, AppliedCommitsWithLostAnswersLandOnceAndKeepTheirFiles) {
   OrdersTable t;

@@ -1,36 +1,5 @@
-// Writing manifests and manifest lists through FileIO (the avro room encodes, this places).
+// Manifest writing through FileIO lives in avro/manifest_io.h, with the rest of manifest I/O.
+// Kept so that code including this header still compiles; include avro/manifest_io.h.
 #pragma once
 
-#include <optional>
-#include <string>
-#include <vector>
-
-#include "io/background_write.h"
-#include "io/file_io.h"
-#include "meta/data_file.h"
-#include "meta/manifest_file.h"
-#include "meta/table_metadata.h"
-
-namespace floe {
-
-// Writes `entries` (all of one spec and one content kind) as a new manifest at `path`, a fresh
-// name nothing points to yet (written in place: FileIO::CreateUnreferenced). The returned
-// ManifestFile has counts, partition summaries and length; the caller sets added_snapshot_id
-// and the sequence numbers when it lists the manifest.
-// With `background` set, the durable write is left running there (see
-// OperationContext::background_writes) and only the encoding is done when this returns.
-Result<ManifestFile> WriteManifestFile(FileIO& io, const TableMetadata& table, int spec_id, ManifestContent content,
-                                       const std::vector<ManifestEntry>& entries, const std::string& path,
-                                       BackgroundWrites* background = nullptr);
-
-// Writes a snapshot's manifest list at `path` (create-if-absent, in place: a fresh name).
-Status WriteManifestListFile(FileIO& io, const TableMetadata& table, const std::vector<ManifestFile>& manifests,
-                             int64_t snapshot_id, std::optional<int64_t> parent_snapshot_id, int64_t sequence_number,
-                             const std::string& path);
-// The same list's bytes, for a caller that writes them itself (the commit loop, on another
-// thread).
-Result<std::string> ManifestListBytes(const TableMetadata& table, const std::vector<ManifestFile>& manifests,
-                                      int64_t snapshot_id, std::optional<int64_t> parent_snapshot_id,
-                                      int64_t sequence_number);
-
-}  // namespace floe
+#include "avro/manifest_io.h"

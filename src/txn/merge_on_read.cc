@@ -32,14 +32,12 @@ Result<CommitReport> CommitWrittenFiles(Catalog& catalog, const TableIdentifier&
                                         const RowWriteOptions& options, const std::function<void()>& abort,
                                         bool* rebase_possible) {
   FilesOperation operation(std::move(change));
-  auto report = CommitOperation(catalog, id, operation, options.commit);
-  if (!report) {
-    if (report.error().kind != ErrorKind::kCommitStateUnknown) abort();
-    if (rebase_possible)
-      *rebase_possible = report.error().kind == ErrorKind::kValidationFailed && operation.rebase_possible();
-    return std::unexpected(report.error());
+  CommitOptions commit = options.commit;
+  commit.discard_written_files = abort;  // the engine alone knows when the commit certainly failed
+  auto report = CommitOperation(catalog, id, operation, commit);
+  if (!report && rebase_possible) {
+    *rebase_possible = report.error().kind == ErrorKind::kValidationFailed && operation.rebase_possible();
   }
-  if (report->idempotent_replay) abort();
   return report;
 }
 

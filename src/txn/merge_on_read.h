@@ -30,9 +30,9 @@ Result<RowWriteResult> MergeOnReadUpdate(Catalog& catalog, const TableIdentifier
                                          const std::vector<Assignment>& assignments,
                                          const RowWriteOptions& options = {});
 
-// Commits `change` whose new files are already written; `abort` deletes them and is called
-// when the commit certainly failed (not when its outcome is unknown) or was an idempotent
-// replay.
+// Commits `change` whose new files are already written; `abort` deletes them. The commit
+// engine calls it when the commit certainly failed or was an idempotent replay, never when it
+// landed or may have (CommitOptions::discard_written_files).
 // `rebase_possible`, when given, is set when a refusal came only from commits that did not
 // touch the write's rows (FilesOperation::rebase_possible).
 Result<CommitReport> CommitWrittenFiles(Catalog& catalog, const TableIdentifier& id, FilesChange change,

@@ -7,7 +7,8 @@
 // (another schema change landed), the change is refused, not re-planned: Iceberg never
 // silently re-applies an evolution on top of another. The error is a CommitConflict naming
 // the failed requirement. A lost answer (CommitStateUnknown) is reconciled by reloading: if
-// the table already shows every update the change is done, otherwise it is sent again.
+// the table already shows every update the change is done, otherwise it is sent again. The
+// change runs through the commit engine (commit_engine.h) as a plan of one metadata step.
 #pragma once
 
 #include <string>

@@ -31,7 +31,8 @@ struct OperationContext {
   // loop awaits them before the swap and before deleting any file. Unset, writes are done
   // before the call that makes them returns.
   BackgroundWrites* background_writes = nullptr;
-  // A unique path for a new metadata-side file under <location>/metadata/.
+  // A unique path for a new metadata-side file (manifest, manifest list) in the table's
+  // metadata folder: write.metadata.path, else <location>/metadata.
   std::string NewMetadataFilePath(const TableMetadata& table, const std::string& suffix) const;
   // A new manifest list's path: snap-<snapshot id>-<attempt>-<uuid>.avro, as Iceberg's writers
   // name them.

@@ -3,22 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "util/strings.h"
+
 namespace floe {
-namespace {
-
-std::string Trim(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t\n");
-  if (b == std::string_view::npos) return "";
-  size_t e = s.find_last_not_of(" \t\n");
-  return std::string(s.substr(b, e - b + 1));
-}
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-}  // namespace
 
 SpecUpdate& SpecUpdate::AddField(std::string text) {
   steps_.emplace_back(true, std::move(text));
@@ -133,7 +120,7 @@ Result<std::vector<SortField>> ParseSortFields(std::string_view text, const Sche
       size_t b = rest.find_first_not_of(' ', i);
       if (b == std::string::npos) break;
       size_t e = rest.find(' ', b);
-      words.push_back(Lower(rest.substr(b, e == std::string::npos ? std::string::npos : e - b)));
+      words.push_back(AsciiLower(rest.substr(b, e == std::string::npos ? std::string::npos : e - b)));
       i = e == std::string::npos ? rest.size() : e;
     }
     FLOE_ASSIGN_OR_RETURN(std::vector<PartitionField> parsed, ParsePartitionFields(term, schema, 1000));

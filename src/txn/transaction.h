@@ -11,8 +11,11 @@
 // changes before them) and keep the requirements they were planned with. Snapshot operations
 // are prepared once and validated and applied on every attempt, in order, each on top of the
 // snapshot the one before produced. The commit carries the union of all requirements and the
-// updates of every step, and is retried as a whole when the swap is lost; a metadata change's
-// failed requirement is final (see metadata_commit.h), as is a failed validation.
+// updates of every step, and runs through the commit engine (commit_engine.h) like any other:
+// retried as a whole when the swap is lost, paced, reconciled after a lost answer; a metadata
+// change's failed requirement is final (see metadata_commit.h), as is a failed validation.
+// An idempotency key is stored in the summary of the last snapshot and looked for in that
+// snapshot's branch (main for a transaction without snapshots): found, nothing is written.
 #pragma once
 
 #include <memory>
@@ -47,8 +50,8 @@ class Transaction {
   // A snapshot operation on `branch` (e.g. a FilesOperation from operations.h).
   void AddOperation(std::unique_ptr<SnapshotOperation> operation, std::string branch = kMainBranch);
 
-  // Commits everything. options.branch is ignored (each operation names its branch);
-  // options.retry, summary and before_swap apply. The report is the last snapshot's.
+  // Commits everything. options.branch is ignored (each operation names its branch); the
+  // others apply. The report is the last snapshot's.
   Result<CommitReport> Commit(const CommitOptions& options = {});
 
  private:

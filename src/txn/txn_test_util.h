@@ -5,16 +5,18 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "avro/manifest_io.h"
 #include "catalog/catalog.h"
 #include "catalog/commit.h"
-#include "meta/metadata_json.h"
 #include "expr/parser.h"
+#include "meta/metadata_json.h"
 #include "scan/table_scan.h"
 #include "types/partition_spec.h"
 #include "types/schema_text.h"
@@ -128,6 +130,26 @@ inline void SetPropertyUnchecked(OrdersTable& t, const std::string& key, const s
   auto* store = dynamic_cast<PointerStore*>(&t.catalog());
   ASSERT_NE(store, nullptr);
   ASSERT_TRUE(store->SwapPointer(PointerSwap{t.id(), loaded->metadata_location, path}).has_value());
+}
+
+// Every file any snapshot of the table reaches: manifest lists, manifests, data/delete files.
+inline std::set<std::string> ReachableFiles(Catalog& catalog, const TableMetadata& m) {
+  std::set<std::string> out;
+  for (const auto& s : m.snapshots) {
+    out.insert(s.manifest_list);
+    auto manifests = ReadManifestList(*catalog.io(), m, s);
+    EXPECT_TRUE(manifests.has_value()) << (manifests ? "" : manifests.error().message);
+    if (!manifests) continue;
+    for (const auto& mf : *manifests) {
+      out.insert(mf.manifest_path);
+      auto entries = ReadManifestEntries(*catalog.io(), m, mf);
+      EXPECT_TRUE(entries.has_value()) << (entries ? "" : entries.error().message);
+      if (!entries) continue;
+      for (const auto& e : *entries)
+        if (e.status != EntryStatus::kDeleted) out.insert(e.file.file_path);
+    }
+  }
+  return out;
 }
 
 inline Expr Where(const std::string& text) {

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "types/temporal.h"
+#include "util/strings.h"
 
 namespace floe {
 namespace {
@@ -113,17 +114,6 @@ Result<__int128> ParseDecimal(std::string_view text, int precision, int scale) {
   return negative ? -v : v;
 }
 
-std::string Hex(std::string_view bytes) {
-  static const char* kDigits = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (unsigned char c : bytes) {
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
-  return out;
-}
-
 Result<std::string> Unhex(std::string_view text) {
   if (text.size() % 2) return InvalidArgument("hex string of odd length: '" + std::string(text) + "'");
   std::string out;
@@ -142,7 +132,7 @@ Result<std::string> Unhex(std::string_view text) {
 }
 
 std::string UuidToString(std::string_view b) {
-  std::string h = Hex(b);
+  std::string h = Hex(b, HexCase::kUpper);
   for (auto& c : h) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) + "-" + h.substr(20);
 }
@@ -258,7 +248,7 @@ nlohmann::json Literal::ToJson() const {
     case TypeId::kString: return AsBytes();
     case TypeId::kUuid: return UuidToString(AsBytes());
     case TypeId::kFixed:
-    case TypeId::kBinary: return Hex(AsBytes());
+    case TypeId::kBinary: return Hex(AsBytes(), HexCase::kUpper);
     default: return nullptr;
   }
 }

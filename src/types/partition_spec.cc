@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "util/strings.h"
+
 namespace floe {
 
 bool PartitionSpec::is_unpartitioned() const {
@@ -76,13 +78,6 @@ std::string PartitionSpec::ToString(const Schema& schema) const {
 }
 
 namespace {
-
-std::string Trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
 
 // Splits on commas that are not inside parentheses.
 std::vector<std::string> SplitTopLevel(std::string_view text) {

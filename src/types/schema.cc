@@ -4,16 +4,9 @@
 #include <cctype>
 #include <set>
 
+#include "util/strings.h"
+
 namespace floe {
-namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-}  // namespace
 
 Schema::Schema(int schema_id, std::vector<NestedField> fields, std::vector<int> identifier_field_ids)
     : schema_id_(schema_id), fields_(std::move(fields)), identifier_field_ids_(std::move(identifier_field_ids)) {
@@ -38,7 +31,7 @@ void Schema::Index() {
       by_id_.emplace(f.id, &f);
       name_by_id_.emplace(f.id, name);
       id_by_name_.emplace(name, f.id);
-      id_by_lower_name_.emplace(Lower(name), f.id);
+      id_by_lower_name_.emplace(AsciiLower(name), f.id);
       if (f.type->is_nested()) self(self, *f.type, name);
     }
   };
@@ -55,7 +48,7 @@ const NestedField* Schema::FindField(std::string_view name, bool case_sensitive)
     auto it = id_by_name_.find(std::string(name));
     return it == id_by_name_.end() ? nullptr : FindField(it->second);
   }
-  auto it = id_by_lower_name_.find(Lower(name));
+  auto it = id_by_lower_name_.find(AsciiLower(name));
   return it == id_by_lower_name_.end() ? nullptr : FindField(it->second);
 }
 

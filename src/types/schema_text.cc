@@ -2,22 +2,9 @@
 
 #include <cctype>
 
+#include "util/strings.h"
+
 namespace floe {
-namespace {
-
-std::string Trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
-
-std::string Lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-}  // namespace
 
 Result<Schema> ParseSchemaText(std::string_view text) {
   std::vector<std::string> parts;
@@ -43,7 +30,7 @@ Result<Schema> ParseSchemaText(std::string_view text) {
     std::string name = part.substr(0, space);
     std::string rest = Trim(part.substr(space));
     bool required = false;
-    std::string lower = Lower(rest);
+    std::string lower = AsciiLower(rest);
     for (std::string suffix : {" not null", " required"}) {
       if (lower.size() > suffix.size() && lower.ends_with(suffix)) {
         required = true;
@@ -54,7 +41,7 @@ Result<Schema> ParseSchemaText(std::string_view text) {
     auto type = Type::ParsePrimitive(rest);
     if (!type) return InvalidArgument("column '" + name + "': " + type.error().message);
     for (const auto& f : fields)
-      if (Lower(f.name) == Lower(name)) return InvalidArgument("column '" + name + "' appears twice in the schema");
+      if (AsciiLower(f.name) == AsciiLower(name)) return InvalidArgument("column '" + name + "' appears twice in the schema");
     fields.push_back(NestedField{next_id++, name, *type, required, ""});
   }
   Schema schema(0, std::move(fields));

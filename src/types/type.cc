@@ -3,15 +3,10 @@
 #include <cctype>
 #include <charconv>
 
+#include "util/strings.h"
+
 namespace floe {
 namespace {
-
-std::string Trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
 
 bool ParseInt(std::string_view s, int* out) {
   std::string t = Trim(s);

@@ -5,6 +5,7 @@
 
 #include "meta/table_properties.h"
 #include "parquet/parquet_writer.h"
+#include "util/strings.h"
 #include "util/uuid.h"
 #include "write/file_sink.h"
 #include "write/parquet_data_file.h"
@@ -32,11 +33,6 @@ std::string EscapePathPart(const std::string& s) {
     }
   }
   return out;
-}
-
-std::string TrimSlash(std::string s) {
-  while (!s.empty() && s.back() == '/') s.pop_back();
-  return s;
 }
 
 }  // namespace
@@ -99,7 +95,7 @@ Result<ColumnBatch> DataWriter::ConformToSchema(ColumnBatch batch) const {
 Result<DataWriter::OpenFile*> DataWriter::FileFor(const std::vector<Literal>& partition, const std::string& key) {
   auto it = open_.find(key);
   if (it != open_.end()) return it->second.get();
-  std::string dir = TrimSlash(table_.location) + "/data";
+  std::string dir = JoinPath(table_.location, "data");
   if (!spec_.fields().empty()) dir += "/" + PartitionPath(spec_, partition);
   std::string path = dir + "/" + RandomUuidString() + ".parquet";
   FLOE_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> out, io_.NewUnreferencedOutputFile(path));

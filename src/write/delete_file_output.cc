@@ -1,6 +1,7 @@
 #include "write/delete_file_output.h"
 
 #include "parquet/parquet_writer.h"
+#include "util/strings.h"
 #include "util/uuid.h"
 #include "write/data_writer.h"
 #include "write/file_sink.h"
@@ -11,9 +12,7 @@ namespace floe {
 Result<DataFile> WriteDeleteFile(FileIO& io, const TableMetadata& table, const Schema& schema, const ColumnBatch& rows,
                                  const DeleteFileSpec& spec) {
   if (spec.content == FileContent::kData) return InvalidArgument("WriteDeleteFile: content must be a delete kind");
-  std::string dir = table.location;
-  while (!dir.empty() && dir.back() == '/') dir.pop_back();
-  dir += "/data";
+  std::string dir = JoinPath(table.location, "data");
   const PartitionSpec* partition_spec = table.SpecById(spec.spec_id);
   if (!partition_spec) return InvalidArgument("delete file for unknown partition spec " + std::to_string(spec.spec_id));
   if (!partition_spec->fields().empty()) dir += "/" + PartitionPath(*partition_spec, spec.partition);

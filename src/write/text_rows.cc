@@ -6,21 +6,17 @@
 #include <nlohmann/json.hpp>
 
 #include "write/text_values.h"
+#include "util/strings.h"
 
 namespace floe {
 namespace {
-
-std::string Lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 int FieldIndexByName(const Schema& schema, const std::string& name) {
   const auto& fields = schema.fields();
   for (size_t i = 0; i < fields.size(); ++i)
     if (fields[i].name == name) return static_cast<int>(i);
   for (size_t i = 0; i < fields.size(); ++i)
-    if (Lower(fields[i].name) == Lower(name)) return static_cast<int>(i);
+    if (AsciiLower(fields[i].name) == AsciiLower(name)) return static_cast<int>(i);
   return -1;
 }
 
@@ -39,9 +35,9 @@ Result<Literal> FromJsonValue(const nlohmann::json& v, const TypePtr& type) {
 }  // namespace
 
 Result<TextFormat> TextFormatFor(const std::string& path, const std::string& format) {
-  std::string f = Lower(format);
+  std::string f = AsciiLower(format);
   if (f.empty()) {
-    std::string p = Lower(path);
+    std::string p = AsciiLower(path);
     if (p.ends_with(".csv")) return TextFormat::kCsv;
     if (p.ends_with(".jsonl") || p.ends_with(".ndjson") || p.ends_with(".json")) return TextFormat::kJsonLines;
     return InvalidArgument("cannot tell the format of '" + path + "' from its name; give --format csv|jsonl|parquet");
@@ -185,7 +181,7 @@ struct ColumnGuess {
     any = true;
     is_long = is_long && Literal::String(text).CastTo(Type::Long()).has_value();
     is_double = is_double && Literal::String(text).CastTo(Type::Double()).has_value();
-    std::string l = Lower(text);
+    std::string l = AsciiLower(text);
     is_bool = is_bool && (l == "true" || l == "false");
     is_date = is_date && Literal::String(text).CastTo(Type::Date()).has_value();
     is_timestamp = is_timestamp && text.size() > 10 && Literal::String(text).CastTo(Type::Timestamp()).has_value();

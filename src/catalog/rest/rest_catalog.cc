@@ -63,8 +63,10 @@ Result<std::unique_ptr<RestCatalog>> RestCatalog::Open(const std::string& uri, c
   c->name_ = options.name;
   c->uri_ = parsed.origin + parsed.base;
   c->base_ = parsed.base;
-  // Tables the server keeps on S3 are read with the AWS settings of this process.
-  c->io_ = std::make_shared<SchemeFileIO>(std::make_shared<LocalFileIO>(), std::map<std::string, std::string>{});
+  // Tables the server keeps on S3 are read with the AWS settings of this process, unless the
+  // caller gave a FileIO of its own.
+  c->io_ = options.io ? options.io
+                      : std::make_shared<SchemeFileIO>(std::make_shared<LocalFileIO>(), std::map<std::string, std::string>{});
   try {
     c->http_ = std::make_unique<httplib::Client>(parsed.origin);
   } catch (const std::exception& e) {

@@ -5,6 +5,7 @@
 
 #include "catalog/purge.h"
 #include "meta/metadata_builder.h"
+#include "util/strings.h"
 
 namespace floe {
 namespace {
@@ -53,7 +54,7 @@ SqlCatalog::SqlCatalog(std::unique_ptr<SqlConnection> connection, std::string na
                        std::shared_ptr<FileIO> io)
     : conn_(std::move(connection)), name_(std::move(name)), warehouse_(std::move(warehouse)), io_(std::move(io)) {
   database_ = conn_->description();
-  while (warehouse_.size() > 1 && warehouse_.back() == '/') warehouse_.pop_back();
+  warehouse_ = TrimTrailingSlashes(warehouse_);
 }
 
 Result<std::unique_ptr<SqlCatalog>> SqlCatalog::Open(std::unique_ptr<SqlConnection> connection, std::string name,

@@ -8,6 +8,7 @@
 
 #include "catalog/purge.h"
 #include "meta/metadata_builder.h"
+#include "util/strings.h"
 
 namespace floe {
 namespace {
@@ -68,7 +69,7 @@ struct StorageCatalog::Listing {
 
 StorageCatalog::StorageCatalog(std::string name, std::string warehouse, std::shared_ptr<FileIO> io)
     : name_(std::move(name)), warehouse_(std::move(warehouse)), io_(std::move(io)) {
-  while (warehouse_.size() > 1 && warehouse_.back() == '/') warehouse_.pop_back();
+  warehouse_ = TrimTrailingSlashes(warehouse_);
 }
 
 std::string StorageCatalog::NamespaceFolder(const Namespace& ns) const {

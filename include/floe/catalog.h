@@ -1,0 +1,80 @@
+// Connection: a program's handle on an Iceberg catalog, the root of floe's public API.
+//
+//   FLOE_ASSIGN_OR_RETURN(floe::Connection catalog, floe::Connection::Open("sqlite:///tmp/w/catalog.db"));
+//   FLOE_RETURN_IF_ERROR(catalog.CreateNamespace("sales"));
+//   FLOE_ASSIGN_OR_RETURN(floe::Table orders, catalog.CreateTable("sales.orders", {.schema = "id long not null"}));
+//
+// Catalog URIs:
+//   sqlite:///path/catalog.db        SQLite (embedded; the warehouse defaults to the file's folder)
+//   postgresql://user@host:port/db   PostgreSQL (needs ?warehouse=/path or options.warehouse)
+//   file:///path/warehouse           no catalog service: the pointer is the newest metadata file
+//   http(s)://host:port[/prefix]     an Iceberg REST catalog (floe serve, or any other)
+//
+// Threads: a Connection and the Tables and transactions it hands out may be used from several
+// threads at once (calls on one connection are serialized where its backend needs it). For
+// writers racing on purpose, give each its own Connection: each then commits independently,
+// exactly as separate processes would.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "floe/file_io.h"
+#include "floe/result.h"
+#include "floe/table.h"
+
+namespace floe {
+
+struct ConnectionOptions {
+  // Overrides the URI's warehouse (the folder new tables go under).
+  std::optional<std::string> warehouse;
+  // A catalog name inside a SQL catalog database ("default").
+  std::string name = "default";
+  // The storage that data, manifest and metadata files go through. Unset: the local file
+  // system. A program's own FileIO (floe/file_io.h) must keep its rules: create-if-absent,
+  // nothing overwritten, safe from several threads. Not used by a REST catalog for metadata.
+  std::shared_ptr<FileIO> file_io;
+};
+
+struct TableDefinition {
+  // Columns as "id long not null, country string, amount decimal(10,2), ts timestamp".
+  std::string schema;
+  // Partition transforms over those columns: "country, day(ts)", "bucket(16, id)"; empty:
+  // unpartitioned.
+  std::string partition_by;
+  std::map<std::string, std::string> properties;
+};
+
+class Connection {
+ public:
+  // InvalidArgument: a URI floe does not know or a bad option; Unavailable/IOError: the
+  // catalog cannot be reached or its database opened.
+  static Result<Connection> Open(const std::string& uri, const ConnectionOptions& options = {});
+
+  // "a" or "a.b". AlreadyExists; InvalidArgument: an empty part or a name with '/'.
+  Status CreateNamespace(const std::string& name);
+  // Namespaces directly under `parent` ("" for the top level). NotFound: no such parent.
+  Result<std::vector<std::string>> ListNamespaces(const std::string& parent = "") const;
+
+  // "namespace.table". AlreadyExists; NotFound: the namespace does not exist;
+  // InvalidArgument: a schema, partition or property that cannot be read (the message names it).
+  Result<Table> CreateTable(const std::string& name, const TableDefinition& definition);
+  // NotFound when there is no such table.
+  Result<Table> LoadTable(const std::string& name) const;
+  // Tables of a namespace, as "namespace.table". NotFound: no such namespace.
+  Result<std::vector<std::string>> ListTables(const std::string& ns) const;
+  // Removes the table from the catalog; `purge` also deletes every file its metadata
+  // references. NotFound when there is no such table.
+  Status DropTable(const std::string& name, bool purge = false);
+
+  struct Impl;
+
+ private:
+  explicit Connection(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace floe

@@ -1,0 +1,21 @@
+// floe's whole supported surface. Everything else under src/ is internal and may change.
+//   floe/catalog.h      Connection: open a catalog, create, load, list and drop tables
+//   floe/table.h        Table: append, delete, scan, snapshots, properties
+//   floe/transaction.h  TableTransaction: several changes as one commit
+//   floe/rows.h         Rows and Cell: what is written and read
+//   floe/scan.h         ScanRequest: snapshot (time travel), filter, columns
+//   floe/filter.h       Filter: WHERE-syntax expressions
+//   floe/result.h       Result<T>, Status and the error kinds (docs/library.md says what to do with each)
+//   floe/file_io.h      FileIO: plug in storage of one's own
+//   floe/version.h      FLOE_VERSION
+#pragma once
+
+#include "floe/catalog.h"
+#include "floe/file_io.h"
+#include "floe/filter.h"
+#include "floe/result.h"
+#include "floe/rows.h"
+#include "floe/scan.h"
+#include "floe/table.h"
+#include "floe/transaction.h"
+#include "floe/version.h"

@@ -1,0 +1,23 @@
+// ScanRequest: what Table::Scan reads: which snapshot, which rows, which columns.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "floe/filter.h"
+
+namespace floe {
+
+struct ScanRequest {
+  // At most one of the three picks the snapshot (time travel); none reads the current one.
+  std::optional<int64_t> snapshot_id;
+  std::optional<std::string> ref;   // a branch or a tag
+  std::optional<int64_t> as_of_ms;  // the snapshot that was current at this time (ms since epoch)
+
+  Filter filter;                     // default: every row
+  std::vector<std::string> columns;  // default: every column of the snapshot's schema
+};
+
+}  // namespace floe

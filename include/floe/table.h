@@ -1,0 +1,113 @@
+// Table: one Iceberg table of a catalog, and the changes a program makes to it.
+//
+// A Table is a name plus the connection it came from; every call loads the table's current
+// state from the catalog, so a Table never goes stale. Each write is one commit: its files
+// are written first, then the catalog's pointer is swapped. A writer that loses the swap to
+// another retries on top of it (an append always lands; a delete lands unless another writer
+// added rows its filter may match, see error kinds below), waiting commit.retry.min-wait-ms
+// to max-wait-ms between attempts, at most commit.retry.num-retries times.
+//
+// Error kinds every call may return besides those listed: NotFound (the table was dropped),
+// Unavailable / IOError (the catalog or the storage could not be reached), Corrupt (a file
+// of the table cannot be read).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "floe/filter.h"
+#include "floe/result.h"
+#include "floe/rows.h"
+#include "floe/scan.h"
+
+namespace floe {
+
+class TableTransaction;
+
+// How a write commits.
+struct WriteOptions {
+  std::string branch = "main";
+  // A key for the whole write (a job run's id). A write whose key is already in the branch's
+  // history commits nothing and reports idempotent_replay: running a job twice is safe.
+  std::optional<std::string> idempotency_key;
+  // Called once the write's files are written and before its commit starts: where a program
+  // coordinates with others (the examples let a second writer land "half way through").
+  std::function<void()> before_commit;
+};
+
+// What a commit did.
+struct CommitInfo {
+  int64_t snapshot_id = 0;      // the snapshot it added (0 when nothing changed)
+  int64_t sequence_number = 0;
+  int attempts = 0;             // swaps tried; more than 1 after losing to other writers
+  int conflicts = 0;            // swaps lost to another writer
+  bool idempotent_replay = false;
+  bool committed = false;       // false when there was nothing to change (no matching rows)
+  int64_t rows_added = 0, rows_deleted = 0;
+  std::string summary;          // one line for people: attempts, conflicts, where the time went
+};
+
+struct SnapshotInfo {
+  int64_t snapshot_id = 0;
+  std::optional<int64_t> parent_id;
+  int64_t sequence_number = 0;
+  int64_t timestamp_ms = 0;
+  std::string operation;                       // append, overwrite, delete, replace
+  std::map<std::string, std::string> summary;  // Iceberg's summary: added-records, total-records, ...
+};
+
+class Table {
+ public:
+  // "namespace.table".
+  const std::string& name() const;
+
+  // The current schema, as "id long not null, country string, ts timestamp" (the form
+  // Connection::CreateTable takes).
+  Result<std::string> SchemaText() const;
+  // The table's snapshots, oldest first.
+  Result<std::vector<SnapshotInfo>> Snapshots() const;
+  Result<std::map<std::string, std::string>> Properties() const;
+
+  // Appends `rows` as one snapshot. InvalidArgument: a column the table does not have, a cell
+  // that cannot be cast, a null in a required column, a branch that is a tag; NotFound: a
+  // branch other than main that does not exist; CommitConflict: the retries ran out (the table
+  // was under heavy contention for commit.retry.total-timeout-ms); CommitStateUnknown: the
+  // catalog's answer was lost and could not be checked: the rows may be in the table, a retry
+  // with the same idempotency key is safe.
+  Result<CommitInfo> Append(const Rows& rows, const WriteOptions& options = {});
+
+  // Deletes the rows matching `filter` (copy-on-write, or delete files when the table's
+  // write.delete.mode is merge-on-read). ValidationFailed: under serializable isolation (the
+  // default, write.delete.isolation-level) another writer committed rows that may match
+  // `filter` after this delete read the table, or removed a file it rewrites: nothing was
+  // changed, and retrying blindly would delete rows this writer never saw, so read again and
+  // decide. InvalidArgument: the filter names an unknown column. CommitConflict and
+  // CommitStateUnknown as for Append.
+  Result<CommitInfo> Delete(const Filter& filter, const WriteOptions& options = {});
+
+  // Reads rows. NotFound: no snapshot has the given id, no branch or tag has the name, or the
+  // table had no snapshot at the time; InvalidArgument: more than one snapshot selector, or
+  // an unknown column. An empty table reads as no rows.
+  Result<Rows> Scan(const ScanRequest& request = {}) const;
+
+  // Sets (and removes) table properties in one commit. InvalidArgument: a value floe cannot
+  // use for a property it reads (commit.retry.num-retries = "many"); CommitConflict: another
+  // change to the same properties landed first.
+  Status SetProperties(const std::map<std::string, std::string>& set, const std::vector<std::string>& remove = {});
+
+  // A transaction: several changes that land as one commit, or not at all.
+  Result<TableTransaction> NewTransaction() const;
+
+  struct Impl;
+  explicit Table(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+ private:
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace floe

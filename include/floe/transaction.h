@@ -1,0 +1,52 @@
+// TableTransaction: several changes to one table committed as one swap of its pointer.
+//
+//   FLOE_ASSIGN_OR_RETURN(floe::TableTransaction tx, table.NewTransaction());
+//   FLOE_RETURN_IF_ERROR(tx.AddColumn("note", "string"));
+//   FLOE_RETURN_IF_ERROR(tx.Append(rows_with_a_note));
+//   FLOE_ASSIGN_OR_RETURN(floe::CommitInfo done, tx.Commit());
+//
+// Changes are planned against the table as it was when the transaction began (the base),
+// each on top of the ones before it: rows appended after AddColumn may fill the new column.
+// Nothing is visible to anyone until Commit. If another writer commits first, Commit retries
+// the whole transaction on top of it, as a single write would; a schema or property change
+// that another writer's commit contradicts is refused (CommitConflict), never re-applied on
+// top of it.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "floe/result.h"
+#include "floe/rows.h"
+#include "floe/table.h"
+
+namespace floe {
+
+class TableTransaction {
+ public:
+  // Adds an optional column at the end. InvalidArgument: the name is taken or the type is not
+  // one of Iceberg's ("long", "string", "decimal(10,2)", "timestamp", ...).
+  Status AddColumn(const std::string& name, const std::string& type);
+  // InvalidArgument: a value floe cannot use for a property it reads.
+  Status SetProperties(const std::map<std::string, std::string>& set, const std::vector<std::string>& remove = {});
+  // Writes `rows` against the schema as changed so far; they land with the commit. The errors
+  // of Table::Append that concern the rows.
+  Status Append(const Rows& rows);
+
+  // Commits every change. options.branch is where the appends go. CommitConflict: a schema or
+  // property change was contradicted by another commit (plan the transaction again), or the
+  // retries ran out; CommitStateUnknown: the answer was lost and could not be checked (a retry
+  // with the same idempotency key is safe); InvalidArgument: the transaction was committed
+  // already. The files a failed transaction wrote are deleted, unless its outcome is unknown.
+  Result<CommitInfo> Commit(const WriteOptions& options = {});
+
+  struct Impl;
+  explicit TableTransaction(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+ private:
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace floe

@@ -1,0 +1,98 @@
+#include "api/api_internal.h"
+#include "scan/table_scan.h"
+#include "txn/row_writes.h"
+#include "txn/spec_update.h"
+#include "types/schema_text.h"
+
+namespace floe {
+namespace {
+
+RowWriteOptions ToRowWriteOptions(const WriteOptions& options) {
+  RowWriteOptions out;
+  out.commit.branch = options.branch;
+  out.commit.idempotency_key = options.idempotency_key;
+  out.after_files_written = options.before_commit;
+  return out;
+}
+
+CommitInfo ToCommitInfo(const RowWriteResult& result) {
+  CommitInfo info = ToCommitInfo(result.commit);
+  info.committed = result.committed;
+  info.rows_added = result.rows_added;
+  info.rows_deleted = result.rows_deleted;
+  return info;
+}
+
+}  // namespace
+
+CommitInfo ToCommitInfo(const CommitReport& report) {
+  CommitInfo info;
+  info.snapshot_id = report.snapshot_id;
+  info.sequence_number = report.sequence_number;
+  info.attempts = report.attempts;
+  info.conflicts = report.conflicts;
+  info.idempotent_replay = report.idempotent_replay;
+  info.committed = report.attempts > 0 && !report.idempotent_replay;
+  info.summary = report.ToString();
+  return info;
+}
+
+const std::string& Table::name() const { return impl_->name; }
+
+Result<std::string> Table::SchemaText() const {
+  FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
+  return SchemaToText(table.metadata.CurrentSchema());
+}
+
+Result<std::vector<SnapshotInfo>> Table::Snapshots() const {
+  FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
+  std::vector<SnapshotInfo> out;
+  for (const Snapshot& s : table.metadata.snapshots)
+    out.push_back(SnapshotInfo{s.snapshot_id, s.parent_snapshot_id, s.sequence_number, s.timestamp_ms, s.operation(),
+                               s.summary});
+  return out;
+}
+
+Result<std::map<std::string, std::string>> Table::Properties() const {
+  FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
+  return table.metadata.properties;
+}
+
+Result<CommitInfo> Table::Append(const Rows& rows, const WriteOptions& options) {
+  FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
+  FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, RowsToBatch(rows, table.metadata.CurrentSchema()));
+  FLOE_ASSIGN_OR_RETURN(RowWriteResult written,
+                        AppendBatch(*impl_->catalog, impl_->id, batch, ToRowWriteOptions(options)));
+  return ToCommitInfo(written);
+}
+
+Result<CommitInfo> Table::Delete(const Filter& filter, const WriteOptions& options) {
+  FLOE_ASSIGN_OR_RETURN(RowWriteResult written,
+                        DeleteWhere(*impl_->catalog, impl_->id, filter.impl().expr, ToRowWriteOptions(options)));
+  return ToCommitInfo(written);
+}
+
+Result<Rows> Table::Scan(const ScanRequest& request) const {
+  FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
+  ScanOptions scan;
+  scan.snapshot_id = request.snapshot_id;
+  scan.ref = request.ref;
+  scan.as_of_ms = request.as_of_ms;
+  scan.filter = request.filter.impl().expr;
+  scan.columns = request.columns;
+  FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, ReadTable(*impl_->catalog->io(), table.metadata, scan));
+  return BatchToRows(batch);
+}
+
+Status Table::SetProperties(const std::map<std::string, std::string>& set, const std::vector<std::string>& remove) {
+  FLOE_RETURN_IF_ERROR(UpdateProperties(*impl_->catalog, impl_->id, set, remove));
+  return Ok();
+}
+
+Result<TableTransaction> Table::NewTransaction() const {
+  auto impl = std::make_shared<TableTransaction::Impl>(impl_->catalog, impl_->id);
+  FLOE_RETURN_IF_ERROR(impl->tx.Begin());
+  return TableTransaction(std::move(impl));
+}
+
+}  // namespace floe

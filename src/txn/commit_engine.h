@@ -1,0 +1,34 @@
+// The commit engine: the one optimistic loop every commit of floe runs through (snapshot
+// operations, transactions, metadata-only changes).
+//
+//   load ─► idempotency check ─► prepare (once) ─► [attempt: build ─► swap] ─► landed
+//   an attempt ends in one of the states of AttemptState (commit_plan.h):
+//     swapped  the pointer names its document (or the reload after a lost answer shows it)
+//     lost     certainly not landed: a lost race (CommitConflict, a taken sequence number,
+//              a lost answer the reload shows did not land) is retried after the pacer's wait
+//              (commit_pacing.h) until commit.retry.* is used up; a refusal (ValidationFailed,
+//              a metadata step's failed requirement, a bad branch) is final
+//     unknown  it may have landed (the reload failed, or the catalog gave an error the engine
+//              cannot place before or after its swap point): the error is returned and none of
+//              the commit's files is deleted
+// Invariant 5 has one owner here: an attempt's files are deleted only once it is lost, the
+// prepared files and the caller's written files only when every attempt is lost or the
+// idempotency key had already landed, and nothing while any attempt's fate is unknown.
+#pragma once
+
+#include "catalog/catalog.h"
+#include "txn/commit_loop.h"
+#include "txn/commit_plan.h"
+
+namespace floe {
+
+struct CommitOutcome {
+  CommitReport report;
+  SharedTable table;  // the table as the landed commit (or the replayed key) left it
+};
+
+// Runs `plan` to its end. options.retry, before_swap and discard_written_files apply (the plan holds
+// the branch, key and summary entries).
+Result<CommitOutcome> RunCommit(Catalog& catalog, CommitPlan& plan, const CommitOptions& options);
+
+}  // namespace floe
