@@ -116,7 +116,7 @@ Counts Contention(const std::string& mode, bool key_aware, double seconds) {
           ++c.commits;
           c.rebases += r->rebases;
         } else if (r.error().kind == ErrorKind::kValidationFailed) {
-          ++c.refusals;
+          if (c.refusals++ == 0 && key_aware) std::fprintf(stderr, "refused: %s\n", r.error().message.c_str());
         } else {
           Die(r.error());
         }
@@ -193,7 +193,9 @@ int main(int argc, char** argv) {
   const std::string what = argc > 2 ? argv[2] : "all";
   if (what == "all" || what == "contention") {
     std::printf("| mode | validation | commits | commits/s | refusals | rebases |\n|---|---|---:|---:|---:|---:|\n");
+    const std::string only = std::getenv("FLOE_BENCH_MODE") ? std::getenv("FLOE_BENCH_MODE") : "";
     for (const char* mode : {"copy-on-write", "merge-on-read"}) {
+      if (!only.empty() && only != mode) continue;
       for (bool key_aware : {false, true}) {
         Counts c = Contention(mode, key_aware, seconds);
         std::printf("| %s | %s | %ld | %.1f | %ld | %ld |\n", mode, key_aware ? "key-aware" : "file-grain (old)",
