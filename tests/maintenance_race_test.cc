@@ -145,7 +145,7 @@ int Maintainer(const Env& env) {
       for (const auto& g : c->groups) {
         if (g.committed) log << "group committed\n";
         else if (g.error.find("Cannot") != std::string::npos || g.error.find("refused") != std::string::npos ||
-                 g.error.find("conflict") != std::string::npos)
+                 g.error.find("conflict") != std::string::npos || g.error.find("Missing required files") != std::string::npos)
           log << "group refused\n";
         else log << "group failed: " << g.error << "\n";
       }
