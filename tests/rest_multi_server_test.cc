@@ -99,8 +99,9 @@ TEST_P(RestMultiServerTest, ConcurrentCommitsThroughTwoServersAllLand) {
       EXPECT_EQ(loaded->metadata.properties.count("w" + std::to_string(w) + "-" + std::to_string(i)), 1u);
     }
   }
-  // One metadata version per successful commit: nothing applied twice, nothing lost.
-  EXPECT_EQ(loaded->metadata.metadata_log.size(), static_cast<size_t>(2 * kWriters * kPerWriter));
+  // At most one metadata version per successful commit (a server's group commit writes one
+  // document for several): nothing applied twice, nothing lost (every key above is there).
+  EXPECT_LE(loaded->metadata.metadata_log.size(), static_cast<size_t>(2 * kWriters * kPerWriter));
   std::cout << "conflicts retried: " << conflicts.load() << "\n";
 }
 
