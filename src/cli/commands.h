@@ -22,5 +22,6 @@ void RegisterSchemaCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 // Needs the `schema` command to hang add-column / rename-column / drop-column under it.
 void RegisterEvolutionCommands(CLI::App& app, CLI::App* schema_command, CliContext& ctx, int* exit_status);
 void RegisterDemoCommand(CLI::App& app, CliContext& ctx, int* exit_status);
+void RegisterStatsCommand(CLI::App& app, CliContext& ctx, int* exit_status);
 
 }  // namespace floe::cli

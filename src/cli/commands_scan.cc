@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/history_graph.h"
 #include "cli/output.h"
 #include "cli/table_ref.h"
 #include "meta/metadata_json.h"
@@ -181,6 +182,7 @@ struct MetaArgs {
   std::string table;
   std::string format = "table";
   SnapshotArgs snapshot;
+  bool graph = false;  // history only: draw it (cli/history_graph.h)
 };
 
 int RunMetadataTable(CliContext& ctx, const std::string& name, const MetaArgs& args) {
@@ -190,6 +192,12 @@ int RunMetadataTable(CliContext& ctx, const std::string& name, const MetaArgs& a
   if (!options) return ctx.Usage(options.error().message);
   auto table = ResolveTable(ctx, args.table);
   if (!table) return ctx.Fail(table.error());
+  if (args.graph) {
+    for (const std::string& line : HistoryGraph(table->metadata)) {
+      std::cout << line << "\n";
+    }
+    return kExitOk;
+  }
   auto result = ReadMetadataTable(*table->io, table->metadata, name, *options, table->metadata_location);
   if (!result) return ctx.Fail(result.error());
   PrintListing(Listing{result->columns, result->rows}, *format, std::cout);
@@ -226,6 +234,9 @@ void RegisterScanCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     cmd->add_option("TABLE", args.table, "NS.TABLE, or a table folder or metadata file")->required();
     cmd->add_option("--format", args.format, "table, csv, jsonl or json")->default_val("table");
     AddSnapshotOptions(cmd, &args.snapshot);
+    if (command == "history") {
+      cmd->add_flag("--graph", args.graph, "draw branches and tags like git log --graph (newest first)");
+    }
     std::string name = table_name;
     OnRun(cmd, exit_status, [&ctx, name, &args] { return RunMetadataTable(ctx, name, args); });
   }

@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   RegisterSchemaCommands(app, ctx, &exit_status);
   RegisterEvolutionCommands(app, app.get_subcommand("schema"), ctx, &exit_status);
   RegisterDemoCommand(app, ctx, &exit_status);
+  RegisterStatsCommand(app, ctx, &exit_status);
 
   try {
     app.parse(argc, argv);
