@@ -17,6 +17,7 @@ packages=(
   libsqlite3-dev sqlite3 libpq-dev postgresql postgresql-contrib
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   wrk hyperfine ccache libcurl4-openssl-dev
+  clang-16 libclang-rt-16-dev
 )
 
 missing=()

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds floe and runs every test: installs what is missing, builds, starts a
-# throwaway PostgreSQL cluster for the catalog tests, runs ctest, stops the
-# cluster. Exits with ctest's status.
+# throwaway PostgreSQL cluster and a moto S3 server for the catalog and S3
+# tests, runs ctest, stops both. Exits with ctest's status.
 #
 # Environment the tests receive:
 #   FLOE_TEST_PG_URI  postgresql://postgres@127.0.0.1:PORT/floe_test
+#   FLOE_TEST_S3_ENDPOINT  http://127.0.0.1:PORT (moto, scripts/s3.sh)
 #   FLOE_FIXTURES     ../shared/fixtures beside the repository, when it exists
 # FLOE_CTEST_ARGS adds ctest arguments (for example "-R io" to run a subset).
 set -euo pipefail
@@ -18,10 +19,13 @@ start=$(date +%s)
 bash scripts/install-deps.sh
 bash scripts/build.sh
 
-trap 'bash "$repo/scripts/pg.sh" stop >/dev/null 2>&1 || true' EXIT
+trap 'bash "$repo/scripts/pg.sh" stop >/dev/null 2>&1 || true; bash "$repo/scripts/s3.sh" stop >/dev/null 2>&1 || true' EXIT
 bash scripts/pg.sh start
 FLOE_TEST_PG_URI="$(sed -n 's/^FLOE_TEST_PG_URI=//p' "$build/pg.env")"
 export FLOE_TEST_PG_URI
+bash scripts/s3.sh start
+FLOE_TEST_S3_ENDPOINT="$(sed -n 's/^FLOE_TEST_S3_ENDPOINT=//p' "$build/s3.env")"
+export FLOE_TEST_S3_ENDPOINT
 
 if [[ -z "${FLOE_FIXTURES:-}" && -d "$repo/../shared/fixtures" ]]; then
   FLOE_FIXTURES="$(cd "$repo/../shared/fixtures" && pwd)"
@@ -43,7 +47,18 @@ status=${PIPESTATUS[0]}
 set -e
 
 bash scripts/pg.sh stop >/dev/null || true
+bash scripts/s3.sh stop >/dev/null || true
 trap - EXIT
+
+# The fuzz targets, each for a bounded time (scripts/fuzz.sh; a clang build folder of its own).
+set +e
+FLOE_FIXTURES="${FLOE_FIXTURES:-}" bash scripts/fuzz.sh 2>&1 | tee "$build/fuzz.log"
+fuzz_status=${PIPESTATUS[0]}
+set -e
+if [[ "$fuzz_status" -ne 0 && "$status" -eq 0 ]]; then
+  echo "test: fuzzing found a crash (see $build/fuzz.log)"
+  status=$fuzz_status
+fi
 
 # One closing line in the plain "N passed, N failed, N skipped" form, from
 # ctest's counts (ctest counts a skipped test as passed; this line does not).

@@ -8,6 +8,10 @@
 //      PostgreSQL: none, so it is an error (a server has no natural local folder).
 // The warehouse is not written into the shared tables: Java and PyIceberg read every row of
 // iceberg_namespace_properties as a namespace, so a reserved row would show up as one.
+// An s3://BUCKET/PREFIX URI opens the storage catalog on S3, and ?warehouse=s3://BUCKET/PREFIX
+// puts a SQL catalog's tables on S3; the URI's s3.* parameters (PyIceberg's names) and the AWS
+// variables and profiles configure S3 (io/s3_config.h). Every catalog's FileIO routes s3://
+// locations to S3 and the rest to the local disk (io/scheme_file_io.h).
 // A local warehouse path is made absolute (against base_dir when given), so the locations
 // written into metadata mean the same thing from any working directory.
 #include "catalog/catalog.h"
@@ -24,6 +28,8 @@
 #include "catalog/storage/storage_catalog.h"
 #include "io/local_file_io.h"
 #include "io/local_path.h"
+#include "io/s3_client.h"
+#include "io/scheme_file_io.h"
 
 namespace floe {
 namespace {
@@ -45,6 +51,15 @@ std::string Absolute(const std::string& path, const CatalogOptions& options) {
 // The warehouse as locations will be written: local paths absolute, URIs unchanged.
 Result<std::string> NormalizeWarehouse(const std::string& warehouse, const CatalogOptions& options) {
   if (warehouse.empty()) return InvalidArgument("warehouse location is empty");
+  if (IsS3Uri(warehouse)) {
+    FLOE_ASSIGN_OR_RETURN(S3Location location, ParseS3Location(warehouse));
+    if (location.key.find("//") != std::string::npos) {
+      return InvalidArgument("S3 warehouse '" + warehouse + "' has an empty folder name ('//')");
+    }
+    std::string out = location.Uri();
+    while (out.back() == '/') out.pop_back();
+    return out;
+  }
   if (HasUriScheme(warehouse)) {
     FLOE_ASSIGN_OR_RETURN(std::string local, LocalPath(warehouse));  // only file: URIs have a FileIO yet
     return Absolute(local, options);
@@ -52,8 +67,14 @@ Result<std::string> NormalizeWarehouse(const std::string& warehouse, const Catal
   return Absolute(warehouse, options);
 }
 
-std::shared_ptr<FileIO> MakeIO(const CatalogOptions& options) {
-  std::shared_ptr<FileIO> io = std::make_shared<LocalFileIO>();
+// Local paths and s3:// locations alike; the S3 settings are the URI's s3.* parameters over the
+// AWS environment.
+std::shared_ptr<FileIO> MakeIO(const CatalogOptions& options, const std::map<std::string, std::string>& params) {
+  std::map<std::string, std::string> s3;
+  for (const auto& [key, value] : params) {
+    if (IsS3Property(key)) s3[key] = value;
+  }
+  std::shared_ptr<FileIO> io = std::make_shared<SchemeFileIO>(std::make_shared<LocalFileIO>(), std::move(s3));
   if (options.base_dir) io = std::make_shared<RebasedFileIO>(io, *options.base_dir);
   return io;
 }
@@ -66,7 +87,8 @@ Status CreateFolder(const std::string& folder) {
 }
 
 Result<std::unique_ptr<Catalog>> OpenSqlite(const std::string& db_path, const std::optional<std::string>& warehouse,
-                                            const std::string& name, const CatalogOptions& options) {
+                                            const std::string& name, const CatalogOptions& options,
+                                            const std::map<std::string, std::string>& params) {
   const bool in_memory = db_path == ":memory:";
   std::string path = in_memory ? db_path : Absolute(db_path, options);
   std::string wh;
@@ -79,7 +101,7 @@ Result<std::unique_ptr<Catalog>> OpenSqlite(const std::string& db_path, const st
   }
   if (!in_memory) FLOE_RETURN_IF_ERROR(CreateFolder(fs::path(path).parent_path().string()));
   FLOE_ASSIGN_OR_RETURN(auto conn, SqliteConnection::Open(path));
-  FLOE_ASSIGN_OR_RETURN(auto catalog, SqlCatalog::Open(std::move(conn), name, wh, MakeIO(options), options.metadata_cache));
+  FLOE_ASSIGN_OR_RETURN(auto catalog, SqlCatalog::Open(std::move(conn), name, wh, MakeIO(options, params), options.metadata_cache));
   return std::unique_ptr<Catalog>(std::move(catalog));
 }
 
@@ -105,7 +127,7 @@ Result<std::unique_ptr<Catalog>> OpenCatalog(const std::string& uri, const Catal
     if (uri.empty()) {
       // The default catalog: SQLite in ./warehouse, created on first use.
       std::optional<std::string> wh = options.warehouse ? options.warehouse : std::optional<std::string>(kDefaultWarehouse);
-      return OpenSqlite(kDefaultDatabase, wh, options.name, options);
+      return OpenSqlite(kDefaultDatabase, wh, options.name, options, {});
     }
     FLOE_ASSIGN_OR_RETURN(CatalogUri parsed, ParseCatalogUri(uri));
     std::string name = options.name;
@@ -113,7 +135,7 @@ Result<std::unique_ptr<Catalog>> OpenCatalog(const std::string& uri, const Catal
     std::optional<std::string> warehouse = options.warehouse;
     if (!warehouse && parsed.floe_params.count("warehouse")) warehouse = parsed.floe_params["warehouse"];
 
-    if (parsed.scheme == "sqlite") return OpenSqlite(parsed.path, warehouse, name, options);
+    if (parsed.scheme == "sqlite") return OpenSqlite(parsed.path, warehouse, name, options, parsed.floe_params);
 
     if (parsed.scheme == "postgresql") {
       if (!warehouse) {
@@ -123,13 +145,22 @@ Result<std::unique_ptr<Catalog>> OpenCatalog(const std::string& uri, const Catal
       }
       FLOE_ASSIGN_OR_RETURN(std::string wh, NormalizeWarehouse(*warehouse, options));
       FLOE_ASSIGN_OR_RETURN(auto conn, PostgresConnection::Open(parsed.backend_uri));
-      FLOE_ASSIGN_OR_RETURN(auto catalog, SqlCatalog::Open(std::move(conn), name, wh, MakeIO(options), options.metadata_cache));
+      FLOE_ASSIGN_OR_RETURN(auto catalog, SqlCatalog::Open(std::move(conn), name, wh, MakeIO(options, parsed.floe_params),
+                                                           options.metadata_cache));
       return std::unique_ptr<Catalog>(std::move(catalog));
     }
 
     if (parsed.scheme == "file") {
       FLOE_ASSIGN_OR_RETURN(std::string wh, NormalizeWarehouse(warehouse.value_or(parsed.path), options));
-      return std::unique_ptr<Catalog>(std::make_unique<StorageCatalog>(name, wh, MakeIO(options)));
+      return std::unique_ptr<Catalog>(std::make_unique<StorageCatalog>(name, wh, MakeIO(options, parsed.floe_params)));
+    }
+
+    if (parsed.scheme == "s3" || parsed.scheme == "s3a") {
+      FLOE_ASSIGN_OR_RETURN(std::string wh, NormalizeWarehouse(warehouse.value_or(parsed.path), options));
+      auto io = MakeIO(options, parsed.floe_params);
+      // The settings are checked now, not at the first request: a bad one names itself at open.
+      FLOE_RETURN_IF_ERROR(ResolveS3Config(parsed.floe_params));
+      return std::unique_ptr<Catalog>(std::make_unique<StorageCatalog>(name, wh, std::move(io)));
     }
 
     if (parsed.scheme == "http" || parsed.scheme == "https") {
@@ -139,7 +170,7 @@ Result<std::unique_ptr<Catalog>> OpenCatalog(const std::string& uri, const Catal
       return std::unique_ptr<Catalog>(std::move(catalog));
     }
     return InvalidArgument("catalog URI '" + uri + "' has unknown scheme '" + parsed.scheme +
-                           "': use sqlite://, postgresql://, file:// or http(s)://");
+                           "': use sqlite://, postgresql://, file://, s3:// or http(s)://");
   } catch (const std::exception& e) {  // std::filesystem and allocation failures
     return IOError("opening catalog '" + uri + "': " + e.what());
   }

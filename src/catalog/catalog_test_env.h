@@ -1,5 +1,6 @@
 // Test and benchmark helpers: a throwaway catalog of each backend (header-only, not in the
-// library). PostgreSQL needs FLOE_TEST_PG_URI (scripts/pg.sh starts a cluster and sets it).
+// library). PostgreSQL needs FLOE_TEST_PG_URI (scripts/pg.sh starts a cluster and sets it); the
+// *S3 backends need FLOE_TEST_S3_ENDPOINT (scripts/s3.sh starts moto and sets it).
 #pragma once
 
 #include <unistd.h>
@@ -10,12 +11,14 @@
 
 #include "catalog/catalog.h"
 #include "catalog/rest/serve_process_for_tests.h"
+#include "io/s3_test_env.h"
 #include "util/uuid.h"
 
 namespace floe::testing_env {
 
 // kRest*: floe's REST client against a `floe serve` child process over that SQL backend.
-enum class Backend { kSqlite, kPostgres, kStorage, kRestSqlite, kRestPostgres };
+// *S3: the same catalog with its warehouse on S3 (the storage catalog at s3://BUCKET/PREFIX).
+enum class Backend { kSqlite, kPostgres, kStorage, kRestSqlite, kRestPostgres, kStorageS3, kSqliteS3, kPostgresS3 };
 
 inline const char* BackendName(Backend b) {
   switch (b) {
@@ -24,6 +27,9 @@ inline const char* BackendName(Backend b) {
     case Backend::kStorage: return "Storage";
     case Backend::kRestSqlite: return "RestSqlite";
     case Backend::kRestPostgres: return "RestPostgres";
+    case Backend::kStorageS3: return "StorageS3";
+    case Backend::kSqliteS3: return "SqliteS3";
+    case Backend::kPostgresS3: return "PostgresS3";
   }
   return "?";
 }
@@ -72,6 +78,28 @@ inline CatalogPlace MakePlace(Backend backend, const std::string& dir) {
       }
       break;
     case Backend::kStorage: place.uri = "file://" + dir + "/warehouse"; break;
+    case Backend::kStorageS3:
+    case Backend::kSqliteS3:
+    case Backend::kPostgresS3: {
+      if (!TestS3Config()) {
+        place.skip_reason = kNoS3Message;
+        return place;
+      }
+      if (!TestS3FileIO()) {
+        place.skip_reason = "cannot reach the test S3 server or create its bucket";  // not a skip
+        return place;
+      }
+      const std::string warehouse = TestS3Prefix("catalog");
+      if (backend == Backend::kStorageS3) {
+        place.uri = warehouse + "?" + TestS3UriParams();
+      } else if (backend == Backend::kSqliteS3) {
+        place.uri = "sqlite://" + dir + "/catalog.db?warehouse=" + warehouse + "&" + TestS3UriParams();
+      } else if (!PgUri().empty()) {
+        place.uri = PgUri() + (PgUri().find('?') == std::string::npos ? "?" : "&") + "warehouse=" + warehouse + "&" +
+                    TestS3UriParams();
+      }
+      break;
+    }
     case Backend::kRestSqlite:
     case Backend::kRestPostgres: {
       CatalogPlace backing = MakePlace(backend == Backend::kRestSqlite ? Backend::kSqlite : Backend::kPostgres, dir);

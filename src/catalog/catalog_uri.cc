@@ -2,10 +2,12 @@
 
 #include <cctype>
 
+#include "io/s3_config.h"
+
 namespace floe {
 namespace {
 
-bool IsFloeParam(std::string_view key) { return key == "warehouse" || key == "catalog"; }
+bool IsFloeParam(std::string_view key) { return key == "warehouse" || key == "catalog" || IsS3Property(key); }
 
 Result<std::string> PercentDecode(std::string_view s, std::string_view uri) {
   std::string out;
@@ -33,7 +35,7 @@ Result<CatalogUri> ParseCatalogUri(std::string_view uri) {
   if (colon == std::string_view::npos || colon == 0) {
     return InvalidArgument("catalog URI '" + std::string(uri) +
                            "' has no scheme: use sqlite:///path/catalog.db, postgresql://user@host:port/db, "
-                           "file:///path/warehouse or http(s)://host:port");
+                           "file:///path/warehouse, s3://bucket/prefix or http(s)://host:port");
   }
   CatalogUri out;
   for (char c : uri.substr(0, colon)) out.scheme += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -71,6 +73,9 @@ Result<CatalogUri> ParseCatalogUri(std::string_view uri) {
   out.backend_uri = std::string(uri.substr(0, colon + 1)) + std::string(rest);
   if (!backend_query.empty()) out.backend_uri += "?" + backend_query;
 
+  if (out.scheme == "s3" || out.scheme == "s3a") {
+    out.path = out.scheme + ":" + std::string(rest);  // checked by ParseS3Location where it is used
+  }
   if (out.scheme == "sqlite" || out.scheme == "file") {
     // "scheme:///abs" -> "/abs"; "scheme://rel" and "scheme:rel" -> "rel".
     std::string_view path = rest;

@@ -184,4 +184,37 @@ TEST_F(FloeCli, HistoryAndEvolutionCommands) {
   EXPECT_EQ(Floe("rollback sales.orders --to 1").status, 1);
 }
 
+// The row key the table knows: --identifier at create, set-identifier later; upsert and ingest
+// use it when no --key is given.
+TEST_F(FloeCli, IdentifierFieldsAreTheDefaultUpsertKey) {
+  ASSERT_EQ(Floe("namespace create sales").status, 0);
+  auto r = Floe("create sales.accounts --schema 'customer long, day string, amount long' --identifier customer,day "
+                "--partition-by day");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(Floe("schema sales.accounts --format csv").out.find("1,customer,long,true,true"), std::string::npos);
+  EXPECT_EQ(Floe("create sales.bad --schema 'a long' --identifier nope").status, 2);
+  Write("a.csv", "customer,day,amount\n1,d1,10\n2,d1,20\n");
+  ASSERT_EQ(Floe("upsert sales.accounts a.csv").status, 0);
+  Write("b.csv", "customer,day,amount\n2,d1,21\n3,d1,30\n");
+  r = Floe("upsert sales.accounts b.csv");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(Floe("scan sales.accounts --format csv --columns customer,amount").out.size(),
+            std::string("customer,amount\n1,10\n2,21\n3,30\n").size());
+  EXPECT_EQ(Floe("scan sales.accounts --format csv --columns amount --where 'customer = 2'").out, "amount\n21\n");
+  // ingest --upsert: each micro-batch upserts on the identifier fields, the later line winning.
+  r = Floe("ingest sales.accounts --upsert",
+           "{\"customer\": 3, \"day\": \"d1\", \"amount\": 31}\n{\"customer\": 3, \"day\": \"d1\", \"amount\": 32}\n");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(Floe("scan sales.accounts --format csv --columns amount --where 'customer = 3'").out, "amount\n32\n");
+  // A table without identifier fields: upsert needs --key, and set-identifier gives it one.
+  ASSERT_EQ(Floe("create sales.plain --schema 'id long not null, v string'").status, 0);
+  Write("p.csv", "id,v\n1,x\n");
+  r = Floe("upsert sales.plain p.csv");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.out.find("set-identifier"), std::string::npos) << r.out;
+  ASSERT_EQ(Floe("schema set-identifier sales.plain id").status, 0);
+  EXPECT_EQ(Floe("upsert sales.plain p.csv").status, 0);
+  EXPECT_EQ(Floe("upsert sales.plain p.csv --key v").status, 0) << "--key still overrides";
+}
+
 }  // namespace

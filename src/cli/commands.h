@@ -10,6 +10,10 @@ namespace floe::cli {
 // A command's action; its return value is the process exit status.
 using Action = std::function<int()>;
 
+// "customer, day" as {"customer", "day"}: a --key or --identifier list (blanks trimmed, empty
+// parts dropped).
+std::vector<std::string> SplitColumnList(const std::string& text);
+
 // Sets the action that runs when `command` is the one chosen.
 void OnRun(CLI::App* command, int* exit_status, Action action);
 

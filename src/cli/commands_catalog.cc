@@ -1,4 +1,5 @@
 // Namespaces and tables: create, list, drop, rename, register, schema, properties.
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
@@ -111,12 +112,14 @@ void RegisterNamespaceCommands(CLI::App& app, CliContext& ctx, int* exit_status)
 
 void RegisterTableCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   auto* create = app.add_subcommand("create", "create a table");
-  static std::string table_name, schema_text, partition_text, like_file, location;
+  static std::string table_name, schema_text, partition_text, like_file, location, identifier_text;
   static std::vector<std::string> properties;
   static int format_version = 2;
   create->add_option("TABLE", table_name, "NS.TABLE")->required();
   create->add_option("--schema", schema_text, "'order_id long, country string, amount_cents long, ts timestamp'");
   create->add_option("--like", like_file, "take the schema from a CSV, JSON-lines or Parquet file");
+  create->add_option("--identifier", identifier_text,
+                     "the row key (identifier fields): 'customer,day'; made required (upsert's default key)");
   create->add_option("--partition-by", partition_text, "'country, day(ts)'; also bucket(N, col), truncate(W, col)");
   create->add_option("--property", properties, "KEY=VALUE, repeatable");
   create->add_option("--location", location, "table location (default: under the warehouse)");
@@ -132,6 +135,21 @@ void RegisterTableCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
       schema = SchemaLike(like_file);
     }
     if (!schema) return ctx.Usage("--schema: " + schema.error().message);
+    if (!identifier_text.empty()) {
+      // A new table has no rows yet, so the key columns can be made required, as Iceberg asks.
+      std::vector<NestedField> fields = schema->fields();
+      std::vector<int> ids;
+      for (const std::string& name : SplitColumnList(identifier_text)) {
+        auto field = std::find_if(fields.begin(), fields.end(), [&](const NestedField& f) { return f.name == name; });
+        if (field == fields.end()) return ctx.Usage("--identifier: '" + name + "' is not a top-level column of the schema");
+        if (std::count(ids.begin(), ids.end(), field->id)) return ctx.Usage("--identifier: '" + name + "' is named twice");
+        field->required = true;
+        ids.push_back(field->id);
+      }
+      if (ids.empty()) return ctx.Usage("--identifier needs at least one column");
+      schema = Schema(schema->schema_id(), std::move(fields), std::move(ids));
+      if (auto valid = schema->Validate(); !valid) return ctx.Usage("--identifier: " + valid.error().message);
+    }
     auto fields = ParsePartitionFields(partition_text, *schema, PartitionSpec::kFirstFieldId);
     if (!fields) return ctx.Usage("--partition-by: " + fields.error().message);
     auto props = ParseKeyValues(properties, "--property");

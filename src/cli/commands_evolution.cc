@@ -128,6 +128,19 @@ void RegisterEvolutionCommands(CLI::App& app, CLI::App* schema_cmd, CliContext& 
       return "renamed column " + sc_name[1] + " to " + sc_arg[1];
     });
   });
+  auto* identifier = schema_cmd->add_subcommand("set-identifier", "set the identifier fields (the row key)");
+  static std::string id_table, id_columns;
+  identifier->add_option("TABLE", id_table, "NS.TABLE")->required();
+  identifier->add_option("COLUMNS", id_columns, "col,... (required, non-float, top-level columns)")->required();
+  OnRun(identifier, exit_status, [&ctx] {
+    std::vector<std::string> columns = SplitColumnList(id_columns);
+    if (columns.empty()) return ctx.Usage("set-identifier needs at least one column");
+    return OnTable(ctx, id_table, [&](Catalog& c, const TableIdentifier& id) -> Result<std::string> {
+      FLOE_ASSIGN_OR_RETURN(LoadedTable t, SetIdentifierFields(c, id, columns));
+      return "identifier fields of " + id.ToString() + ": " + id_columns + " (schema " +
+             std::to_string(t.metadata.current_schema_id) + ")";
+    });
+  });
   auto* drop = schema_cmd->add_subcommand("drop-column", "drop a column");
   drop->add_option("TABLE", sc_table[2], "NS.TABLE")->required();
   drop->add_option("NAME", sc_name[2], "column name")->required();
@@ -163,23 +176,18 @@ void RegisterEvolutionCommands(CLI::App& app, CLI::App* schema_cmd, CliContext& 
   static std::string up_table, up_file, up_keys, up_format, up_branch = kMainBranch;
   upsert->add_option("TABLE", up_table, "NS.TABLE")->required();
   upsert->add_option("FILE", up_file, "CSV, JSON-lines or Parquet file")->required();
-  upsert->add_option("--key", up_keys, "key columns: col,...")->required();
+  upsert->add_option("--key", up_keys, "key columns: col,... (default: the table's identifier fields)");
   upsert->add_option("--format", up_format, "csv, jsonl or parquet");
   upsert->add_option("--branch", up_branch, "the branch to write to")->default_val(kMainBranch);
   OnRun(upsert, exit_status, [&ctx] {
-    std::vector<std::string> keys;
-    for (size_t start = 0; start <= up_keys.size();) {
-      size_t comma = up_keys.find(',', start);
-      std::string k = up_keys.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-      k.erase(0, k.find_first_not_of(' '));
-      k.erase(k.find_last_not_of(' ') + 1);
-      if (!k.empty()) keys.push_back(k);
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
-    if (keys.empty()) return ctx.Usage("--key needs at least one column");
+    std::vector<std::string> keys = SplitColumnList(up_keys);
+    if (!up_keys.empty() && keys.empty()) return ctx.Usage("--key needs at least one column");
     return OnTable(ctx, up_table, [&](Catalog& c, const TableIdentifier& id) -> Result<std::string> {
       FLOE_ASSIGN_OR_RETURN(LoadedTable t, c.LoadTable(id));
+      if (keys.empty() && t.metadata.CurrentSchema().identifier_field_ids().empty())
+        return InvalidArgument("upsert " + id.ToString() +
+                               ": no --key given and the table has no identifier fields (set them with "
+                               "floe schema set-identifier " + id.ToString() + " COL,...)");
       FileRows rows({up_file}, up_format, t.metadata.CurrentSchema());
       ColumnBatch all(t.metadata.CurrentSchema()), batch;
       while (true) {
@@ -190,7 +198,8 @@ void RegisterEvolutionCommands(CLI::App& app, CLI::App* schema_cmd, CliContext& 
       RowWriteOptions options;
       options.commit.branch = up_branch;
       FLOE_ASSIGN_OR_RETURN(RowWriteResult r, Upsert(c, id, all, keys, options));
-      return "upsert " + id.ToString() + ": " + std::to_string(all.num_rows) + " rows; " + r.commit.ToString();
+      return "upsert " + id.ToString() + ": " + std::to_string(all.num_rows) + " rows; " + r.commit.ToString() +
+             (r.rebases ? "; redone " + std::to_string(r.rebases) + "x on newer states (disjoint keys)" : "");
     });
   });
 }

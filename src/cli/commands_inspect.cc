@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/json_text.h"
 #include "avro/avro_describe.h"
 #include "cli/output.h"
 #include "meta/metadata_json.h"
@@ -39,15 +40,15 @@ Result<std::string> Inspect(const std::string& path) {
       auto metadata = ParseTableMetadata(bytes);
       if (!metadata) return std::unexpected(metadata.error().WithContext(path));
       // Indented for people; the document itself is written compact. Key order kept.
-      return nlohmann::ordered_json::parse(WriteTableMetadata(*metadata)).dump(2);
+      return IndentJson(WriteTableMetadata(*metadata));
     }
     case FileKind::kAvro: {
       FLOE_ASSIGN_OR_RETURN(nlohmann::json j, DescribeAvroFile(bytes, path, nullptr));
-      return j.dump(2);
+      return JsonText(j, 2);
     }
     case FileKind::kParquet: {
       FLOE_ASSIGN_OR_RETURN(nlohmann::json j, parquet::DescribeParquetBytes(bytes, path));
-      return j.dump(2);
+      return JsonText(j, 2);
     }
     case FileKind::kUnknown: break;
   }

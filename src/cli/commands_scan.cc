@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/history_graph.h"
+#include "cli/json_text.h"
 #include "cli/output.h"
 #include "cli/table_ref.h"
 #include "meta/metadata_json.h"
@@ -150,7 +151,7 @@ int RunScan(CliContext& ctx, const ScanArgs& args) {
           if (*format == OutputFormat::kJsonl) {
             nlohmann::json obj = nlohmann::json::object();
             for (size_t i = 0; i < listing.columns.size(); ++i) obj[listing.columns[i]] = row[i];
-            *out << obj.dump() << "\n";
+            *out << JsonText(obj) << "\n";
           } else {
             for (size_t i = 0; i < row.size(); ++i) {
               std::string cell = CellText(row[i], true);

@@ -2,11 +2,26 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/json_text.h"
 #include "cli/output.h"
 #include "cli/table_ref.h"
 #include "meta/metadata_json.h"
 
 namespace floe::cli {
+
+std::vector<std::string> SplitColumnList(const std::string& text) {
+  std::vector<std::string> out;
+  for (size_t start = 0; start <= text.size();) {
+    size_t comma = text.find(',', start);
+    std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    part.erase(0, part.find_first_not_of(" \t"));
+    part.erase(part.find_last_not_of(" \t") + 1);
+    if (!part.empty()) out.push_back(part);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
 
 void RegisterSchemaCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   auto* schema = app.add_subcommand("schema", "show a table's schema (or change it: floe schema add-column ...)");
@@ -26,7 +41,7 @@ void RegisterSchemaCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     if (*out_format == OutputFormat::kJson) {
       nlohmann::json j = SchemaToJson(s);
       j["partition-spec"] = PartitionSpecToJson(m.DefaultSpec());
-      std::cout << j.dump(2) << "\n";
+      std::cout << JsonText(j, 2) << "\n";
       return kExitOk;
     }
     Listing listing{{"id", "name", "type", "required", "identifier", "doc"}, {}};

@@ -18,6 +18,8 @@ struct ServeOptions {
   int threads = 16;
   size_t max_body_mib = 10;
   int timeout_s = 30;
+  ConnectionLimits connections;
+  std::vector<std::string> allowed_locations;
   int64_t token_lifetime_s = 3600;
   int64_t idempotency_lifetime_s = 1800;
 };
@@ -51,7 +53,9 @@ int RunServe(CliContext& ctx, const ServeOptions& o) {
   options.port = listen->second;
   options.threads = o.threads;
   options.max_body_bytes = o.max_body_mib * 1024 * 1024;
-  options.read_timeout_s = options.write_timeout_s = o.timeout_s;
+  options.write_timeout_s = o.timeout_s;
+  options.connections = o.connections;
+  options.allowed_locations = o.allowed_locations;
   options.token_lifetime_s = o.token_lifetime_s;
   options.idempotency_lifetime_s = o.idempotency_lifetime_s;
   for (const auto& spec : o.tokens) {
@@ -104,14 +108,36 @@ void RegisterServeCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   static ServeOptions o;
   auto* serve = app.add_subcommand("serve", "serve the catalog as an Iceberg REST catalog (HTTP)");
   serve->add_option("--listen", o.listen, "HOST:PORT to listen on (port 0: any free port)")->default_val(o.listen);
+  serve->add_option("--tokens-file", o.tokens_file,
+                    "a file of principals, one per line: NAME:sha256:HEX:GRANTS (HEX: sha256sum of the secret) "
+                    "or NAME:SECRET:GRANTS; '#' starts a comment");
   serve->add_option("--token", o.tokens,
-                    "a principal NAME:SECRET:GRANTS, e.g. etl:s3cret:write@sales,read@*; repeatable. "
-                    "Without any, only loopback clients are served");
-  serve->add_option("--tokens-file", o.tokens_file, "a file of principals, one NAME:SECRET:GRANTS per line");
-  serve->add_option("--threads", o.threads, "requests served at once")->default_val(o.threads);
+                    "a principal NAME:SECRET:GRANTS, e.g. etl:s3cret:write@sales,read@*; repeatable (visible to "
+                    "local users in ps: prefer --tokens-file). Without any, only loopback clients are served");
+  serve->add_option("--allow-location", o.allowed_locations,
+                    "a prefix (folder or s3://bucket/path) where tables may live besides their namespace's "
+                    "location under the warehouse; repeatable");
+  serve->add_option("--threads", o.threads, "threads kept ready for connections (more start while clients wait)")
+      ->default_val(o.threads);
+  serve->add_option("--header-timeout", o.connections.header_timeout_s,
+                    "seconds a request's line and headers may take to arrive; slower connections are closed")
+      ->default_val(o.connections.header_timeout_s);
+  serve->add_option("--body-timeout", o.connections.body_timeout_s,
+                    "seconds a request's body may take to arrive after its headers")
+      ->default_val(o.connections.body_timeout_s);
+  serve->add_option("--idle-timeout", o.connections.idle_timeout_s,
+                    "seconds a kept-alive connection may wait for its next request")
+      ->default_val(o.connections.idle_timeout_s);
+  serve->add_option("--max-connections-per-client", o.connections.max_connections_per_client,
+                    "open connections one client address may hold (503 beyond)")
+      ->default_val(o.connections.max_connections_per_client);
+  serve->add_option("--max-connections", o.connections.max_connections,
+                    "connections served at once in all (more wait for a thread)")
+      ->default_val(o.connections.max_connections);
   serve->add_option("--max-body-mib", o.max_body_mib, "largest request body accepted (413 beyond)")
       ->default_val(o.max_body_mib);
-  serve->add_option("--timeout", o.timeout_s, "socket read/write timeout in seconds")->default_val(o.timeout_s);
+  serve->add_option("--timeout", o.timeout_s, "seconds writing a response may stall before the connection is closed")
+      ->default_val(o.timeout_s);
   serve->add_option("--token-lifetime", o.token_lifetime_s, "seconds an issued OAuth token lives")
       ->default_val(o.token_lifetime_s);
   serve->add_option("--idempotency-lifetime", o.idempotency_lifetime_s,

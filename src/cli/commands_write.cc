@@ -13,6 +13,7 @@
 #include "expr/parser.h"
 #include "txn/operations.h"
 #include "txn/row_writes.h"
+#include "txn/upsert.h"
 #include "util/clock.h"
 #include "write/data_writer.h"
 #include "write/text_rows.h"
@@ -264,6 +265,10 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   AddWriteOptions(ingest, &ingest_args);
   ingest->add_option("--batch-rows", batch_rows, "commit after this many rows")->default_val(10000)->check(CLI::PositiveNumber);
   ingest->add_option("--batch-ms", batch_ms, "or after this many milliseconds")->default_val(1000)->check(CLI::PositiveNumber);
+  static std::string ingest_keys;
+  static bool ingest_upsert = false;
+  ingest->add_option("--key", ingest_keys, "upsert each micro-batch on these key columns (col,...); a later line wins");
+  ingest->add_flag("--upsert", ingest_upsert, "upsert on the table's identifier fields");
   OnRun(ingest, exit_status, [&ctx] {
     auto id = TableIdentifier::Parse(ingest_args.table);
     if (!id) return ctx.Usage(id.error().message);
@@ -272,6 +277,11 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     auto table = (*catalog)->LoadTable(*id);
     if (!table) return ctx.Fail(table.error());
     const Schema schema = table->metadata.CurrentSchema();
+    const std::vector<std::string> keys = SplitColumnList(ingest_keys);
+    const bool upsert = ingest_upsert || !keys.empty();
+    if (!ingest_keys.empty() && keys.empty()) return ctx.Usage("--key needs at least one column");
+    if (upsert && keys.empty() && schema.identifier_field_ids().empty())
+      return ctx.Usage("--upsert: " + id->ToString() + " has no identifier fields; give --key");
     int64_t committed_rows = 0, commits = 0;
     StdinLines input;
     bool eof = false;
@@ -302,7 +312,14 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
       auto more = (*reader)->Next(static_cast<size_t>(lines), &batch);
       if (!more) return ctx.Fail(more.error());
       RowWriteOptions options = OptionsFrom(ingest_args);
-      auto result = AppendBatch(**catalog, *id, batch, options);
+      Result<RowWriteResult> result;
+      if (upsert) {
+        auto latest = LastRowPerKey(batch, schema, keys);
+        if (!latest) return ctx.Fail(latest.error());
+        result = Upsert(**catalog, *id, *latest, keys, options);
+      } else {
+        result = AppendBatch(**catalog, *id, batch, options);
+      }
       if (!result) return ctx.Fail(result.error());
       committed_rows += result->rows_added;
       ++commits;

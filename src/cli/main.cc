@@ -6,6 +6,7 @@
 
 #include "cli/cli_context.h"
 #include "cli/commands.h"
+#include "util/utf8.h"
 
 namespace floe::cli {
 
@@ -49,6 +50,13 @@ int main(int argc, char** argv) {
     std::cerr << "floe: " << e.what() << "\n";
     std::cerr << "Run 'floe --help' (or 'floe COMMAND --help') for usage.\n";
     return kExitUsage;
+  } catch (const std::exception& e) {
+    // A dependency threw where floe expected none (a bug to report): say what, exit 1.
+    std::cerr << "floe: unexpected error: " << floe::EscapeInvalidUtf8(e.what()) << "\n";
+    return kExitError;
+  } catch (...) {
+    std::cerr << "floe: unexpected error (not a std::exception)\n";
+    return kExitError;
   }
   return exit_status;
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "cli/json_text.h"
+
 namespace floe::cli {
 
 Result<OutputFormat> ParseOutputFormat(const std::string& text) {
@@ -15,7 +17,7 @@ Result<OutputFormat> ParseOutputFormat(const std::string& text) {
 std::string CellText(const nlohmann::json& value, bool for_csv) {
   if (value.is_null()) return for_csv ? "" : "null";
   if (value.is_string()) return value.get<std::string>();
-  return value.dump();
+  return JsonText(value);
 }
 
 namespace {
@@ -49,12 +51,12 @@ void PrintListing(const Listing& listing, OutputFormat format, std::ostream& out
         nlohmann::json obj = nlohmann::json::object();
         for (size_t i = 0; i < listing.columns.size(); ++i) obj[listing.columns[i]] = row[i];
         if (format == OutputFormat::kJsonl) {
-          out << obj.dump() << "\n";
+          out << JsonText(obj) << "\n";
         } else {
           all.push_back(std::move(obj));
         }
       }
-      if (format == OutputFormat::kJson) out << all.dump(2) << "\n";
+      if (format == OutputFormat::kJson) out << JsonText(all, 2) << "\n";
       return;
     }
     case OutputFormat::kCsv: {

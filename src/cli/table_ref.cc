@@ -3,6 +3,8 @@
 #include <filesystem>
 
 #include "io/local_file_io.h"
+#include "io/s3_client.h"
+#include "io/scheme_file_io.h"
 #include "scan/static_table.h"
 
 namespace floe::cli {
@@ -13,8 +15,9 @@ Result<TableRef> ResolveTable(CliContext& ctx, const std::string& argument) {
   std::error_code ec;
   bool is_path = argument.find('/') != std::string::npos || argument.ends_with(".json") ||
                  std::filesystem::is_directory(argument, ec);
-  if (is_path && std::filesystem::exists(argument, ec)) {
-    ref.io = std::make_shared<LocalFileIO>();
+  // An s3:// folder or metadata file is read with the AWS settings of this process.
+  if (IsS3Uri(argument) || (is_path && std::filesystem::exists(argument, ec))) {
+    ref.io = std::make_shared<SchemeFileIO>(std::make_shared<LocalFileIO>(), std::map<std::string, std::string>{});
     FLOE_ASSIGN_OR_RETURN(StaticTable table, OpenStaticTable(*ref.io, argument));
     ref.metadata_location = table.metadata_location;
     ref.metadata = std::move(table.metadata);

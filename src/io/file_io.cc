@@ -29,4 +29,13 @@ Result<std::string> FileIO::ReadRange(std::string_view path, int64_t offset, int
   return file->Read(offset, length);
 }
 
+Status FileIO::DeleteFiles(const std::vector<std::string>& paths) {
+  Status first = Ok();
+  for (const std::string& path : paths) {
+    Status deleted = Delete(path);
+    if (!deleted && first) first = deleted;
+  }
+  return first;
+}
+
 }  // namespace floe

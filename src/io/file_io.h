@@ -114,6 +114,10 @@ class FileIO {
   // Removes a file. Deleting a file that does not exist succeeds, so a retried
   // delete whose first answer was lost is not an error.
   virtual Status Delete(std::string_view path) = 0;
+
+  // Removes several files, each as Delete does; the first failure is returned after every
+  // file was tried. Object stores do this in few requests (S3: 1,000 keys a request).
+  virtual Status DeleteFiles(const std::vector<std::string>& paths);
 };
 
 // InvalidArgument, naming the path, unless [offset, offset + length) lies

@@ -14,6 +14,7 @@
 #include "io/fault_injecting_file_io.h"
 #include "io/local_file_io.h"
 #include "io/memory_file_io.h"
+#include "io/s3_test_env.h"
 #include "util/clock.h"
 
 namespace floe {
@@ -25,26 +26,45 @@ std::string MakeTempFolder() {
   return made == nullptr ? std::string() : std::string(made);
 }
 
-struct LocalMmap {
-  static constexpr bool kOnDisk = true;
+// Each implementation names its root (a fresh folder or prefix; empty to skip, saying why) and
+// how to remove it; kLocalPaths when file: URIs and plain paths are its names.
+struct OnDisk {
+  static constexpr bool kLocalPaths = true;
+  static std::string Root() { return MakeTempFolder(); }
+  static void Remove(FileIO&, const std::string& root) { std::filesystem::remove_all(root); }
+};
+struct LocalMmap : OnDisk {
   static std::shared_ptr<FileIO> Make() { return std::make_shared<LocalFileIO>(); }
 };
 // pread, and named temporary files instead of unnamed ones (the other publish path).
-struct LocalPread {
-  static constexpr bool kOnDisk = true;
+struct LocalPread : OnDisk {
   static std::shared_ptr<FileIO> Make() {
     return std::make_shared<LocalFileIO>(LocalFileIO::Options{.use_mmap = false, .use_unnamed_files = false});
   }
 };
 struct Memory {
-  static constexpr bool kOnDisk = false;
+  static constexpr bool kLocalPaths = true;
   static std::shared_ptr<FileIO> Make() { return std::make_shared<MemoryFileIO>(); }
+  static std::string Root() { return "/memory/test"; }
+  static void Remove(FileIO&, const std::string&) {}
 };
 // The wrapper with no rules must behave exactly like what it wraps.
-struct FaultInjectingOverLocal {
-  static constexpr bool kOnDisk = true;
+struct FaultInjectingOverLocal : OnDisk {
   static std::shared_ptr<FileIO> Make() {
     return std::make_shared<FaultInjectingFileIO>(std::make_shared<LocalFileIO>());
+  }
+};
+// moto's S3 (scripts/s3.sh), one request at a time; a fresh prefix per test.
+struct S3 {
+  static constexpr bool kLocalPaths = false;
+  static std::shared_ptr<FileIO> Make() { return TestS3FileIO(); }
+  static std::string Root() { return TestS3Prefix("io"); }
+  static void Remove(FileIO& io, const std::string& root) {
+    auto files = io.ListPrefix(root + "/");
+    if (!files) return;
+    std::vector<std::string> paths;
+    for (const FileInfo& f : *files) paths.push_back(f.path);
+    (void)io.DeleteFiles(paths);
   }
 };
 
@@ -54,12 +74,16 @@ template <typename Impl>
 class FileIOTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    if constexpr (std::is_same_v<Impl, S3>) {
+      if (!TestS3Config()) GTEST_SKIP() << kNoS3Message;
+    }
     io_ = Impl::Make();
-    root_ = Impl::kOnDisk ? MakeTempFolder() : "/memory/test";
+    ASSERT_NE(io_, nullptr) << "cannot reach the test S3 server or create its bucket";
+    root_ = Impl::Root();
     ASSERT_FALSE(root_.empty());
   }
   void TearDown() override {
-    if (Impl::kOnDisk) std::filesystem::remove_all(root_);
+    if (io_ && !root_.empty()) Impl::Remove(*io_, root_);
   }
   std::string At(std::string_view relative) const { return root_ + "/" + std::string(relative); }
   FileIO& io() { return *io_; }
@@ -113,11 +137,12 @@ struct ImplNames {
     if (std::is_same_v<T, LocalMmap>) return "LocalMmap";
     if (std::is_same_v<T, LocalPread>) return "LocalPread";
     if (std::is_same_v<T, Memory>) return "Memory";
+    if (std::is_same_v<T, S3>) return "S3";
     return "FaultInjectingOverLocal";
   }
 };
 
-using Implementations = ::testing::Types<LocalMmap, LocalPread, Memory, FaultInjectingOverLocal>;
+using Implementations = ::testing::Types<LocalMmap, LocalPread, Memory, FaultInjectingOverLocal, S3>;
 TYPED_TEST_SUITE(FileIOTest, Implementations, ImplNames);
 
 std::string Pattern(size_t size) {
@@ -355,6 +380,7 @@ TYPED_TEST(FileIOTest, DeleteRemovesAndIsIdempotent) {
 }
 
 TYPED_TEST(FileIOTest, FileUrisAndPlainPathsNameTheSameFile) {
+  if (!TypeParam::kLocalPaths) GTEST_SKIP() << "file: URIs are local names";
   const std::string plain = this->At("u/v1.metadata.json");
   ASSERT_TRUE(this->io().CreateIfAbsent("file://" + plain, "uri"));
   EXPECT_EQ(this->io().ReadAll(plain).value_or(""), "uri");

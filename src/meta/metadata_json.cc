@@ -11,6 +11,7 @@
 
 #include "meta/json_fields.h"
 #include "meta/json_internal.h"
+#include "util/strict_json.h"
 
 namespace floe {
 
@@ -21,6 +22,7 @@ namespace jf = json_fields;
 namespace {
 
 constexpr int kMaxFormatVersion = 3;
+constexpr int kMaxMetadataJsonDepth = 512;
 
 std::string V(int version) { return "v" + std::to_string(version); }
 
@@ -197,18 +199,17 @@ Result<SnapshotLogEntry> internal::SnapshotLogEntryFromJson(const nlohmann::json
   return out;
 }
 
+Result<nlohmann::json> internal::ParseMetadataText(std::string_view text) {
+  JsonLimits limits;
+  limits.max_depth = kMaxMetadataJsonDepth;
+  limits.allow_duplicate_keys = true;  // as other readers take them: the last one wins
+  auto j = ParseStrictJson(text, "table metadata", limits);
+  if (!j) return Corrupt(j.error().message);
+  return j;
+}
+
 Result<TableMetadata> ParseTableMetadata(std::string_view json_text) {
-  Json j = Json::parse(json_text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) {
-    // Parse again with exceptions only to learn where the text goes wrong.
-    try {
-      Json ignored = Json::parse(json_text);
-      (void)ignored;
-    } catch (const nlohmann::json::exception& e) {
-      return Corrupt(std::string("table metadata is not valid JSON: ") + e.what());
-    }
-    return Corrupt("table metadata is not valid JSON");
-  }
+  FLOE_ASSIGN_OR_RETURN(Json j, internal::ParseMetadataText(json_text));
   return TableMetadataFromJson(j);
 }
 
@@ -238,12 +239,12 @@ Ordered internal::MetadataHeadToOrdered(const TableMetadata& m) {
   for (const auto& o : m.sort_orders) orders.push_back(internal::SortOrderToOrdered(o));
   out["sort-orders"] = std::move(orders);
   Ordered props = Ordered::object();
-  for (const auto& [k, v] : m.properties) props[k] = v;
+  for (const auto& [k, v] : m.properties) internal::AppendUnique(props, k, v);
   out["properties"] = std::move(props);
   // -1 rather than null: older readers only understand -1 as "no snapshot".
   out["current-snapshot-id"] = m.current_snapshot_id.value_or(-1);
   Ordered refs = Ordered::object();
-  for (const auto& [name, ref] : m.refs) refs[name] = internal::SnapshotRefToOrdered(ref);
+  for (const auto& [name, ref] : m.refs) internal::AppendUnique(refs, name, internal::SnapshotRefToOrdered(ref));
   out["refs"] = std::move(refs);
   return out;
 }

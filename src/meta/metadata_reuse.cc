@@ -212,8 +212,9 @@ std::optional<TableMetadata> ReadRest(std::string_view text, const Layout& layou
     from = cut.end - 1;                                    // on from ']'
   }
   rest.append(text.substr(from));
-  Json j = Json::parse(rest, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) return std::nullopt;
+  auto parsed = internal::ParseMetadataText(rest);
+  if (!parsed || !parsed->is_object()) return std::nullopt;
+  const Json& j = *parsed;
   // The parser must see the arrays the scan saw, now empty.
   for (std::string_view key : {kSnapshots, kSnapshotLog}) {
     if (key == kSnapshotLog && !lists.snapshot_log) continue;

@@ -22,9 +22,9 @@ Ordered SnapshotToOrdered(const Snapshot& s) {
   out["timestamp-ms"] = s.timestamp_ms;
   Ordered summary = Ordered::object();
   // "operation" first, as other engines write it; the rest in key order.
-  if (auto it = s.summary.find("operation"); it != s.summary.end()) summary["operation"] = it->second;
+  if (auto it = s.summary.find("operation"); it != s.summary.end()) AppendUnique(summary, "operation", it->second);
   for (const auto& [k, v] : s.summary)
-    if (k != "operation") summary[k] = v;
+    if (k != "operation") AppendUnique(summary, k, v);
   out["summary"] = std::move(summary);
   if (!s.manifest_list.empty()) {
     out["manifest-list"] = s.manifest_list;

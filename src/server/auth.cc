@@ -4,6 +4,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include <cctype>
 #include <fstream>
 
 namespace floe {
@@ -43,11 +44,11 @@ std::optional<std::string> Unhex(std::string_view hex) {
   return out;
 }
 
-std::string Signature(const std::string& secret, const std::string& name, int64_t expiry_s) {
+std::string Signature(const std::string& key, const std::string& name, int64_t expiry_s) {
   std::string message = name + "\n" + std::to_string(expiry_s);
   unsigned char mac[EVP_MAX_MD_SIZE];
   unsigned int mac_size = 0;
-  HMAC(EVP_sha256(), secret.data(), static_cast<int>(secret.size()),
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
        reinterpret_cast<const unsigned char*>(message.data()), message.size(), mac, &mac_size);
   return Hex(mac, mac_size);
 }
@@ -64,6 +65,13 @@ std::vector<std::string> Split(std::string_view text, char sep) {
 }
 
 }  // namespace
+
+std::string Sha256Hex(std::string_view text) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  EVP_Digest(text.data(), text.size(), digest, &size, EVP_sha256(), nullptr);
+  return Hex(digest, size);
+}
 
 bool ConstantTimeEquals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -93,14 +101,25 @@ bool Principal::CanSee(const Namespace& ns) const {
 
 Result<Principal> ParsePrincipal(std::string_view spec) {
   auto parts = Split(spec, ':');
-  if (parts.size() != 3) {
+  const bool hashed = parts.size() == 4 && parts[1] == "sha256";
+  if (parts.size() != 3 && !hashed) {
     return InvalidArgument("principal '" + std::string(spec.substr(0, spec.find(':'))) +
-                           "': expected NAME:SECRET:GRANTS, e.g. etl:s3cret:write@sales,read@*");
+                           "': expected NAME:SECRET:GRANTS or NAME:sha256:HEX:GRANTS, e.g. etl:s3cret:write@sales,read@*");
   }
-  Principal p{parts[0], parts[1], {}};
+  Principal p{parts[0], "", {}};
   if (p.name.empty()) return InvalidArgument("principal with an empty name");
-  if (p.secret.size() < 8) return InvalidArgument("principal " + p.name + ": its secret must have at least 8 characters");
-  for (const auto& item : Split(parts[2], ',')) {
+  if (hashed) {
+    std::string hex = parts[2];
+    for (auto& c : hex) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (hex.size() != 64 || !Unhex(hex)) {
+      return InvalidArgument("principal " + p.name + ": sha256: must be followed by 64 hex digits (sha256sum of the secret)");
+    }
+    p.secret_sha256 = hex;
+  } else {
+    if (parts[1].size() < 8) return InvalidArgument("principal " + p.name + ": its secret must have at least 8 characters");
+    p.secret_sha256 = Sha256Hex(parts[1]);
+  }
+  for (const auto& item : Split(parts.back(), ',')) {
     size_t at = item.find('@');
     if (at == std::string::npos) {
       return InvalidArgument("principal " + p.name + ": grant '" + item + "' must be read@NS, write@NS or read@*");
@@ -172,7 +191,7 @@ const Principal* Authenticator::Authenticate(std::string_view authorization, int
       bool number = !parts[2].empty() && parts[2].size() < 19 &&
                     parts[2].find_first_not_of("0123456789") == std::string::npos;
       if (number) expiry = std::stoll(parts[2]);
-      if (p && number && ConstantTimeEquals(parts[3], Signature(p->secret, p->name, expiry))) {
+      if (p && number && ConstantTimeEquals(parts[3], Signature(p->secret_sha256, p->name, expiry))) {
         if (expiry < now_s) {
           *why = "the token has expired; request a new one from /v1/oauth/tokens";
           return nullptr;
@@ -181,8 +200,9 @@ const Principal* Authenticator::Authenticate(std::string_view authorization, int
       }
     }
   }
+  const std::string hash = Sha256Hex(token);
   for (const auto& p : principals_) {
-    if (ConstantTimeEquals(token, p.secret)) return &p;
+    if (ConstantTimeEquals(hash, p.secret_sha256)) return &p;
   }
   *why = "the bearer token is not valid";
   return nullptr;
@@ -191,10 +211,10 @@ const Principal* Authenticator::Authenticate(std::string_view authorization, int
 std::optional<std::string> Authenticator::IssueToken(std::string_view client_id, std::string_view client_secret,
                                                      int64_t now_s) const {
   const Principal* p = FindByName(client_id);
-  if (!p || !ConstantTimeEquals(client_secret, p->secret)) return std::nullopt;
+  if (!p || !ConstantTimeEquals(Sha256Hex(client_secret), p->secret_sha256)) return std::nullopt;
   int64_t expiry = now_s + token_lifetime_s_;
   return "floe1." + Hex(reinterpret_cast<const unsigned char*>(p->name.data()), p->name.size()) + "." +
-         std::to_string(expiry) + "." + Signature(p->secret, p->name, expiry);
+         std::to_string(expiry) + "." + Signature(p->secret_sha256, p->name, expiry);
 }
 
 }  // namespace floe

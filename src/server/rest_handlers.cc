@@ -5,6 +5,7 @@
 #include "catalog/rest/rest_protocol.h"
 #include "meta/metadata_builder.h"
 #include "meta/metadata_json.h"
+#include "server/table_commit_service.h"
 #include "util/clock.h"
 
 namespace floe {
@@ -12,7 +13,9 @@ namespace {
 
 using nlohmann::json;
 
-RestReply Json(int status, const json& body) { return RestReply{status, body.dump(), {}}; }
+RestReply Json(int status, const json& body) {
+  return RestReply{status, body.dump(-1, ' ', false, json::error_handler_t::replace), {}};
+}
 RestReply NoContent() { return RestReply{204, "", {}}; }
 RestReply BadRequest(std::string_view message) { return ErrorReply(400, "BadRequestException", message); }
 
@@ -42,6 +45,38 @@ std::string QueryParam(const RestRequest& request, const std::string& name) {
     if (auto denied = (expr)) return *denied; \
   } while (0)
 
+// A policy refusal (a confined location, a commit limit) as a 400 naming it; nullopt when Ok.
+std::optional<RestReply> Refusal(const Status& status) {
+  if (status) return std::nullopt;
+  if (status.error().kind == ErrorKind::kInvalidArgument) return BadRequest(status.error().message);
+  return ReplyFor(status.error(), ErrorSubject::kTable);
+}
+
+// A namespace's properties as a request sets them: bounded, and a location confined.
+Status CheckNamespaceProperties(const Namespace& ns, const Properties& properties, const RequestPolicy& policy) {
+  FLOE_RETURN_IF_ERROR(CheckPropertyLimits(properties, policy.limits));
+  auto location = properties.find("location");
+  if (policy.confinement && location != properties.end()) {
+    return policy.confinement->CheckNamespaceLocation(ns, location->second);
+  }
+  return Ok();
+}
+
+// What a commit may set: within the limits, every location inside the table.
+Status CheckCommit(Catalog& catalog, const TableCommit& commit, const RequestPolicy& policy) {
+  FLOE_RETURN_IF_ERROR(CheckCommitLimits(commit, policy.limits));
+  if (policy.confinement) return policy.confinement->CheckCommit(catalog, commit);
+  return Ok();
+}
+
+// Where a table is created when the request names no location (as the SQL catalog chooses).
+std::string TableLocation(Catalog& catalog, const TableIdentifier& id, const CreateTableRequest& request) {
+  if (request.location) return *request.location;
+  std::string location = catalog.warehouse_location();
+  for (const auto& part : id.ns) location += "/" + part;
+  return location + "/" + id.name;
+}
+
 // ---- namespaces ----
 
 RestReply ListNamespaces(Catalog& catalog, const RestRequest& request) {
@@ -62,7 +97,7 @@ RestReply ListNamespaces(Catalog& catalog, const RestRequest& request) {
   return Json(200, json{{"namespaces", out}});
 }
 
-RestReply CreateNamespace(Catalog& catalog, const RestRequest& request) {
+RestReply CreateNamespace(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy) {
   auto body = ParseJsonObject(request.body);
   if (!body) return BadRequest(body.error().message);
   if (!body->contains("namespace")) return BadRequest("namespace is missing");
@@ -71,6 +106,7 @@ RestReply CreateNamespace(Catalog& catalog, const RestRequest& request) {
   auto props = StringMapFromJson(body->contains("properties") ? (*body)["properties"] : json(), "properties");
   if (!props) return BadRequest(props.error().message);
   FLOE_REST_CHECK(NeedWrite(request, *ns));
+  FLOE_REST_CHECK(Refusal(CheckNamespaceProperties(*ns, *props, policy)));
   auto created = catalog.CreateNamespace(*ns, *props);
   if (!created) return ReplyFor(created.error(), ErrorSubject::kNamespace);
   return Json(200, json{{"namespace", NamespaceJson(*ns)}, {"properties", *props}});
@@ -104,7 +140,7 @@ RestReply DropNamespace(Catalog& catalog, const RestRequest& request) {
   return NoContent();
 }
 
-RestReply UpdateNamespaceProperties(Catalog& catalog, const RestRequest& request) {
+RestReply UpdateNamespaceProperties(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy) {
   const Namespace& ns = request.route.ns;
   auto body = ParseJsonObject(request.body);
   if (!body) return BadRequest(body.error().message);
@@ -125,6 +161,7 @@ RestReply UpdateNamespaceProperties(Catalog& catalog, const RestRequest& request
     }
   }
   FLOE_REST_CHECK(NeedWrite(request, ns));
+  FLOE_REST_CHECK(Refusal(CheckNamespaceProperties(ns, *updates, policy)));
   auto before = catalog.LoadNamespaceProperties(ns);
   if (!before) return ReplyFor(before.error(), ErrorSubject::kNamespace);
   auto done = catalog.UpdateNamespaceProperties(ns, *updates, removals);
@@ -155,11 +192,7 @@ RestReply StageCreate(Catalog& catalog, const TableIdentifier& id, const CreateT
   auto exists = catalog.TableExists(id);
   if (!exists) return ReplyFor(exists.error(), ErrorSubject::kTable);
   if (*exists) return ErrorReply(409, "AlreadyExistsException", "table " + id.ToString() + " already exists");
-  std::string location = request.location.value_or(catalog.warehouse_location());
-  if (!request.location) {
-    for (const auto& part : id.ns) location += "/" + part;
-    location += "/" + id.name;
-  }
+  std::string location = TableLocation(catalog, id, request);
   auto updates = NewTableUpdates(request.schema, request.spec, request.sort_order, location, request.properties,
                                  request.format_version);
   if (!updates) return BadRequest(updates.error().message);
@@ -169,7 +202,7 @@ RestReply StageCreate(Catalog& catalog, const TableIdentifier& id, const CreateT
   return Json(200, out);
 }
 
-RestReply CreateTable(Catalog& catalog, const RestRequest& request) {
+RestReply CreateTable(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy) {
   auto body = ParseJsonObject(request.body);
   if (!body) return BadRequest(body.error().message);
   auto parsed = CreateTableFromJson(*body);
@@ -177,6 +210,11 @@ RestReply CreateTable(Catalog& catalog, const RestRequest& request) {
   TableIdentifier id{request.route.ns, parsed->name};
   if (auto valid = ValidateIdentifier(id); !valid) return BadRequest(valid.error().message);
   FLOE_REST_CHECK(NeedWrite(request, id.ns));
+  FLOE_REST_CHECK(Refusal(CheckCreateLimits(parsed->request, policy.limits)));
+  if (policy.confinement) {
+    const std::string location = TableLocation(catalog, id, parsed->request);
+    FLOE_REST_CHECK(Refusal(policy.confinement->CheckCreateTable(catalog, id, location, parsed->request.properties)));
+  }
   if (parsed->stage_create) return StageCreate(catalog, id, parsed->request);
   auto created = catalog.CreateTable(id, parsed->request);
   if (!created) return ReplyFor(created.error(), ErrorSubject::kTable);
@@ -197,17 +235,18 @@ RestReply LoadTable(Catalog& catalog, const RestRequest& request) {
   return Json(200, LoadTableResultJson(*loaded));
 }
 
-RestReply CommitTable(Catalog& catalog, const RestRequest& request) {
+RestReply CommitTable(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy) {
   TableIdentifier id{request.route.ns, request.route.table};
   auto body = ParseJsonObject(request.body);
   if (!body) return BadRequest(body.error().message);
   auto commit = CommitTableFromJson(*body, id);
   if (!commit) return BadRequest(commit.error().message);
   FLOE_REST_CHECK(NeedWrite(request, id.ns));
-  auto committed = catalog.CommitTable(*commit);
+  FLOE_REST_CHECK(Refusal(CheckCommit(catalog, *commit, policy)));
+  auto committed = CommitTableOnServer(catalog, *commit);
   if (!committed) return ReplyFor(committed.error(), ErrorSubject::kTable);
   return Json(200, json{{"metadata-location", committed->metadata_location},
-                        {"metadata", TableMetadataToJson(committed->metadata)}});
+                        {"metadata", TableMetadataToJson(*committed->metadata)}});
 }
 
 RestReply DropTable(Catalog& catalog, const RestRequest& request) {
@@ -222,7 +261,7 @@ RestReply DropTable(Catalog& catalog, const RestRequest& request) {
   return NoContent();
 }
 
-RestReply RegisterTable(Catalog& catalog, const RestRequest& request) {
+RestReply RegisterTable(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy) {
   auto body = ParseJsonObject(request.body);
   if (!body) return BadRequest(body.error().message);
   if (!body->contains("name") || !(*body)["name"].is_string()) return BadRequest("name must be a string");
@@ -238,7 +277,9 @@ RestReply RegisterTable(Catalog& catalog, const RestRequest& request) {
   TableIdentifier id{request.route.ns, (*body)["name"].get<std::string>()};
   if (auto valid = ValidateIdentifier(id); !valid) return BadRequest(valid.error().message);
   FLOE_REST_CHECK(NeedWrite(request, id.ns));
-  auto registered = catalog.RegisterTable(id, (*body)["metadata-location"].get<std::string>());
+  const std::string location = (*body)["metadata-location"].get<std::string>();
+  if (policy.confinement) FLOE_REST_CHECK(Refusal(policy.confinement->CheckRegister(catalog, id, location)));
+  auto registered = catalog.RegisterTable(id, location);
   if (!registered) {
     const Error& e = registered.error();
     bool namespace_missing = e.kind == ErrorKind::kNotFound && e.message.rfind("namespace", 0) == 0;
@@ -246,7 +287,8 @@ RestReply RegisterTable(Catalog& catalog, const RestRequest& request) {
         e.kind == ErrorKind::kCommitStateUnknown) {
       return ReplyFor(e, ErrorSubject::kTable);
     }
-    return BadRequest("cannot register " + id.ToString() + ": " + e.message);  // the document is unusable
+    // The document is unusable; the reader's message may quote its bytes, so it is not passed on.
+    return BadRequest("cannot register " + id.ToString() + ": metadata-location is not a readable table metadata document");
   }
   return Json(200, LoadTableResultJson(*registered));
 }
@@ -276,11 +318,15 @@ RestReply RenameTable(Catalog& catalog, const RestRequest& request) {
   return NoContent();
 }
 
-RestReply CommitTransaction(Catalog& catalog, const RestRequest& request) {
+RestReply CommitTransaction(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy) {
   auto body = ParseJsonObject(request.body);
   if (!body) return BadRequest(body.error().message);
   if (!body->contains("table-changes") || !(*body)["table-changes"].is_array()) {
     return BadRequest("table-changes must be an array");
+  }
+  if ((*body)["table-changes"].size() > policy.limits.max_table_changes) {
+    return BadRequest("too many table-changes in one transaction: " + std::to_string((*body)["table-changes"].size()) +
+                      " (the limit is " + std::to_string(policy.limits.max_table_changes) + ")");
   }
   std::vector<TableCommit> commits;
   std::set<TableIdentifier> seen;
@@ -289,6 +335,7 @@ RestReply CommitTransaction(Catalog& catalog, const RestRequest& request) {
     if (!commit) return BadRequest("table-changes: " + commit.error().message);
     if (!seen.insert(commit->id).second) return BadRequest("table-changes names " + commit->id.ToString() + " twice");
     FLOE_REST_CHECK(NeedWrite(request, commit->id.ns));
+    FLOE_REST_CHECK(Refusal(CheckCommit(catalog, *commit, policy)));
     commits.push_back(std::move(*commit));
   }
   if (commits.empty()) return BadRequest("table-changes is empty");
@@ -340,31 +387,51 @@ RestReply HandleConfig(const RestRequest& request, const ServerInfo& info) {
   return Json(200, out);
 }
 
-RestReply HandleCatalogRequest(Catalog& catalog, const RestRequest& request) {
+std::optional<RestReply> AuthorizeRoute(const RestRequest& request) {
+  const std::string& m = request.method;
+  const bool read = m == "GET" || m == "HEAD" || request.route.kind == RouteKind::kTableMetrics;
+  switch (request.route.kind) {
+    case RouteKind::kNamespace:
+    case RouteKind::kNamespaceProperties:
+    case RouteKind::kTables:
+    case RouteKind::kRegister:
+    case RouteKind::kTable:
+    case RouteKind::kTableMetrics:
+      return read ? NeedRead(request, request.route.ns) : NeedWrite(request, request.route.ns);
+    case RouteKind::kConfig:
+    case RouteKind::kOAuthTokens:
+    case RouteKind::kNamespaces:
+    case RouteKind::kRename:
+    case RouteKind::kTransactionsCommit: break;
+  }
+  return std::nullopt;
+}
+
+RestReply HandleCatalogRequest(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy) {
   const std::string& m = request.method;
   const bool get = m == "GET" || m == "HEAD";
   switch (request.route.kind) {
     case RouteKind::kNamespaces:
       if (m == "GET") return ListNamespaces(catalog, request);
-      if (m == "POST") return CreateNamespace(catalog, request);
+      if (m == "POST") return CreateNamespace(catalog, request, policy);
       break;
     case RouteKind::kNamespace:
       if (get) return LoadNamespace(catalog, request);
       if (m == "DELETE") return DropNamespace(catalog, request);
       break;
     case RouteKind::kNamespaceProperties:
-      if (m == "POST") return UpdateNamespaceProperties(catalog, request);
+      if (m == "POST") return UpdateNamespaceProperties(catalog, request, policy);
       break;
     case RouteKind::kTables:
       if (m == "GET") return ListTables(catalog, request);
-      if (m == "POST") return CreateTable(catalog, request);
+      if (m == "POST") return CreateTable(catalog, request, policy);
       break;
     case RouteKind::kRegister:
-      if (m == "POST") return RegisterTable(catalog, request);
+      if (m == "POST") return RegisterTable(catalog, request, policy);
       break;
     case RouteKind::kTable:
       if (get) return LoadTable(catalog, request);
-      if (m == "POST") return CommitTable(catalog, request);
+      if (m == "POST") return CommitTable(catalog, request, policy);
       if (m == "DELETE") return DropTable(catalog, request);
       break;
     case RouteKind::kTableMetrics:
@@ -374,7 +441,7 @@ RestReply HandleCatalogRequest(Catalog& catalog, const RestRequest& request) {
       if (m == "POST") return RenameTable(catalog, request);
       break;
     case RouteKind::kTransactionsCommit:
-      if (m == "POST") return CommitTransaction(catalog, request);
+      if (m == "POST") return CommitTransaction(catalog, request, policy);
       break;
     case RouteKind::kConfig:
     case RouteKind::kOAuthTokens: break;

@@ -8,11 +8,14 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "catalog/catalog.h"
 #include "server/auth.h"
+#include "server/commit_limits.h"
+#include "server/location_confinement.h"
 #include "server/rest_routes.h"
 
 namespace floe {
@@ -38,6 +41,12 @@ struct ServerInfo {
   std::string idempotency_lifetime;  // ISO-8601, e.g. "PT30M"; empty: keys not supported
 };
 
+// What the server enforces beyond grants: where locations may point, how much a commit adds.
+struct RequestPolicy {
+  const LocationConfinement* confinement = nullptr;  // nullptr: locations are not confined
+  CommitLimits limits;
+};
+
 // What an error kind means on the wire. `subject` picks NoSuchNamespace vs NoSuchTable for 404.
 enum class ErrorSubject { kNamespace, kTable };
 RestReply ErrorReply(int status, std::string_view type, std::string_view message);
@@ -46,8 +55,13 @@ RestReply ReplyFor(const Error& error, ErrorSubject subject);
 // GET /v1/config (needs no catalog).
 RestReply HandleConfig(const RestRequest& request, const ServerInfo& info);
 
-// Every catalog route. The principal's grants are checked here, where the namespaces a
+// The grant a route needs for the namespace in its path (read for GET, HEAD and metrics,
+// write otherwise), checked before the body is read; nullopt when allowed or when the route
+// names no namespace (those check the namespaces in their body).
+std::optional<RestReply> AuthorizeRoute(const RestRequest& request);
+
+// Every catalog route. The principal's grants are checked here too, where the namespaces a
 // request touches are known (some are only in its body).
-RestReply HandleCatalogRequest(Catalog& catalog, const RestRequest& request);
+RestReply HandleCatalogRequest(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy = {});
 
 }  // namespace floe

@@ -3,6 +3,8 @@
 #include <httplib.h>
 #include <openssl/evp.h>
 
+#include <optional>
+
 #include <chrono>
 #include <filesystem>
 #include <thread>
@@ -14,6 +16,7 @@
 #include "server/catalog_pool.h"
 #include "server/idempotency_store.h"
 #include "server/rest_handlers.h"
+#include "util/utf8.h"
 #include "util/clock.h"
 #include "util/uuid.h"
 
@@ -21,19 +24,6 @@ namespace floe {
 namespace {
 
 using nlohmann::json;
-
-std::string Sha256Hex(const std::string& text) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int size = 0;
-  EVP_Digest(text.data(), text.size(), digest, &size, EVP_sha256(), nullptr);
-  static const char* kHex = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < size; ++i) {
-    out += kHex[digest[i] >> 4];
-    out += kHex[digest[i] & 15];
-  }
-  return out;
-}
 
 std::string IsoDuration(int64_t seconds) {
   if (seconds % 3600 == 0) return "PT" + std::to_string(seconds / 3600) + "H";
@@ -79,7 +69,9 @@ bool IsLoopbackAddress(const std::string& host) {
 
 struct RestServer::Impl {
   RestServerOptions options;
-  httplib::Server http;
+  std::unique_ptr<GuardedHttpServer> http;
+  LocationConfinement confinement;
+  RequestPolicy policy;
   std::unique_ptr<CatalogPool> pool;
   std::unique_ptr<IdempotencyStore> idempotency;
   std::unique_ptr<Authenticator> auth;
@@ -87,6 +79,9 @@ struct RestServer::Impl {
   int port = 0;
   std::vector<std::string> notes;
 
+  // What every request must pass before its body is read: a route, UTF-8 in path and query, a
+  // valid token, the grant its route needs. Sets `route` and `principal` when it passes.
+  std::optional<RestReply> Admit(const httplib::Request& req, Route* route, const Principal** principal);
   RestReply Process(const httplib::Request& req);
   RestReply IssueToken(const httplib::Request& req);
   RestReply RunCatalogRequest(const RestRequest& request);
@@ -103,7 +98,15 @@ Result<std::unique_ptr<RestServer>> RestServer::Create(RestServerOptions options
                            "or listen on 127.0.0.1");
   }
   if (options.threads < 1) return InvalidArgument("threads must be at least 1");
+  const ConnectionLimits& limits = options.connections;
+  if (limits.header_timeout_s < 1 || limits.body_timeout_s < 1 || limits.idle_timeout_s < 1) {
+    return InvalidArgument("the header, body and idle timeouts must be at least 1 second");
+  }
+  if (limits.max_connections_per_client < 1 || limits.max_connections < options.threads) {
+    return InvalidArgument("max connections per client must be at least 1, and max connections at least --threads");
+  }
   auto impl = std::make_unique<Impl>();
+  impl->http = std::make_unique<GuardedHttpServer>(limits, options.threads);
   CatalogOptions catalog_options;
   catalog_options.name = options.catalog_name;
   impl->pool = std::make_unique<CatalogPool>(options.catalog_uri, catalog_options);
@@ -113,9 +116,12 @@ Result<std::unique_ptr<RestServer>> RestServer::Create(RestServerOptions options
     impl->info.warehouse = lease->warehouse_location();
   }
   impl->info.prefix = impl->info.catalog_name;
+  FLOE_ASSIGN_OR_RETURN(impl->confinement, LocationConfinement::Create(impl->info.warehouse, options.allowed_locations));
+  impl->policy.confinement = &impl->confinement;
   IdempotencyTimes times;
   times.lifetime_ms = options.idempotency_lifetime_s * 1000;
-  times.stale_ms = std::max<int64_t>(2 * (options.read_timeout_s + options.write_timeout_s), 60) * 1000;
+  times.stale_ms =
+      std::max<int64_t>(2 * (limits.header_timeout_s + limits.body_timeout_s + options.write_timeout_s), 60) * 1000;
   FLOE_ASSIGN_OR_RETURN(impl->idempotency, OpenIdempotencyStore(options.catalog_uri, times));
   impl->info.idempotency_lifetime = IsoDuration(options.idempotency_lifetime_s);
   impl->auth = std::make_unique<Authenticator>(options.principals, options.token_lifetime_s);
@@ -129,6 +135,11 @@ Result<std::unique_ptr<RestServer>> RestServer::Create(RestServerOptions options
   impl->notes.push_back("idempotency keys: " + impl->idempotency->description() + ", lifetime " +
                         impl->info.idempotency_lifetime);
   impl->notes.push_back("warehouse: " + impl->info.warehouse);
+  for (const auto& prefix : options.allowed_locations) impl->notes.push_back("tables may also live under " + prefix);
+  impl->notes.push_back("connections: header deadline " + std::to_string(limits.header_timeout_s) + " s, body " +
+                        std::to_string(limits.body_timeout_s) + " s, at most " +
+                        std::to_string(limits.max_connections_per_client) + " per client address and " +
+                        std::to_string(limits.max_connections) + " in all");
 
   Impl* self = impl.get();
   auto handler = [self](const httplib::Request& req, httplib::Response& res) {
@@ -137,12 +148,37 @@ Result<std::unique_ptr<RestServer>> RestServer::Create(RestServerOptions options
     for (const auto& [k, v] : reply.headers) res.set_header(k, v);
     if (!reply.body.empty()) res.set_content(reply.body, "application/json");
   };
-  impl->http.Get(".*", handler);
-  impl->http.Post(".*", handler);
-  impl->http.Delete(".*", handler);
-  impl->http.Put(".*", handler);
-  impl->http.Patch(".*", handler);
-  impl->http.set_error_handler([self](const httplib::Request&, httplib::Response& res) {
+  auto& http = *impl->http;
+  http.Get(".*", handler);
+  http.Post(".*", handler);
+  http.Delete(".*", handler);
+  http.Put(".*", handler);
+  http.Patch(".*", handler);
+  // After the headers, before the body: a request that may not be served is answered now, so a
+  // caller without the grant never gets its body parsed (or even read).
+  http.set_pre_routing_handler([self](const httplib::Request& req, httplib::Response& res) {
+    GuardedHttpServer::HeadersDone();
+    Route route;
+    const Principal* principal = nullptr;
+    auto refused = self->Admit(req, &route, &principal);
+    if (!refused) return httplib::Server::HandlerResponse::Unhandled;
+    res.status = refused->status;
+    for (const auto& [k, v] : refused->headers) res.set_header(k, v);
+    // The body is dropped unread and unparsed (a refused caller's bytes are never parsed);
+    // one too long, chunked or too slow ends the connection instead.
+    const std::string length_text = req.get_header_value("Content-Length");
+    const bool chunked = !req.get_header_value("Transfer-Encoding").empty();
+    size_t length = 0;
+    bool numeric = !length_text.empty() && length_text.size() < 19 &&
+                   length_text.find_first_not_of("0123456789") == std::string::npos;
+    if (numeric) length = std::stoull(length_text);
+    bool drained = !chunked && (length_text.empty() || (numeric && length <= self->options.max_body_bytes &&
+                                                        GuardedHttpServer::DiscardBody(length)));
+    if (!drained) res.set_header("Connection", "close");
+    res.set_content(refused->body, "application/json");
+    return httplib::Server::HandlerResponse::Handled;
+  });
+  http.set_error_handler([self](const httplib::Request&, httplib::Response& res) {
     if (!res.body.empty()) return;
     std::string message = res.status == 413 ? "request body larger than " +
                                                   std::to_string(self->options.max_body_bytes) + " bytes"
@@ -150,17 +186,14 @@ Result<std::unique_ptr<RestServer>> RestServer::Create(RestServerOptions options
     std::string type = res.status == 413 ? "RequestTooLargeException" : "BadRequestException";
     res.set_content(ErrorModelJson(res.status, type, message).dump(), "application/json");
   });
-  impl->http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+  http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
     res.status = 500;
     res.set_content(ErrorModelJson(500, "InternalServerError", "unexpected server error").dump(), "application/json");
   });
-  impl->http.set_payload_max_length(options.max_body_bytes);
+  http.set_payload_max_length(options.max_body_bytes);
   // Responses are written in pieces; without TCP_NODELAY each waits for the client's delayed ACK.
-  impl->http.set_tcp_nodelay(true);
-  impl->http.set_read_timeout(options.read_timeout_s, 0);
-  impl->http.set_write_timeout(options.write_timeout_s, 0);
-  int threads = options.threads;
-  impl->http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+  http.set_tcp_nodelay(true);
+  http.set_write_timeout(options.write_timeout_s, 0);
   impl->options = std::move(options);
   return std::unique_ptr<RestServer>(new RestServer(std::move(impl)));
 }
@@ -168,11 +201,11 @@ Result<std::unique_ptr<RestServer>> RestServer::Create(RestServerOptions options
 Result<int> RestServer::Bind() {
   const auto& o = impl_->options;
   if (o.port == 0) {
-    int port = impl_->http.bind_to_any_port(o.host);
+    int port = impl_->http->bind_to_any_port(o.host);
     if (port <= 0) return IOError("cannot listen on " + o.host + ": bind failed");
     impl_->port = port;
   } else {
-    if (!impl_->http.bind_to_port(o.host, o.port)) {
+    if (!impl_->http->bind_to_port(o.host, o.port)) {
       return IOError("cannot listen on " + o.host + ":" + std::to_string(o.port) + " (in use, or not allowed)");
     }
     impl_->port = o.port;
@@ -182,11 +215,11 @@ Result<int> RestServer::Bind() {
 
 Status RestServer::Run() {
   if (impl_->port == 0) FLOE_RETURN_IF_ERROR(Bind());
-  impl_->http.listen_after_bind();
+  impl_->http->listen_after_bind();
   return Ok();
 }
 
-void RestServer::Stop() { impl_->http.stop(); }
+void RestServer::Stop() { impl_->http->StopAll(); }
 
 std::string RestServer::url() const {
   const std::string& host = impl_->options.host;
@@ -196,24 +229,27 @@ std::string RestServer::url() const {
 
 std::vector<std::string> RestServer::notes() const { return impl_->notes; }
 
-RestReply RestServer::Impl::Process(const httplib::Request& req) {
+std::optional<RestReply> RestServer::Impl::Admit(const httplib::Request& req, Route* route,
+                                                 const Principal** principal) {
   const std::string raw_path = req.target.substr(0, req.target.find('?'));
-  auto route = ParseRoute(raw_path, info.prefix);
-  if (!route) {
-    if (route.error().kind == ErrorKind::kNotFound) return ErrorReply(404, "NoSuchRouteException", route.error().message);
-    return ErrorReply(400, "BadRequestException", route.error().message);
+  auto decoded = PercentDecode(raw_path);
+  if (decoded && !IsValidUtf8(*decoded)) return ErrorReply(400, "BadRequestException", "the request path is not UTF-8");
+  for (const auto& [k, v] : req.params) {
+    if (!IsValidUtf8(k) || !IsValidUtf8(v)) {
+      return ErrorReply(400, "BadRequestException", "the query parameters are not UTF-8");
+    }
   }
-  if (route->kind == RouteKind::kOAuthTokens) {
-    if (req.method != "POST") return ErrorReply(405, "MethodNotAllowedException", "use POST for /v1/oauth/tokens");
-    return IssueToken(req);
+  auto parsed = ParseRoute(raw_path, info.prefix);
+  if (!parsed) {
+    if (parsed.error().kind == ErrorKind::kNotFound) return ErrorReply(404, "NoSuchRouteException", parsed.error().message);
+    return ErrorReply(400, "BadRequestException", parsed.error().message);
   }
-
-  const int64_t now_s = Clock::System().NowMillis() / 1000;
-  const Principal* principal = nullptr;
+  *route = std::move(*parsed);
+  if (route->kind == RouteKind::kOAuthTokens) return std::nullopt;  // the token endpoint needs none
   if (auth->enabled()) {
     std::string why;
-    principal = auth->Authenticate(req.get_header_value("Authorization"), now_s, &why);
-    if (!principal) {
+    *principal = auth->Authenticate(req.get_header_value("Authorization"), Clock::System().NowMillis() / 1000, &why);
+    if (!*principal) {
       RestReply reply = ErrorReply(401, "NotAuthorizedException", why);
       reply.headers.emplace_back("WWW-Authenticate", "Bearer");
       return reply;
@@ -221,13 +257,23 @@ RestReply RestServer::Impl::Process(const httplib::Request& req) {
   } else if (!IsLoopbackAddress(req.remote_addr)) {
     return ErrorReply(403, "ForbiddenException", "this server has no tokens configured and serves loopback clients only");
   }
-
   RestRequest request;
   request.method = req.method;
-  request.route = std::move(*route);
+  request.route = *route;
+  request.principal = *principal;
+  return AuthorizeRoute(request);
+}
+
+RestReply RestServer::Impl::Process(const httplib::Request& req) {
+  RestRequest request;
+  if (auto refused = Admit(req, &request.route, &request.principal)) return *refused;
+  if (request.route.kind == RouteKind::kOAuthTokens) {
+    if (req.method != "POST") return ErrorReply(405, "MethodNotAllowedException", "use POST for /v1/oauth/tokens");
+    return IssueToken(req);
+  }
+  request.method = req.method;
   request.query.insert(req.params.begin(), req.params.end());
   request.body = req.body;
-  request.principal = principal;
 
   if (request.route.kind == RouteKind::kConfig) {
     if (req.method != "GET") return ErrorReply(405, "MethodNotAllowedException", "use GET for /v1/config");
@@ -235,6 +281,7 @@ RestReply RestServer::Impl::Process(const httplib::Request& req) {
   }
   const bool mutating = req.method == "POST" || req.method == "DELETE";
   std::string key = req.get_header_value("Idempotency-Key");
+  const std::string raw_path = req.target.substr(0, req.target.find('?'));
   if (mutating && !key.empty()) return WithIdempotencyKey(request, key, raw_path);
   return RunCatalogRequest(request);
 }
@@ -242,7 +289,7 @@ RestReply RestServer::Impl::Process(const httplib::Request& req) {
 RestReply RestServer::Impl::RunCatalogRequest(const RestRequest& request) {
   auto lease = pool->Acquire();
   if (!lease) return ReplyFor(lease.error(), ErrorSubject::kTable);
-  return HandleCatalogRequest(**lease, request);
+  return HandleCatalogRequest(**lease, request, policy);
 }
 
 RestReply RestServer::Impl::WithIdempotencyKey(const RestRequest& request, const std::string& key,

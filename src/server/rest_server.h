@@ -3,7 +3,10 @@
 // The server holds no state of its own: table pointers, namespaces and idempotency keys all
 // live in the catalog's database, so several servers on one PostgreSQL serve one catalog.
 // Without principals it serves loopback clients only (and refuses to listen elsewhere);
-// with principals every request needs a bearer token (see server/auth.h).
+// with principals every request needs a bearer token (see server/auth.h), checked with the
+// grants the route needs before the request's body is parsed. Every location a request sets is
+// confined (server/location_confinement.h) and what one commit may add is bounded
+// (server/commit_limits.h).
 #pragma once
 
 #include <cstdint>
@@ -12,6 +15,7 @@
 #include <vector>
 
 #include "server/auth.h"
+#include "server/connection_guard.h"
 
 namespace floe {
 
@@ -23,10 +27,13 @@ struct RestServerOptions {
   std::vector<Principal> principals;
   int64_t token_lifetime_s = 3600;
   size_t max_body_bytes = 10 * 1024 * 1024;  // larger bodies get 413
-  int read_timeout_s = 30;                   // per socket read/write
-  int write_timeout_s = 30;
-  int threads = 16;
+  int write_timeout_s = 30;                  // per socket write
+  // Request deadlines (header, body, keep-alive idle) and connection caps: see connection_guard.h.
+  ConnectionLimits connections;
+  int threads = 16;  // connections served by threads kept ready; more get threads of their own
   int64_t idempotency_lifetime_s = 30 * 60;
+  // Prefixes where any table may live besides its namespace's location (--allow-location).
+  std::vector<std::string> allowed_locations;
 };
 
 class RestServer {

@@ -52,6 +52,14 @@ void CommitPacer::RecordDuration(int64_t attempt_us) {
   attempt_us_ = attempt_us_ == 0 ? attempt_us : (3 * attempt_us_ + attempt_us) / 4;
 }
 
+int64_t CommitPacer::WindowUs(const RetryPolicy& policy) const {
+  const int64_t min_us = std::max<int64_t>(policy.min_wait_ms, 0) * 1000;
+  const int64_t max_us = std::max<int64_t>(policy.max_wait_ms, 0) * 1000;
+  // min-wait-ms < 2^40 us in any real table, so the shift cannot overflow.
+  const int64_t exponential = std::min<int64_t>(min_us, int64_t{1} << 40) << std::min(level_, kMaxWindowDoublings);
+  return std::min(max_us, std::max(exponential, SpanUs(max_us)));
+}
+
 int64_t CommitPacer::FirstAttemptWaitUs(const RetryPolicy& policy) {
   std::lock_guard lock(mu_);
   if (level_ == 0) return 0;
@@ -59,12 +67,11 @@ int64_t CommitPacer::FirstAttemptWaitUs(const RetryPolicy& policy) {
     level_ = 0;  // the contention has passed: start afresh
     return 0;
   }
-  // An eighth of a retry's span: the writer that just won keeps a small head start (taking
+  // An eighth of a retry's window: the writer that just won keeps a small head start (taking
   // turns in bursts costs fewer lost attempts than strict rotation) but cannot shut out the
-  // writers it beat. Measured with 8 processes (bench/RESULTS.md): span/1 cost a third of the
-  // commit rate, span/4 a fifth, span/16 gave back much of the unfairness.
-  const int64_t span = SpanUs(std::max<int64_t>(policy.max_wait_ms, 0) * 1000) / 8;
-  return std::uniform_int_distribution<int64_t>(0, span)(rng_);
+  // writers it beat. Measured with 8 processes (bench/RESULTS.md): a whole span cost a third of
+  // the commit rate, a quarter a fifth, a sixteenth gave back much of the unfairness.
+  return std::uniform_int_distribution<int64_t>(0, WindowUs(policy) / 8)(rng_);
 }
 
 int64_t CommitPacer::LostAttemptWaitUs(const RetryPolicy& policy, int64_t attempt_us) {
@@ -75,10 +82,9 @@ int64_t CommitPacer::LostAttemptWaitUs(const RetryPolicy& policy, int64_t attemp
   if (attempt_us_ == 0) RecordDuration(attempt_us);
   level_ = std::min(level_ + 1, kMaxLevel);
   last_lost_us_ = MonotonicMicros();
-  const int64_t min_us = std::max<int64_t>(policy.min_wait_ms, 0) * 1000;
-  const int64_t max_us = std::max<int64_t>(policy.max_wait_ms, 0) * 1000;
-  const int64_t span = SpanUs(max_us - min_us);
-  return min_us + std::uniform_int_distribution<int64_t>(0, span)(rng_);
+  // Full jitter: anywhere in the window, so the losers of one round, in processes that share
+  // nothing, wake spread over it instead of together just after min-wait-ms.
+  return std::uniform_int_distribution<int64_t>(0, WindowUs(policy))(rng_);
 }
 
 void CommitPacer::Landed(int64_t attempt_us) {

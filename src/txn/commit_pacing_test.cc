@@ -26,9 +26,9 @@ TEST(CommitPacer, RetryWaitsHonourMinAndMaxWaitAndAreSpread) {
   CommitPacer pacer(2);
   std::set<int64_t> distinct;
   for (int i = 0; i < 200; ++i) {
-    // Attempts of 50 ms: from the third loss on, the span reaches the 300 ms between the bounds.
+    // Full jitter: anywhere from 0 up to the window, which max-wait-ms bounds.
     const int64_t wait = pacer.LostAttemptWaitUs(policy, 50'000);
-    EXPECT_GE(wait, 100'000);
+    EXPECT_GE(wait, 0);
     EXPECT_LE(wait, 400'000);
     distinct.insert(wait);
   }
@@ -69,6 +69,31 @@ TEST(CommitPacer, WaitsGrowWithContentionUpToFourAttemptsAndNeverPastMaxWait) {
   EXPECT_GT(at12, 8'000 * 0.4);
   const RetryPolicy tight = Policy(0, 3);
   EXPECT_LE(mean_wait_at(12, tight), 3'000);  // max-wait-ms still bounds every wait
+}
+
+TEST(CommitPacer, AcrossProcessesTheWindowDoublesFromMinWaitAsIcebergsBackoff) {
+  // Quick attempts (1 ms) and Iceberg's defaults: the window is min-wait-ms * 2^level, so a
+  // process's losers spread over 200, 400, 800, 1600 ms, and no further (four doublings).
+  const RetryPolicy defaults = Policy(100, 60'000);
+  CommitPacer pacer(8);
+  pacer.Landed(1000);
+  for (int level = 1; level <= 6; ++level) {
+    int64_t longest = 0, sum = 0, below_min = 0;
+    const int draws = 400;
+    for (int i = 0; i < draws; ++i) {
+      const int64_t wait = pacer.LostAttemptWaitUs(defaults, 1000);
+      pacer.Landed(1000);  // back to `level - 1`, so the next draw is at `level` again
+      longest = std::max(longest, wait);
+      sum += wait;
+      below_min += wait < 100'000;
+    }
+    const int64_t window = 100'000LL << std::min(level, 4);
+    EXPECT_LE(longest, window) << "level " << level;
+    EXPECT_GT(longest, window * 9 / 10) << "level " << level;
+    EXPECT_NEAR(static_cast<double>(sum) / draws, window / 2.0, window * 0.1) << "level " << level;
+    EXPECT_GT(below_min, 0) << "level " << level;  // no floor: some retry at once
+    (void)pacer.LostAttemptWaitUs(defaults, 1000);  // one level up for the next round
+  }
 }
 
 TEST(CommitPacer, WaitsFollowLandedAttemptsNotTheLongerLostOnes) {

@@ -135,7 +135,9 @@ TEST(ConflictTable, DeleteLandsWhenMetricsExcludeBsFile) {
   EXPECT_EQ(t.Rows(), expected);
 }
 
-TEST(ConflictTable, DeleteIsRefusedWhenBRemovedAFileItRemoves) {
+// B rewrote the file A rewrites. When B left A's rows alone, A is redone on B's replacement
+// file (a rebase, key_validation.h); when B deleted A's row too, A is refused.
+TEST(ConflictTable, DeleteIsRedoneWhenBRewroteAFileItRemovesButNotItsRows) {
   for (const std::string isolation : {"serializable", "snapshot"}) {
     OrdersTable t("country", {{"write.delete.isolation-level", isolation}});
     ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
@@ -143,11 +145,30 @@ TEST(ConflictTable, DeleteIsRefusedWhenBRemovedAFileItRemoves) {
     RowWriteOptions a_options;
     a_options.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 1")).has_value()); });
     auto a = DeleteWhere(t.catalog(), t.id(), Where("order_id = 2"), a_options);
+    ASSERT_TRUE(a.has_value()) << a.error().message;
+    EXPECT_EQ(a->rebases, 1);
+    // Both changes survive.
+    std::vector<Order> expected = {{3, "FR", 300}, {4, "FR", 400}};
+    EXPECT_EQ(t.Rows(), expected) << isolation;
+  }
+}
+
+TEST(ConflictTable, DeleteIsRefusedWhenBRemovedAFileItRemovesAndDeletedItsRow) {
+  for (const std::string isolation : {"serializable", "snapshot"}) {
+    OrdersTable t("country", {{"write.delete.isolation-level", isolation}});
+    ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+    auto b = t.Open();
+    RowWriteOptions a_options;
+    a_options.commit.before_swap =
+        OnFirstAttempt([&] { ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id <= 2")).has_value()); });
+    auto a = DeleteWhere(t.catalog(), t.id(), Where("order_id = 2"), a_options);
     ASSERT_FALSE(a.has_value());
     EXPECT_EQ(a.error().kind, ErrorKind::kValidationFailed);
-    EXPECT_NE(a.error().message.find("Missing required files to delete"), std::string::npos) << a.error().message;
+    EXPECT_NE(a.error().message.find("Found concurrent deletes of rows this write changes: rows (2) in ["),
+              std::string::npos)
+        << a.error().message;
     // B's change survives; A's does not.
-    std::vector<Order> expected = {{2, "DE", 200}, {3, "FR", 300}, {4, "FR", 400}};
+    std::vector<Order> expected = {{3, "FR", 300}, {4, "FR", 400}};
     EXPECT_EQ(t.Rows(), expected) << isolation;
   }
 }

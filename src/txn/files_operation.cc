@@ -7,6 +7,7 @@
 #include "meta/table_properties.h"
 #include "scan/manifest_reading.h"
 #include "txn/file_filter.h"
+#include "txn/key_validation.h"
 #include "txn/manifest_output.h"
 
 namespace floe {
@@ -205,11 +206,25 @@ Status FilesOperation::Validate(const OperationContext& ctx, const TableMetadata
   for (const auto& f : change_.removed_delete_files) our_removed.insert(f.file_path);
   std::unordered_set<std::string> referenced(change_.referenced_data_files.begin(), change_.referenced_data_files.end());
 
+  // Key-aware: the rows themselves decide (key_validation.h). Copy-on-write also needs its
+  // inputs free of deletes added meanwhile, or its rewrite would bring deleted rows back.
+  rebase_possible_ = false;
+  const RowScope* scope = change_.row_scope.get();
+  std::optional<RowConflictCheck> rows;
+  RowTouch touch;
+  if (scope) rows.emplace(*scope, current, filter);
+  const bool deletes_for_removed =
+      change_.fail_on_new_deletes_for_removed || (scope && !change_.removed_data_files.empty());
+
   std::vector<std::string> conflicting_data, conflicting_deletes, missing, missing_referenced, new_deletes_for_removed;
   for (const Snapshot* s : since) {
     FLOE_ASSIGN_OR_RETURN(const SnapshotChanges* changes, ChangesOf(ctx, current, *s));
     const std::string op = s->operation();
-    if (change_.fail_on_new_matching_data && (op == "append" || op == "overwrite")) {
+    if (rows) {
+      const bool added = change_.fail_on_new_matching_data && (op == "append" || op == "overwrite");
+      FLOE_RETURN_IF_ERROR(rows->Inspect(*ctx.io, *changes, added, change_.fail_on_new_matching_deletes, &touch));
+    }
+    if (!rows && change_.fail_on_new_matching_data && (op == "append" || op == "overwrite")) {
       for (const auto& e : changes->added_data) {
         if (change_.replace_added_partitions) {
           if (in_replaced_partition(e.file)) conflicting_data.push_back(e.file.file_path);
@@ -219,7 +234,7 @@ Status FilesOperation::Validate(const OperationContext& ctx, const TableMetadata
         if (may) conflicting_data.push_back(e.file.file_path);
       }
     }
-    if (change_.fail_on_new_matching_deletes) {
+    if (!rows && change_.fail_on_new_matching_deletes) {
       for (const auto& e : changes->added_deletes) {
         if (change_.replace_added_partitions) {
           if (in_replaced_partition(e.file)) conflicting_deletes.push_back(e.file.file_path);
@@ -235,7 +250,7 @@ Status FilesOperation::Validate(const OperationContext& ctx, const TableMetadata
     }
     for (const auto& e : changes->removed_deletes)
       if (our_removed.count(e.file.file_path)) missing.push_back(e.file.file_path);
-    if (change_.fail_on_new_deletes_for_removed) {
+    if (deletes_for_removed) {
       for (const auto& del : changes->added_deletes) {
         for (const auto& ours : change_.removed_data_files) {
           if (DeleteMayApply(current, del.file, ours)) {
@@ -245,6 +260,19 @@ Status FilesOperation::Validate(const OperationContext& ctx, const TableMetadata
         }
       }
     }
+  }
+  if (rows) {
+    if (touch.deleted() || touch.added()) rebase_possible_ = change_.rebase_when_rows_touched && touch.gave_up.empty();
+    if (touch.deleted())
+      return ValidationFailed("Found concurrent deletes of rows this write changes: " +
+                              touch.Describe(touch.deleted_by) + " (matching " + filter.ToString() + ")");
+    if (touch.added()) {
+      return ValidationFailed("Found conflicting files that can contain records matching " + filter.ToString() +
+                              ", and do: " + touch.Describe(touch.added_in));
+    }
+    // What is left only says that commits which did not touch our rows replaced or added
+    // deletes to our inputs: the write may be redone on the new state.
+    rebase_possible_ = !missing.empty() || !missing_referenced.empty() || !new_deletes_for_removed.empty();
   }
   if (!missing.empty())
     return ValidationFailed("Missing required files to delete: " + JoinPaths(missing) +

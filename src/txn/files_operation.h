@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -14,6 +15,8 @@
 #include "txn/snapshot_operation.h"
 
 namespace floe {
+
+struct RowScope;
 
 struct FilesChange {
   std::string operation = "append";  // append, overwrite, delete, replace
@@ -39,6 +42,15 @@ struct FilesChange {
   bool fail_on_new_deletes_for_removed = false; // rewrite: deletes added against our inputs
   // Row delta: data files our position deletes point at must still be live.
   std::vector<std::string> referenced_data_files;
+  // Key-aware validation (key_validation.h): files added meanwhile that the filter MAY match
+  // are read, and only real rows of ours (by key, or by the filter) refuse the commit. A
+  // commit refused only because its input files were replaced or got deletes, by commits
+  // that did not touch its rows, may be redone on the new state (FilesOperation::rebase_possible).
+  std::shared_ptr<const RowScope> row_scope;
+  // With row_scope, for a write whose new rows do not depend on the rows it read (an upsert at
+  // snapshot isolation): a concurrent commit that added or deleted rows of ours is no final
+  // refusal either; the write is redone on the new state and replaces them (the later wins).
+  bool rebase_when_rows_touched = false;
 };
 
 // What a snapshot added and removed, read once per snapshot id.
@@ -58,6 +70,10 @@ class FilesOperation : public SnapshotOperation {
   std::vector<std::string> prepared_files() const override;
 
   const FilesChange& change() const { return change_; }
+  // After a ValidationFailed: the refusal was only that commits which did not touch this
+  // write's rows replaced (or added deletes to) its input files; redoing the write on the new
+  // state is correct.
+  bool rebase_possible() const { return rebase_possible_; }
 
  private:
   Result<std::vector<ManifestFile>> WriteNewManifests(const OperationContext& ctx, const TableMetadata& table,
@@ -70,6 +86,7 @@ class FilesOperation : public SnapshotOperation {
   std::vector<ManifestFile> prepared_manifests_;
   std::vector<std::string> prepared_paths_;
   bool prepared_ = false;
+  bool rebase_possible_ = false;
   std::map<int64_t, SnapshotChanges> changes_cache_;  // history never changes: read each once
 };
 

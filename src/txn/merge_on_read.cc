@@ -29,22 +29,60 @@ Result<WriteMode> ChosenWriteMode(Catalog& catalog, const TableIdentifier& id, R
 }
 
 Result<CommitReport> CommitWrittenFiles(Catalog& catalog, const TableIdentifier& id, FilesChange change,
-                                        const RowWriteOptions& options, const std::function<void()>& abort) {
+                                        const RowWriteOptions& options, const std::function<void()>& abort,
+                                        bool* rebase_possible) {
   FilesOperation operation(std::move(change));
   auto report = CommitOperation(catalog, id, operation, options.commit);
   if (!report) {
     if (report.error().kind != ErrorKind::kCommitStateUnknown) abort();
+    if (rebase_possible)
+      *rebase_possible = report.error().kind == ErrorKind::kValidationFailed && operation.rebase_possible();
     return std::unexpected(report.error());
   }
   if (report->idempotent_replay) abort();
   return report;
 }
 
+Result<RowWriteResult> WithRebase(Catalog& catalog, const TableIdentifier& id, const RowWriteOptions& options,
+                                  const RowWrite& write) {
+  std::optional<RetryPolicy> policy;
+  RowWriteOptions redo = options;
+  redo.after_files_written = nullptr;
+  for (int rebases = 0;; ++rebases) {
+    bool rebase_possible = false;
+    auto result = write(rebases == 0 ? options : redo, &rebase_possible);
+    if (result) {
+      result->rebases = rebases;
+      return result;
+    }
+    if (!rebase_possible) return result;
+    if (!policy) {
+      FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
+      FLOE_ASSIGN_OR_RETURN(policy, RetryPolicy::Resolve(options.commit.retry, table.metadata.properties));
+    }
+    if (rebases >= policy->num_retries)
+      return std::unexpected(result.error().WithContext("redone on new table states " + std::to_string(rebases) +
+                                                        " times (commit.retry.num-retries), still refused"));
+  }
+}
+
+std::shared_ptr<RowScope> RowScopeFor(const Expr& bound, const RowWriteOptions& options, std::vector<int> key_ids,
+                                      std::shared_ptr<const KeySet> keys) {
+  auto scope = std::make_shared<RowScope>();
+  scope->filter = bound;
+  scope->key_ids = std::move(key_ids);
+  scope->keys = std::move(keys);
+  if (options.key_check_max_bytes) scope->max_bytes_read = *options.key_check_max_bytes;
+  if (options.key_check_max_files) scope->max_files_read = *options.key_check_max_files;
+  return scope;
+}
+
 namespace {
 
 // Deletes (and, with assignments, updates) the rows matching `filter` by position deletes.
 Result<RowWriteResult> MergeOnRead(Catalog& catalog, const TableIdentifier& id, const Expr& filter,
-                                   const std::vector<Assignment>* assignments, const RowWriteOptions& options) {
+                                   const std::vector<Assignment>* assignments, const RowWriteOptions& options,
+                                   bool* rebase_possible) {
   RowWriteResult result;
   FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
   const TableMetadata& base = table.metadata;
@@ -123,7 +161,9 @@ Result<RowWriteResult> MergeOnRead(Catalog& catalog, const TableIdentifier& id, 
   // updated) matching rows meanwhile, both new versions would survive. Refused at any
   // isolation, as Iceberg's Spark writer does for UPDATE and MERGE.
   if (assignments) change.fail_on_new_matching_deletes = true;
-  FLOE_ASSIGN_OR_RETURN(result.commit, CommitWrittenFiles(catalog, id, std::move(change), options, abort));
+  change.row_scope = RowScopeFor(bound, options);
+  FLOE_ASSIGN_OR_RETURN(result.commit,
+                        CommitWrittenFiles(catalog, id, std::move(change), options, abort, rebase_possible));
   result.committed = !result.commit.idempotent_replay;
   return result;
 }
@@ -132,13 +172,17 @@ Result<RowWriteResult> MergeOnRead(Catalog& catalog, const TableIdentifier& id, 
 
 Result<RowWriteResult> MergeOnReadDelete(Catalog& catalog, const TableIdentifier& id, const Expr& filter,
                                          const RowWriteOptions& options) {
-  return MergeOnRead(catalog, id, filter, nullptr, options);
+  return WithRebase(catalog, id, options, [&](const RowWriteOptions& run, bool* rebase_possible) {
+    return MergeOnRead(catalog, id, filter, nullptr, run, rebase_possible);
+  });
 }
 
 Result<RowWriteResult> MergeOnReadUpdate(Catalog& catalog, const TableIdentifier& id, const Expr& filter,
                                          const std::vector<Assignment>& assignments, const RowWriteOptions& options) {
   if (assignments.empty()) return InvalidArgument("update needs at least one 'column = value' assignment");
-  return MergeOnRead(catalog, id, filter, &assignments, options);
+  return WithRebase(catalog, id, options, [&](const RowWriteOptions& run, bool* rebase_possible) {
+    return MergeOnRead(catalog, id, filter, &assignments, run, rebase_possible);
+  });
 }
 
 }  // namespace floe

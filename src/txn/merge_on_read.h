@@ -11,6 +11,7 @@
 
 #include <functional>
 
+#include "txn/key_validation.h"
 #include "txn/operations.h"
 #include "txn/row_writes.h"
 
@@ -32,7 +33,24 @@ Result<RowWriteResult> MergeOnReadUpdate(Catalog& catalog, const TableIdentifier
 // Commits `change` whose new files are already written; `abort` deletes them and is called
 // when the commit certainly failed (not when its outcome is unknown) or was an idempotent
 // replay.
+// `rebase_possible`, when given, is set when a refusal came only from commits that did not
+// touch the write's rows (FilesOperation::rebase_possible).
 Result<CommitReport> CommitWrittenFiles(Catalog& catalog, const TableIdentifier& id, FilesChange change,
-                                        const RowWriteOptions& options, const std::function<void()>& abort);
+                                        const RowWriteOptions& options, const std::function<void()>& abort,
+                                        bool* rebase_possible = nullptr);
+
+// Runs `write` (read, write files, commit, all from the table's state at the call) and, while
+// its commit is refused with *rebase_possible set, runs it again on the new state: a rebase,
+// at most the retry policy's num-retries times (commit.retry.num-retries, or options.commit.retry).
+// The result counts the rebases. A redo gets the options without after_files_written (the
+// hook runs once, on the first run).
+using RowWrite = std::function<Result<RowWriteResult>(const RowWriteOptions& options, bool* rebase_possible)>;
+Result<RowWriteResult> WithRebase(Catalog& catalog, const TableIdentifier& id, const RowWriteOptions& options,
+                                  const RowWrite& write);
+
+// The rows a row-level write changes, for key-aware validation: `bound` (bound to the table's
+// schema) and, for a keyed write, its keys. The read cap comes from `options`.
+std::shared_ptr<RowScope> RowScopeFor(const Expr& bound, const RowWriteOptions& options,
+                                      std::vector<int> key_ids = {}, std::shared_ptr<const KeySet> keys = nullptr);
 
 }  // namespace floe

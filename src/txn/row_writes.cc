@@ -13,24 +13,11 @@
 namespace floe {
 namespace {
 
-// Commits `change`, deleting the new files when the commit certainly failed.
-Result<CommitReport> CommitFiles(Catalog& catalog, const TableIdentifier& id, FilesChange change, DataWriter& writer,
-                                 const RowWriteOptions& options) {
-  FilesOperation operation(std::move(change));
-  auto report = CommitOperation(catalog, id, operation, options.commit);
-  if (!report) {
-    if (report.error().kind != ErrorKind::kCommitStateUnknown) writer.Abort();
-    return std::unexpected(report.error());
-  }
-  if (report->idempotent_replay) writer.Abort();  // the key had landed before: our files are unused
-  return report;
-}
-
 enum class RowChange { kDelete, kUpdate };
 
 Result<RowWriteResult> RewriteMatching(Catalog& catalog, const TableIdentifier& id, const Expr& filter,
                                        RowChange change, const std::vector<Assignment>& assignments,
-                                       const RowWriteOptions& options) {
+                                       const RowWriteOptions& options, bool* rebase_possible) {
   RowWriteResult result;
   FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
   const TableMetadata& base = table.metadata;
@@ -80,7 +67,9 @@ Result<RowWriteResult> RewriteMatching(Catalog& catalog, const TableIdentifier& 
   result.files_added = static_cast<int64_t>(added.size());
   result.files_removed = static_cast<int64_t>(removed.size());
   FilesChange files = CopyOnWrite(std::move(removed), std::move(added), head->snapshot_id, bound, isolation);
-  FLOE_ASSIGN_OR_RETURN(result.commit, CommitFiles(catalog, id, std::move(files), writer, options));
+  files.row_scope = RowScopeFor(bound, options);
+  FLOE_ASSIGN_OR_RETURN(result.commit, CommitWrittenFiles(catalog, id, std::move(files), options,
+                                                          [&] { writer.Abort(); }, rebase_possible));
   result.committed = true;
   return result;
 }
@@ -123,7 +112,8 @@ Result<RowWriteResult> AppendRows(Catalog& catalog, const TableIdentifier& id, c
   result.files_added = static_cast<int64_t>(files->size());
   if (options.after_files_written) options.after_files_written();
   FilesChange change = options.merge_append ? MergeAppend(std::move(*files)) : FastAppend(std::move(*files));
-  FLOE_ASSIGN_OR_RETURN(result.commit, CommitFiles(catalog, id, std::move(change), writer, options));
+  FLOE_ASSIGN_OR_RETURN(result.commit,
+                        CommitWrittenFiles(catalog, id, std::move(change), options, [&] { writer.Abort(); }));
   result.committed = !result.commit.idempotent_replay;
   return result;
 }
@@ -146,7 +136,9 @@ Result<RowWriteResult> DeleteWhere(Catalog& catalog, const TableIdentifier& id, 
                                    const RowWriteOptions& options) {
   FLOE_ASSIGN_OR_RETURN(WriteMode mode, ChosenWriteMode(catalog, id, RowLevelCommand::kDelete, options));
   if (mode == WriteMode::kMergeOnRead) return MergeOnReadDelete(catalog, id, filter, options);
-  return RewriteMatching(catalog, id, filter, RowChange::kDelete, {}, options);
+  return WithRebase(catalog, id, options, [&](const RowWriteOptions& run, bool* rebase_possible) {
+    return RewriteMatching(catalog, id, filter, RowChange::kDelete, {}, run, rebase_possible);
+  });
 }
 
 Result<RowWriteResult> UpdateWhere(Catalog& catalog, const TableIdentifier& id, const Expr& filter,
@@ -154,7 +146,9 @@ Result<RowWriteResult> UpdateWhere(Catalog& catalog, const TableIdentifier& id, 
   if (assignments.empty()) return InvalidArgument("update needs at least one 'column = value' assignment");
   FLOE_ASSIGN_OR_RETURN(WriteMode mode, ChosenWriteMode(catalog, id, RowLevelCommand::kUpdate, options));
   if (mode == WriteMode::kMergeOnRead) return MergeOnReadUpdate(catalog, id, filter, assignments, options);
-  return RewriteMatching(catalog, id, filter, RowChange::kUpdate, assignments, options);
+  return WithRebase(catalog, id, options, [&](const RowWriteOptions& run, bool* rebase_possible) {
+    return RewriteMatching(catalog, id, filter, RowChange::kUpdate, assignments, run, rebase_possible);
+  });
 }
 
 Result<std::vector<Assignment>> ParseAssignments(std::string_view text) {

@@ -35,6 +35,10 @@ struct RowWriteOptions {
   // Called once the new data files are written and before the commit starts (tests and the demo
   // use it to let another writer land "half way through" this one's work).
   std::function<void()> after_files_written;
+  // The cost cap of key-aware validation (key_validation.h: RowScope's defaults when unset);
+  // past it a concurrent file that may hold rows of this write refuses it, as by file metrics.
+  std::optional<int64_t> key_check_max_bytes;
+  std::optional<int> key_check_max_files;
   // Called with the running count of rows written, for progress displays.
   std::function<void(int64_t rows, int64_t bytes)> progress;
 };
@@ -47,6 +51,9 @@ struct RowWriteResult {
   int64_t rows_updated = 0;
   int64_t files_added = 0;
   int64_t files_removed = 0;
+  // Times the write was redone on a newer table state because commits that did not touch its
+  // rows replaced its input files (key_validation.h).
+  int rebases = 0;
 };
 
 // Produces the next batch of rows; false when there are no more.

@@ -14,12 +14,6 @@
 namespace floe {
 namespace {
 
-std::string KeyOf(const ColumnBatch& batch, const std::vector<int>& columns, size_t row) {
-  std::string key;
-  for (int c : columns) AppendValueKey(batch.columns[c], row, &key);
-  return key;
-}
-
 Result<std::vector<int>> KeyColumns(const ColumnBatch& batch, const Schema& schema, const std::vector<int>& ids) {
   std::vector<int> out;
   for (int id : ids) {
@@ -30,10 +24,9 @@ Result<std::vector<int>> KeyColumns(const ColumnBatch& batch, const Schema& sche
   return out;
 }
 
-}  // namespace
-
-Result<RowWriteResult> Upsert(Catalog& catalog, const TableIdentifier& id, const ColumnBatch& input,
-                              const std::vector<std::string>& key_columns, const RowWriteOptions& options) {
+Result<RowWriteResult> UpsertOnce(Catalog& catalog, const TableIdentifier& id, const ColumnBatch& input,
+                                  const std::vector<std::string>& key_columns, const RowWriteOptions& options,
+                                  bool* rebase_possible) {
   RowWriteResult result;
   FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
   const TableMetadata& base = table.metadata;
@@ -53,9 +46,10 @@ Result<RowWriteResult> Upsert(Catalog& catalog, const TableIdentifier& id, const
 
   // The incoming keys, refusing duplicates.
   FLOE_ASSIGN_OR_RETURN(std::vector<int> input_keys, KeyColumns(input, schema, key_ids));
-  std::unordered_set<std::string> keys;
+  auto key_set = std::make_shared<KeySet>();
+  KeySet& keys = *key_set;
   for (size_t r = 0; r < input.num_rows; ++r)
-    if (!keys.insert(KeyOf(input, input_keys, r)).second)
+    if (!keys.insert(KeyOfRow(input, input_keys, r)).second)
       return InvalidArgument("upsert rows hold the key " + [&] {
         std::string text;
         for (int c : input_keys) text += (text.empty() ? "" : ", ") + input.columns[c].Get(r).ToString();
@@ -114,7 +108,7 @@ Result<RowWriteResult> Upsert(Catalog& catalog, const TableIdentifier& id, const
       std::vector<uint8_t> keep(rows->num_rows, 1);
       std::vector<int64_t> matched;
       for (size_t r = 0; r < rows->num_rows; ++r) {
-        if (!keys.count(KeyOf(*rows, *row_keys, r))) continue;
+        if (!keys.count(KeyOfRow(*rows, *row_keys, r))) continue;
         keep[r] = 0;
         matched.push_back(positions[r]);
       }
@@ -151,9 +145,36 @@ Result<RowWriteResult> Upsert(Catalog& catalog, const TableIdentifier& id, const
   // New versions of rows: a concurrent delete or update of the same keys must not let two
   // versions survive (see merge_on_read.cc).
   change.fail_on_new_matching_deletes = true;
-  FLOE_ASSIGN_OR_RETURN(result.commit, CommitWrittenFiles(catalog, id, std::move(change), options, abort));
+  // One row per key at any isolation: a row with one of our keys that landed meanwhile is never
+  // left beside ours. Serializable refuses; snapshot redoes the upsert on the new state, which
+  // replaces it (an upsert's rows do not depend on what it read, so redoing it is correct).
+  // Only rows really holding our keys count (key_validation.h).
+  change.fail_on_new_matching_data = true;
+  change.rebase_when_rows_touched = isolation == IsolationLevel::kSnapshot;
+  change.row_scope = RowScopeFor(bound, options, key_ids, key_set);
+  FLOE_ASSIGN_OR_RETURN(result.commit,
+                        CommitWrittenFiles(catalog, id, std::move(change), options, abort, rebase_possible));
   result.committed = !result.commit.idempotent_replay;
   return result;
+}
+
+}  // namespace
+
+Result<ColumnBatch> LastRowPerKey(const ColumnBatch& rows, const Schema& schema,
+                                  const std::vector<std::string>& key_columns) {
+  FLOE_ASSIGN_OR_RETURN(std::vector<int> key_ids, ResolveEqualityIds(schema, key_columns));
+  FLOE_ASSIGN_OR_RETURN(std::vector<int> columns, KeyColumns(rows, schema, key_ids));
+  std::unordered_set<std::string> seen;
+  std::vector<uint8_t> keep(rows.num_rows, 0);
+  for (size_t r = rows.num_rows; r-- > 0;) keep[r] = seen.insert(KeyOfRow(rows, columns, r)).second;
+  return rows.Filter(keep);
+}
+
+Result<RowWriteResult> Upsert(Catalog& catalog, const TableIdentifier& id, const ColumnBatch& input,
+                              const std::vector<std::string>& key_columns, const RowWriteOptions& options) {
+  return WithRebase(catalog, id, options, [&](const RowWriteOptions& run, bool* rebase_possible) {
+    return UpsertOnce(catalog, id, input, key_columns, run, rebase_possible);
+  });
 }
 
 }  // namespace floe

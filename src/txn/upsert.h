@@ -9,7 +9,12 @@
 //                  old row may live in another partition than its replacement, where an
 //                  equality delete would not reach it: matching rows are then deleted by
 //                  position instead.
-// Validation: write.merge.isolation-level, as for a delete of the matching keys.
+// Validation is by key (key_validation.h): only a concurrent commit that added or deleted a row
+// with one of the upsert's keys conflicts, whatever the files' metrics say. One row per key
+// at any isolation (write.merge.isolation-level): serializable refuses when a row with one of
+// its keys landed meanwhile; snapshot redoes the upsert on the new state, replacing that row.
+// A commit whose input files were only replaced by commits that left its keys alone is redone
+// on the new state (a rebase, at most commit.retry.num-retries times).
 #pragma once
 
 #include <string>
@@ -23,5 +28,10 @@ namespace floe {
 // refused (which one should win?).
 Result<RowWriteResult> Upsert(Catalog& catalog, const TableIdentifier& id, const ColumnBatch& rows,
                               const std::vector<std::string>& key_columns, const RowWriteOptions& options = {});
+
+// `rows` with only the last row of each key (`key_columns` empty: the identifier fields), in
+// input order: a stream of changes (floe ingest --key) where a later row supersedes an earlier.
+Result<ColumnBatch> LastRowPerKey(const ColumnBatch& rows, const Schema& schema,
+                                  const std::vector<std::string>& key_columns);
 
 }  // namespace floe

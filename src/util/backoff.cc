@@ -31,9 +31,8 @@ Backoff::Backoff(BackoffPolicy policy) : Backoff(policy, KernelSeed()) {}
 Backoff::Backoff(BackoffPolicy policy, uint64_t seed) : policy_(policy), rng_(seed) {}
 
 int64_t Backoff::WaitMs(int attempt) {
-  const int64_t floor = std::max<int64_t>(0, policy_.min_wait_ms);
   const int64_t ceiling = BackoffCeilingMs(policy_, attempt);
-  std::uniform_int_distribution<int64_t> wait(floor, ceiling);
+  std::uniform_int_distribution<int64_t> wait(0, ceiling);
   return wait(rng_);
 }
 

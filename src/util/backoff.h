@@ -1,10 +1,11 @@
 // Waits between retries: exponential growth with full jitter.
 //
 // Retry number n (n = 1 for the first retry) waits a uniformly random time in
-// [min_wait_ms, ceiling(n)], where ceiling(n) = min_wait_ms * 2^n capped at
-// max_wait_ms. The randomness spreads writers that collided at the same
-// moment, so they do not collide again in lock step; the floor keeps a retry
-// from hammering the catalog at once.
+// [0, ceiling(n)], where ceiling(n) = min_wait_ms * 2^n capped at max_wait_ms
+// ("full jitter"). The randomness spreads writers that collided at the same
+// moment over the whole window, so they do not collide again in lock step; a
+// floor at min_wait_ms would wake every loser of a round within the same few
+// milliseconds after it.
 //
 // The defaults are Iceberg's commit.retry.min-wait-ms and
 // commit.retry.max-wait-ms.
@@ -34,7 +35,7 @@ class Backoff {
 
   const BackoffPolicy& policy() const { return policy_; }
 
-  // A random wait in [min_wait_ms, BackoffCeilingMs(attempt)].
+  // A random wait in [0, BackoffCeilingMs(attempt)].
   int64_t WaitMs(int attempt);
 
  private:

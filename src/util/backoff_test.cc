@@ -17,10 +17,13 @@ TEST(Backoff, CeilingDoublesFromTheMinimumUpToTheMaximum) {
   EXPECT_EQ(BackoffCeilingMs(policy, 0), 200);
 }
 
-TEST(Backoff, MaximumBelowMinimumMeansAlwaysTheMinimum) {
+TEST(Backoff, MaximumBelowMinimumMeansAWindowOfTheMinimum) {
   BackoffPolicy policy{.min_wait_ms = 50, .max_wait_ms = 10};
   Backoff backoff(policy, 1);
-  for (int attempt = 1; attempt < 10; ++attempt) EXPECT_EQ(backoff.WaitMs(attempt), 50);
+  for (int attempt = 1; attempt < 10; ++attempt) {
+    EXPECT_EQ(BackoffCeilingMs(policy, attempt), 50);
+    EXPECT_LE(backoff.WaitMs(attempt), 50);
+  }
 }
 
 TEST(Backoff, WaitsStayWithinTheirBoundsAndAreSpread) {
@@ -30,7 +33,7 @@ TEST(Backoff, WaitsStayWithinTheirBoundsAndAreSpread) {
     std::set<int64_t> distinct;
     for (int i = 0; i < 200; ++i) {
       int64_t wait = backoff.WaitMs(attempt);
-      EXPECT_GE(wait, 10);
+      EXPECT_GE(wait, 0);
       EXPECT_LE(wait, BackoffCeilingMs(policy, attempt));
       distinct.insert(wait);
     }
@@ -49,6 +52,21 @@ TEST(Backoff, LaterAttemptsWaitLongerOnAverage) {
   double first = mean(1), fourth = mean(4), eighth = mean(8);
   EXPECT_LT(first, fourth);
   EXPECT_LT(fourth, eighth);
+}
+
+TEST(Backoff, FullJitterSpreadsLosersBelowTheMinimumToo) {
+  // Losers of one round must not all wake just after min_wait_ms: with full jitter about half
+  // of the first retries wait less than it, and the rest spread up to twice it.
+  Backoff backoff(BackoffPolicy{.min_wait_ms = 100, .max_wait_ms = 60'000}, 11);
+  int below = 0, above_one_and_half = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const int64_t wait = backoff.WaitMs(1);
+    below += wait < 100;
+    above_one_and_half += wait > 150;
+  }
+  EXPECT_GT(below, 400);
+  EXPECT_LT(below, 600);
+  EXPECT_GT(above_one_and_half, 150);
 }
 
 TEST(Backoff, SameSeedSameWaitsAndKernelSeedsDiffer) {

@@ -8,6 +8,7 @@
 
 #include "catalog/rest/rest_protocol.h"
 #include "io/local_file_io.h"
+#include "io/scheme_file_io.h"
 #include "meta/metadata_json.h"
 #include "util/uuid.h"
 
@@ -62,7 +63,8 @@ Result<std::unique_ptr<RestCatalog>> RestCatalog::Open(const std::string& uri, c
   c->name_ = options.name;
   c->uri_ = parsed.origin + parsed.base;
   c->base_ = parsed.base;
-  c->io_ = std::make_shared<LocalFileIO>();
+  // Tables the server keeps on S3 are read with the AWS settings of this process.
+  c->io_ = std::make_shared<SchemeFileIO>(std::make_shared<LocalFileIO>(), std::map<std::string, std::string>{});
   try {
     c->http_ = std::make_unique<httplib::Client>(parsed.origin);
   } catch (const std::exception& e) {

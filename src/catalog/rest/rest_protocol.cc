@@ -3,6 +3,8 @@
 #include <cctype>
 
 #include "meta/metadata_json.h"
+#include "util/strict_json.h"
+#include "util/utf8.h"
 
 namespace floe {
 namespace {
@@ -106,7 +108,8 @@ Result<Namespace> NamespaceFromDecoded(std::string_view decoded) {
 }
 
 json ErrorModelJson(int code, std::string_view type, std::string_view message) {
-  return json{{"error", {{"message", std::string(message)}, {"type", std::string(type)}, {"code", code}}}};
+  // A message may quote a request's bytes: escaped, so dumping it never throws.
+  return json{{"error", {{"message", EscapeInvalidUtf8(message)}, {"type", EscapeInvalidUtf8(type)}, {"code", code}}}};
 }
 
 RestErrorInfo ParseErrorModel(int status, std::string_view body) {
@@ -264,19 +267,30 @@ Result<TableCommit> CommitTableFromJson(const json& j, const std::optional<Table
   } else {
     return InvalidArgument("each table change needs an identifier");
   }
-  if (!j.contains("requirements") || !j["requirements"].is_array()) {
-    return InvalidArgument("requirements must be an array");
-  }
-  if (!j.contains("updates") || !j["updates"].is_array()) return InvalidArgument("updates must be an array");
-  for (const auto& r : j["requirements"]) {
+  // Missing or null lists are empty, as the reference (Java) parser takes them.
+  static const json kEmpty = json::array();
+  auto list = [&](const char* key) -> const json* {
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null()) return &kEmpty;
+    return it->is_array() ? &*it : nullptr;
+  };
+  const json* requirements = list("requirements");
+  if (!requirements) return InvalidArgument("requirements must be an array");
+  const json* updates = list("updates");
+  if (!updates) return InvalidArgument("updates must be an array");
+  for (const auto& r : *requirements) {
     auto parsed = RequirementFromJson(r);
-    if (!parsed) return InvalidArgument("requirement " + r.dump() + ": " + parsed.error().message);
+    if (!parsed) {
+      std::string shown = r.dump(-1, ' ', false, json::error_handler_t::replace);
+      if (shown.size() > 200) shown = shown.substr(0, 200) + "...";
+      return InvalidArgument("requirement " + shown + ": " + parsed.error().message);
+    }
     commit.requirements.push_back(std::move(*parsed));
   }
-  for (const auto& u : j["updates"]) {
+  for (const auto& u : *updates) {
     auto parsed = UpdateFromJson(u);
     if (!parsed) {
-      std::string shown = u.dump();
+      std::string shown = u.dump(-1, ' ', false, json::error_handler_t::replace);
       if (shown.size() > 200) shown = shown.substr(0, 200) + "...";
       return InvalidArgument("update " + shown + ": " + parsed.error().message);
     }
@@ -286,8 +300,7 @@ Result<TableCommit> CommitTableFromJson(const json& j, const std::optional<Table
 }
 
 Result<json> ParseJsonObject(std::string_view body) {
-  json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return InvalidArgument("malformed JSON body: it does not parse as JSON");
+  FLOE_ASSIGN_OR_RETURN(json j, ParseStrictJson(body, "malformed JSON body"));
   if (!j.is_object()) return InvalidArgument("malformed JSON body: expected an object");
   return j;
 }

@@ -64,10 +64,12 @@ Result<LoadedTable> LoadTableResultFromJson(const TableIdentifier& id, const nlo
 // CommitTableRequest. `identifier` is written when `with_identifier` (transactions need it).
 nlohmann::json CommitTableJson(const TableCommit& commit, bool with_identifier);
 // `path_id`: the table named by the URL (single-table route); a body identifier must match it.
+// Missing or null `requirements` / `updates` are empty lists, as Java's parser takes them.
 Result<TableCommit> CommitTableFromJson(const nlohmann::json& j, const std::optional<TableIdentifier>& path_id);
 
-// Parses a JSON request body; InvalidArgument "malformed JSON body: ..." when it is not JSON
-// or not an object.
+// Parses a JSON request body strictly (util/strict_json.h: nesting at most 64 deep, no key
+// twice in an object, nothing after the value, UTF-8); InvalidArgument "malformed JSON body:
+// ..." when it is not such JSON or not an object.
 Result<nlohmann::json> ParseJsonObject(std::string_view body);
 
 }  // namespace floe

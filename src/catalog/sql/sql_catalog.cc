@@ -366,8 +366,12 @@ Result<std::vector<TableIdentifier>> SqlCatalog::ListTables(const Namespace& ns)
 Status SqlCatalog::DropTable(const TableIdentifier& id, bool purge) {
   FLOE_RETURN_IF_ERROR(ValidateIdentifier(id));
   std::optional<LoadedTable> table;
+  std::optional<PurgePlan> plan;
   if (purge) {
     FLOE_ASSIGN_OR_RETURN(table, LoadTable(id));
+    // Planned before the drop: a purge that would reach outside the table is refused while
+    // the table is still there.
+    FLOE_ASSIGN_OR_RETURN(plan, PlanPurge(*io_, table->metadata, table->metadata_location));
   }
   {
     std::lock_guard lock(mu_);
@@ -385,7 +389,7 @@ Status SqlCatalog::DropTable(const TableIdentifier& id, bool purge) {
       return NotFound("table " + id.ToString() + " does not exist in catalog " + name_);
     }
   }
-  if (table) return PurgeTableFiles(*io_, table->metadata, table->metadata_location);
+  if (plan) return DeletePurgeFiles(*io_, *plan);
   return Ok();
 }
 

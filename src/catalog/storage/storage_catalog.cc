@@ -1,6 +1,7 @@
 #include "catalog/storage/storage_catalog.h"
 
 #include <algorithm>
+#include <future>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -44,6 +45,13 @@ int64_t TableVersionOf(std::string_view file_name) {
   int64_t n = VersionOf(file_name, ".metadata.json");
   if (n < 0) n = VersionOf(file_name, ".gz.metadata.json");  // what Hadoop tables write compressed
   return n;
+}
+
+// The version a version-hint.text names ("7", maybe with a newline), or -1.
+int64_t ParseVersionHint(std::string_view text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.remove_suffix(1);
+  if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string_view::npos) return -1;
+  return std::stoll(std::string(text));
 }
 
 std::string BaseName(std::string_view path) {
@@ -236,7 +244,33 @@ Status StorageCatalog::DropNamespace(const Namespace& ns) {
 
 Result<std::string> StorageCatalog::CurrentMetadataLocation(const TableIdentifier& id) {
   FLOE_RETURN_IF_ERROR(CheckName(id.ns, &id.name));
-  FLOE_ASSIGN_OR_RETURN(auto files, io_->ListPrefix(TableFolder(id) + "/metadata/v"));
+  const std::string metadata = TableFolder(id) + "/metadata/";
+  auto version_path = [&](int64_t v) { return metadata + "v" + std::to_string(v) + ".metadata.json"; };
+  // The hint first: on an object store a listing costs more than a few HEADs and grows with
+  // the table's history. The hint is only a place to start; what exists decides.
+  auto hint_text = io_->ReadAll(metadata + kVersionHint);
+  if (!hint_text && hint_text.error().kind != ErrorKind::kNotFound) return std::unexpected(hint_text.error());
+  const int64_t hint = hint_text ? ParseVersionHint(*hint_text) : -1;
+  if (hint > 0) {
+    // Whether v<hint> and v<hint+1> exist, asked at once (one round trip, not two).
+    auto next = std::async(std::launch::async, [&] { return io_->Exists(version_path(hint + 1)); });
+    auto at_hint = io_->Exists(version_path(hint));
+    auto after_hint = next.get();
+    FLOE_RETURN_IF_ERROR(at_hint);
+    FLOE_RETURN_IF_ERROR(after_hint);
+    if (*at_hint && !*after_hint) return version_path(hint);
+    if (*after_hint) {
+      // The hint lags behind commits in flight: walk forward while versions exist.
+      constexpr int64_t kMaxWalk = 64;
+      for (int64_t v = hint + 1; v < hint + kMaxWalk; ++v) {
+        FLOE_ASSIGN_OR_RETURN(bool more, io_->Exists(version_path(v + 1)));
+        if (!more) return version_path(v);
+      }
+    }
+  }
+  // No hint, a wrong one (v<hint> is missing: a dropped and re-created table, or a gzipped
+  // document), or one far behind: the listing decides.
+  FLOE_ASSIGN_OR_RETURN(auto files, io_->ListPrefix(metadata + "v"));
   int64_t best = -1;
   std::string location;
   for (const auto& f : files) {
@@ -323,6 +357,10 @@ Result<std::vector<TableIdentifier>> StorageCatalog::ListTables(const Namespace&
 
 Status StorageCatalog::DropTable(const TableIdentifier& id, bool purge) {
   FLOE_ASSIGN_OR_RETURN(LoadedTable table, LoadTable(id));
+  std::optional<PurgePlan> plan;
+  if (purge) {
+    FLOE_ASSIGN_OR_RETURN(plan, PlanPurge(*io_, table.metadata, table.metadata_location));
+  }
   // Oldest first, so that until the last one goes, readers still find the newest version
   // rather than an older one they might commit on top of.
   FLOE_ASSIGN_OR_RETURN(auto files, io_->ListPrefix(TableFolder(id) + "/metadata/v"));
@@ -334,7 +372,7 @@ Status StorageCatalog::DropTable(const TableIdentifier& id, bool purge) {
   std::sort(versions.begin(), versions.end());
   (void)io_->Delete(TableFolder(id) + "/metadata/" + kVersionHint);
   for (const auto& [v, path] : versions) FLOE_RETURN_IF_ERROR(io_->Delete(path));
-  if (purge) return PurgeTableFiles(*io_, table.metadata, table.metadata_location);
+  if (plan) return DeletePurgeFiles(*io_, *plan);
   return Ok();
 }
 

@@ -6,8 +6,12 @@
 //
 // The table's current version is the highest N present; the pointer *is* the set of names, so
 // a commit is the create-if-absent of v<N+1>.metadata.json: of two writers that started from
-// v<N>, the file system lets exactly one create it. version-hint.text is rewritten after a
-// commit for engines that look for it; floe never trusts it (it can be stale or missing).
+// v<N>, the file system (or S3's PUT If-None-Match: *) lets exactly one create it.
+// version-hint.text is rewritten after a commit. floe takes it only as a place to start
+// looking, never as the answer: a load reads the hint N, asks whether v<N> and v<N+1> exist
+// (together), walks forward while versions exist, and lists metadata/ only when the hint is
+// missing or names a missing version. On S3 a load is then a GET and two parallel HEADs, where a
+// listing would grow with the table's history.
 //
 // A namespace exists when it has a properties file or holds a table or a namespace below it.
 // Its properties are versioned the same way (create-if-absent of v<N+1>.json), so concurrent

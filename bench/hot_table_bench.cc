@@ -1,0 +1,314 @@
+// Many writer processes appending to ONE table through `floe serve` on PostgreSQL, with a
+// delay proxy in front of PostgreSQL that adds round-trip latency to every statement.
+//
+// Usage:
+//   hot_table_bench --floe build/floe --pg postgresql://postgres@127.0.0.1:PORT/floe_test
+//                   [--seconds 5] [--latency-ms 0,20] [--clients 1,8,32] [--paths direct,group]
+// Paths (the server's FLOE_SERVE_COMMIT): direct = the catalog's commit as before (every lost
+// swap is a 409 the client retries), retry = server-side retry and append rebase, group = those
+// and group commit. Every writer uses Iceberg's default commit.retry.* (the table sets none).
+// Per run: landed commits/s, the 1/RTT ceiling (one commit per added round trip), client
+// retries per landed commit, p50/p99 commit latency, the unluckiest writer's share of the
+// mean, and commits that gave up.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "catalog/rest/serve_process_for_tests.h"
+#include "txn/commit_loop.h"
+#include "txn/files_operation.h"
+#include "txn/operations.h"
+#include "util/clock.h"
+#include "util/uuid.h"
+#include "write/data_writer.h"
+
+using namespace floe;
+
+namespace {
+
+const TableIdentifier kTable{{"hot"}, "events"};
+
+[[noreturn]] void Die(const std::string& message) {
+  std::fprintf(stderr, "hot_table_bench: %s\n", message.c_str());
+  std::exit(1);
+}
+
+std::vector<int> Ints(const std::string& text) {
+  std::vector<int> out;
+  std::stringstream in(text);
+  std::string part;
+  while (std::getline(in, part, ',')) out.push_back(std::stoi(part));
+  return out;
+}
+
+double Percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<size_t>(p * (v.size() - 1) + 0.5))];
+}
+
+// ---- the delay proxy: a child process forwarding 127.0.0.1:<listen> to 127.0.0.1:<target>,
+// every chunk held for half the round trip in each direction, order kept ----
+
+void Pump(int from, int to, std::chrono::microseconds delay) {
+  struct Chunk {
+    std::chrono::steady_clock::time_point due;
+    std::string bytes;
+  };
+  std::mutex mu;
+  std::condition_variable ready;
+  std::deque<Chunk> queue;
+  bool closed = false;
+  std::thread writer([&] {
+    std::unique_lock lock(mu);
+    while (true) {
+      ready.wait(lock, [&] { return closed || !queue.empty(); });
+      if (queue.empty()) break;
+      Chunk c = std::move(queue.front());
+      queue.pop_front();
+      lock.unlock();
+      std::this_thread::sleep_until(c.due);
+      for (size_t done = 0; done < c.bytes.size();) {
+        ssize_t n = write(to, c.bytes.data() + done, c.bytes.size() - done);
+        if (n <= 0) break;
+        done += static_cast<size_t>(n);
+      }
+      lock.lock();
+    }
+    shutdown(to, SHUT_WR);
+  });
+  char buf[65536];
+  while (true) {
+    ssize_t n = read(from, buf, sizeof buf);
+    std::lock_guard lock(mu);
+    if (n <= 0) {
+      closed = true;
+      ready.notify_one();
+      break;
+    }
+    queue.push_back({std::chrono::steady_clock::now() + delay, std::string(buf, static_cast<size_t>(n))});
+    ready.notify_one();
+  }
+  writer.join();
+}
+
+int Listen(int* port) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || listen(fd, 256) != 0) Die("proxy: bind");
+  socklen_t len = sizeof addr;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  *port = ntohs(addr.sin_port);
+  return fd;
+}
+
+pid_t StartProxy(int listen_fd, int target_port, int rtt_ms) {
+  pid_t pid = fork();
+  if (pid != 0) return pid;
+  const auto half = std::chrono::microseconds(rtt_ms * 500);
+  while (true) {
+    int client = accept(listen_fd, nullptr, nullptr);
+    if (client < 0) continue;
+    std::thread([client, target_port, half] {
+      int server = socket(AF_INET, SOCK_STREAM, 0);
+      sockaddr_in addr{};
+      addr.sin_family = AF_INET;
+      addr.sin_port = htons(static_cast<uint16_t>(target_port));
+      addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      int one = 1;
+      setsockopt(server, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+      setsockopt(client, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+      if (connect(server, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
+        std::thread up([&] { Pump(client, server, half); });
+        Pump(server, client, half);
+        up.join();
+      }
+      close(server);
+      close(client);
+    }).detach();
+  }
+}
+
+// postgresql://user@127.0.0.1:PORT/db -> the same with another port.
+std::string WithPort(const std::string& uri, int port, int* old_port) {
+  size_t at = uri.find("@127.0.0.1:");
+  if (at == std::string::npos) Die("--pg must be postgresql://user@127.0.0.1:PORT/db (scripts/pg.sh)");
+  size_t start = at + 11, end = uri.find('/', start);
+  *old_port = std::stoi(uri.substr(start, end - start));
+  return uri.substr(0, start) + std::to_string(port) + uri.substr(end);
+}
+
+// ---- writers ----
+
+struct RunResult {
+  double rate = 0, retries_per_commit = 0, p50 = 0, p99 = 0, fewest_share = 0;
+  int64_t landed = 0, gave_up = 0;
+};
+
+[[noreturn]] void Writer(const std::string& url, const std::string& dir, int w, double seconds) {
+  auto catalog = OpenCatalog(url);
+  if (!catalog) Die(catalog.error().ToString());
+  auto table = (*catalog)->LoadTable(kTable);
+  if (!table) Die(table.error().ToString());
+  // One real data file; each commit lists a copy of its entry under a name of its own.
+  DataWriter writer(*(*catalog)->io(), table->metadata);
+  ColumnBatch rows(table->metadata.CurrentSchema());
+  (void)rows.AppendRow({Literal::Long(w), Literal::String("w")});
+  if (!writer.Write(rows)) Die("write");
+  auto files = writer.Finish();
+  if (!files) Die(files.error().ToString());
+  std::ofstream out(dir + "/writer-" + std::to_string(w));
+  std::ofstream(dir + "/ready-" + std::to_string(w)) << "ready";
+  while (!std::filesystem::exists(dir + "/go")) usleep(200);
+  const int64_t start = MonotonicMicros();
+  const int64_t end = start + static_cast<int64_t>(seconds * 1e6);
+  for (int i = 0; MonotonicMicros() < end; ++i) {
+    DataFile f = files->front();
+    f.file_path += ".copy-" + std::to_string(i);
+    FilesOperation op(FastAppend({f}));
+    const int64_t t = MonotonicMicros();
+    auto r = CommitOperation(**catalog, kTable, op);
+    if (!r && r.error().kind != ErrorKind::kCommitConflict) Die(r.error().ToString());
+    out << (MonotonicMicros() - t) / 1000.0 << " " << (r ? r->attempts - 1 : -1) << "\n";
+  }
+  out << "window " << start << " " << MonotonicMicros() << "\n";
+  out.close();
+  _exit(0);
+}
+
+RunResult Run(const std::string& url, int clients, double seconds) {
+  const std::string dir = (std::filesystem::temp_directory_path() / ("floe-hot-" + RandomUuidString().substr(0, 8))).string();
+  std::filesystem::create_directories(dir);
+  std::vector<pid_t> pids;
+  for (int w = 0; w < clients; ++w) {
+    pid_t pid = fork();
+    if (pid == 0) Writer(url, dir, w, seconds);
+    pids.push_back(pid);
+  }
+  for (int w = 0; w < clients; ++w) {
+    while (!std::filesystem::exists(dir + "/ready-" + std::to_string(w))) usleep(1000);
+  }
+  std::ofstream(dir + "/go") << "go";
+  for (pid_t pid : pids) waitpid(pid, nullptr, 0);
+  RunResult out;
+  std::vector<double> ms;
+  int64_t retries = 0, fewest = INT64_MAX, first = INT64_MAX, last = 0;
+  for (int w = 0; w < clients; ++w) {
+    std::ifstream in(dir + "/writer-" + std::to_string(w));
+    std::string token;
+    int64_t n = 0;
+    while (in >> token) {
+      if (token == "window") {
+        int64_t s = 0, e = 0;
+        in >> s >> e;
+        first = std::min(first, s);
+        last = std::max(last, e);
+        continue;
+      }
+      int64_t r = 0;
+      in >> r;
+      if (r < 0) {
+        ++out.gave_up;
+        continue;
+      }
+      ms.push_back(std::stod(token));
+      retries += r;
+      ++n;
+    }
+    fewest = std::min(fewest, n);
+  }
+  std::filesystem::remove_all(dir);
+  out.landed = static_cast<int64_t>(ms.size());
+  out.rate = out.landed / (std::max<int64_t>(last - first, 1) / 1e6);
+  out.retries_per_commit = out.landed ? static_cast<double>(retries) / out.landed : 0;
+  out.p50 = Percentile(ms, 0.5);
+  out.p99 = Percentile(ms, 0.99);
+  const double mean = static_cast<double>(out.landed) / clients;
+  out.fewest_share = mean > 0 ? fewest / mean : 0;
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string floe_binary = "build/floe", pg, latencies = "0,20", client_counts = "1,8,32", paths = "direct,group";
+  double seconds = 5;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string flag = argv[i];
+    if (flag == "--floe") floe_binary = argv[i + 1];
+    else if (flag == "--pg") pg = argv[i + 1];
+    else if (flag == "--seconds") seconds = std::stod(argv[i + 1]);
+    else if (flag == "--latency-ms") latencies = argv[i + 1];
+    else if (flag == "--clients") client_counts = argv[i + 1];
+    else if (flag == "--paths") paths = argv[i + 1];
+    else Die("unknown flag " + flag);
+  }
+  if (pg.empty()) Die("--pg is required (bash scripts/pg.sh start; . build/pg.env)");
+  std::vector<std::string> path_names;
+  {
+    std::stringstream in(paths);
+    std::string p;
+    while (std::getline(in, p, ',')) path_names.push_back(p);
+  }
+  std::printf("| catalog RTT added | path | clients | commits/s | vs 1 client | 1/RTT ceiling | retries per commit "
+              "| p50 ms | p99 ms | fewest / mean | gave up |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (int rtt : Ints(latencies)) {
+    int proxy_port = 0, pg_port = 0;
+    int listen_fd = Listen(&proxy_port);
+    const std::string proxied = WithPort(pg, proxy_port, &pg_port);
+    pid_t proxy = StartProxy(listen_fd, pg_port, rtt);
+    close(listen_fd);
+    for (const auto& path : path_names) {
+      double single = 0;
+      for (int clients : Ints(client_counts)) {
+        // A fresh catalog name per run: its own table, nothing left from the run before.
+        const std::string name = "hot" + RandomUuidString().substr(0, 8);
+        const std::string uri = proxied + (proxied.find('?') == std::string::npos ? "?" : "&") + "warehouse=" +
+                                (std::filesystem::temp_directory_path() / name).string();
+        setenv("FLOE_SERVE_COMMIT", path.c_str(), 1);
+        std::string error;
+        auto server = testing_env::ServeProcess::Start(floe_binary, {"--catalog", uri, "--catalog-name", name, "serve"},
+                                                       &error);
+        if (!server) Die(error);
+        {
+          auto catalog = OpenCatalog(server->url());
+          if (!catalog) Die(catalog.error().ToString());
+          if (auto ns = (*catalog)->CreateNamespace({"hot"}, {}); !ns) Die(ns.error().ToString());
+          Schema schema(0, {NestedField{1, "id", Type::Long(), true, ""}, NestedField{2, "data", Type::String(), false, ""}});
+          if (auto t = (*catalog)->CreateTable(kTable, CreateTableRequest{schema}); !t) Die(t.error().ToString());
+        }
+        RunResult r = Run(server->url(), clients, seconds);
+        server->Stop();
+        std::filesystem::remove_all(std::filesystem::temp_directory_path() / name);
+        if (clients == 1) single = r.rate;
+        char ceiling[32] = "-";
+        if (rtt > 0) std::snprintf(ceiling, sizeof ceiling, "%.0f", 1000.0 / rtt);
+        std::printf("| %d ms | %s | %d | %.1f | %.2f | %s | %.2f | %.1f | %.1f | %.2f | %lld |\n", rtt, path.c_str(),
+                    clients, r.rate, single > 0 ? r.rate / single : 0.0, ceiling, r.retries_per_commit, r.p50, r.p99,
+                    r.fewest_share, static_cast<long long>(r.gave_up));
+        std::fflush(stdout);
+      }
+    }
+    kill(proxy, SIGKILL);
+    waitpid(proxy, nullptr, 0);
+  }
+  return 0;
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of fuzz/ with clang in their own build folder and runs each for
+# a bounded time on seeds taken from the fixtures (read where they are, never copied into the
+# repository). A crash leaves its input in $build/crashes/<target>/ and fails the run; make
+# it a regression test (a unit test with the bytes inline or in tests/data).
+#
+#   FLOE_FUZZ_SECONDS   seconds per target (default 25; five targets)
+#   FLOE_FUZZ_BUILD_DIR the clang build folder (default build-fuzz)
+#   FLOE_FIXTURES       the fixtures folder (default ../shared/fixtures)
+# Skips (exit 0, saying so) when no clang with libFuzzer and std::expected support is found.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${FLOE_FUZZ_BUILD_DIR:-$repo/build-fuzz}"
+seconds="${FLOE_FUZZ_SECONDS:-25}"
+fixtures="${FLOE_FIXTURES:-$repo/../shared/fixtures}"
+targets=(fuzz_rest_body fuzz_table_metadata fuzz_manifest fuzz_parquet fuzz_where)
+
+# floe needs std::expected: clang 16 (P0848) or newer with libstdc++ 12.
+cxx=""
+for candidate in clang++-19 clang++-18 clang++-17 clang++-16; do
+  if command -v "$candidate" >/dev/null; then cxx="$candidate"; break; fi
+done
+if [[ -z "$cxx" ]]; then
+  echo "fuzz: skipped: no clang++ 16 or newer (scripts/install-deps.sh installs clang-16)"
+  exit 0
+fi
+cc="${cxx/clang++/clang}"
+# libstdc++ 12 offers std::expected only when __cpp_concepts says C++20 concepts in full;
+# clang 16 implements them (P0848) but still reports the older value.
+concepts="$(echo | "$cxx" -std=c++2b -dM -E -x c++ - | sed -n 's/#define __cpp_concepts //p')"
+extra=""
+if [[ "${concepts%L}" -lt 202002 ]]; then
+  extra="-U__cpp_concepts -D__cpp_concepts=202002L -Wno-builtin-macro-redefined"
+fi
+
+cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo --log-level=WARNING \
+  -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_C_COMPILER="$cc" -DFLOE_FUZZ=ON -DCMAKE_CXX_FLAGS="$extra" >/dev/null
+ninja -C "$build" -j"${FLOE_FUZZ_JOBS:-2}" "${targets[@]}"
+
+# Seeds: every fixture file of each kind, listed (not copied) into a seed folder per target.
+seeds="$build/seeds"
+rm -rf "$seeds"
+mkdir -p "$seeds"
+link_seeds() {  # target, find arguments...
+  local target="$1"
+  shift
+  mkdir -p "$seeds/$target"
+  if [[ -d "$fixtures" ]]; then
+    find "$fixtures" -type f "$@" -size -2M 2>/dev/null | head -n 200 | while read -r f; do
+      ln -sf "$f" "$seeds/$target/$(echo "$f" | md5sum | cut -c1-16)"
+    done
+  fi
+}
+link_seeds fuzz_table_metadata -name '*.json'
+link_seeds fuzz_parquet -name '*.parquet'
+# The manifest target reads its first byte as the kind: seeds get it prepended (copies in the
+# build folder only).
+mkdir -p "$seeds/fuzz_manifest" "$seeds/fuzz_rest_body" "$seeds/fuzz_where"
+if [[ -d "$fixtures" ]]; then
+  find "$fixtures" -type f -name '*.avro' -size -2M | head -n 200 | while read -r f; do
+    kind=$'\x00'
+    [[ "$(basename "$f")" == snap-* ]] && kind=$'\x01'
+    { printf '%s' "$kind"; cat "$f"; } >"$seeds/fuzz_manifest/$(echo "$f" | md5sum | cut -c1-16)"
+  done
+fi
+i=0
+for body in \
+  '{"namespace":["a"],"properties":{"owner":"x"}}' \
+  '{"name":"t","schema":{"type":"struct","schema-id":0,"fields":[{"id":1,"name":"id","type":"long","required":true},{"id":2,"name":"m","type":{"type":"map","key-id":3,"key":"string","value-id":4,"value":"int","value-required":false},"required":false}]},"partition-spec":{"spec-id":0,"fields":[{"source-id":1,"field-id":1000,"name":"b","transform":"bucket[4]"}]},"properties":{"k":"v"}}' \
+  '{"requirements":[{"type":"assert-ref-snapshot-id","ref":"main","snapshot-id":null}],"updates":[{"action":"set-properties","updates":{"a":"b"}},{"action":"add-snapshot","snapshot":{"snapshot-id":5,"sequence-number":1,"timestamp-ms":1,"summary":{"operation":"append"},"manifest-list":"/w/db/t/metadata/snap-5.avro","schema-id":0}},{"action":"set-snapshot-ref","ref-name":"main","type":"branch","snapshot-id":5}]}' \
+  '{"table-changes":[{"identifier":{"namespace":["db"],"name":"t"},"requirements":[],"updates":[{"action":"remove-properties","removals":["a"]}]}]}' \
+  '{"source":{"namespace":["db"],"name":"t"},"destination":{"namespace":["db"],"name":"u"}}' \
+  '{"updates":{"a":"1"},"removals":["b"]}'; do
+  printf '%s%s' "$(printf "\\x$(printf %02x "$i")")" "$body" >"$seeds/fuzz_rest_body/seed$i"
+  i=$((i + 1))
+done
+i=0
+for where in "id = 1" "a > 2 AND b IS NULL" "name LIKE 'x%' OR ts < TIMESTAMP '2024-01-01 00:00:00'" \
+  "x IN (1, 2, 3) AND NOT (y <> 'z')" "d BETWEEN 1.5 AND 2e3"; do
+  printf '%s' "$where" >"$seeds/fuzz_where/seed$i"
+  i=$((i + 1))
+done
+
+status=0
+for target in "${targets[@]}"; do
+  work="$build/corpus/$target"
+  crashes="$build/crashes/$target"
+  mkdir -p "$work" "$crashes"
+  echo "fuzz: $target for ${seconds}s ($(ls "$seeds/$target" | wc -l) seeds)"
+  if ! "$build/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
+    -artifact_prefix="$crashes/" -print_final_stats=0 "$work" "$seeds/$target" \
+    >"$build/$target.log" 2>&1; then
+    echo "fuzz: $target FAILED; input in $crashes, log in $build/$target.log"
+    tail -n 30 "$build/$target.log"
+    status=1
+  else
+    echo "fuzz: $target ok ($(grep -o 'stat::number_of_executed_units: [0-9]*' "$build/$target.log" | tail -1 || true)$(tail -n 1 "$build/$target.log" | cut -c1-120))"
+  fi
+done
+exit "$status"

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# A throwaway S3 server (moto) for floe's tests and benchmarks.
+#
+#   scripts/s3.sh start   start moto's S3 on 127.0.0.1:<free port>, one request
+#                         at a time (scripts/s3_server.py says why), and write
+#                         <build>/s3.env with FLOE_TEST_S3_ENDPOINT=http://127.0.0.1:PORT
+#   scripts/s3.sh stop    stop that server and remove s3.env
+#
+# moto keeps everything in memory: a restart starts empty. Any credentials are
+# accepted; tests use test/test and region us-east-1.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${FLOE_BUILD_DIR:-$repo/build}"
+env_file="$build/s3.env"
+
+die() { echo "s3.sh: $*" >&2; exit 1; }
+
+find_python() {
+  local py
+  for py in "${FLOE_S3_PYTHON:-}" /root/.pyenv/shims/python3 python3; do
+    [[ -n "$py" ]] || continue
+    if "$py" -c 'import moto.moto_server.werkzeug_app, werkzeug' >/dev/null 2>&1; then
+      echo "$py"; return
+    fi
+  done
+  die "no python with moto found (pip install 'moto[server]', or set FLOE_S3_PYTHON)"
+}
+
+port_in_use() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+cmd_stop() {
+  if [[ -f "$env_file" ]]; then
+    local pid
+    pid="$(sed -n 's/^FLOE_TEST_S3_PID=//p' "$env_file")"
+    # Only the server this file names, and only if it is still our launcher.
+    if [[ "$pid" =~ ^[0-9]+$ ]] && grep -q s3_server.py "/proc/$pid/cmdline" 2>/dev/null; then
+      kill "$pid" 2>/dev/null || true
+      for _ in 1 2 3 4 5 6 7 8 9 10; do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.2
+      done
+      kill -9 "$pid" 2>/dev/null || true
+    fi
+    rm -f "$env_file"
+    echo "s3.sh: stopped"
+  fi
+}
+
+cmd_start() {
+  cmd_stop >/dev/null
+  local py port pid attempt log
+  py="$(find_python)"
+  mkdir -p "$build"
+  log="$build/s3.log"
+  for attempt in 1 2 3 4 5 6 7 8; do
+    port=$(( 20000 + RANDOM % 20000 ))
+    port_in_use "$port" && continue
+    nohup "$py" "$repo/scripts/s3_server.py" "$port" >"$log" 2>&1 &
+    pid=$!
+    for _ in $(seq 1 100); do
+      if ! kill -0 "$pid" 2>/dev/null; then break; fi
+      if curl -s -o /dev/null "http://127.0.0.1:$port/"; then
+        cat >"$env_file" <<ENV
+FLOE_TEST_S3_ENDPOINT=http://127.0.0.1:$port
+FLOE_TEST_S3_PID=$pid
+ENV
+        echo "s3.sh: moto S3 at http://127.0.0.1:$port (settings in $env_file)"
+        return
+      fi
+      sleep 0.1
+    done
+    kill "$pid" 2>/dev/null || true
+  done
+  tail -n 20 "$log" >&2 || true
+  die "moto did not start"
+}
+
+case "${1:-}" in
+  start) cmd_start ;;
+  stop) cmd_stop ;;
+  *) echo "usage: $0 start|stop" >&2; exit 2 ;;
+esac

@@ -1,0 +1,70 @@
+// FileIO on S3 and S3-compatible object stores.
+//
+//   ReadAll / ReadRange / InputFile::ReadAt   GET (with Range); an InputFile HEADs once for its size
+//   Size / Exists                             HEAD
+//   CreateIfAbsent                            PUT with If-None-Match: * (and Content-MD5); above
+//                                             the part size, a multipart upload as below
+//   NewOutputFile                             HEAD (refuses a taken name), then parts of
+//                                             S3Config::part_size uploaded as they fill (one part in
+//                                             memory, never the whole file), completed with
+//                                             If-None-Match: *; a small file is one PUT at Close
+//   ListPrefix                                ListObjectsV2, page by page
+//   Delete / DeleteFiles                      DELETE (404 is success) / DeleteObjects, 1,000 a request
+//
+// S3 makes an object visible only when its PUT or CompleteMultipartUpload succeeds, so every
+// create is atomic and "unreferenced" creates need nothing special. Create-if-absent is the
+// store's own conditional write: of racing creators exactly one gets 200, the others 412.
+//
+// A lost answer is not a lost write (DESIGN.md invariant 9). When an attempt may have landed
+// (its answer never came, or the server failed after maybe storing it) and the retry gets 412,
+// the object now there is compared with ours: its ETag against the MD5 of our bytes (for a
+// multipart upload, the MD5 of the parts' MD5s and "-<parts>"), or, when the store's ETags are
+// not MD5s (SSE-KMS), its bytes against ours. Equal means the create succeeded. A false "ours"
+// needs another writer to have created byte-identical content under the same name; metadata
+// documents and manifests hold UUIDs and snapshot ids, so that cannot happen between writers.
+//
+// A writer killed during a multipart upload leaves only an incomplete upload: no object, nothing
+// a reader or a listing sees. Its parts are billed until a bucket lifecycle rule
+// (AbortIncompleteMultipartUpload) removes them; an OutputFile aborted or destroyed without
+// Close aborts its upload itself.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/file_io.h"
+#include "io/s3_client.h"
+
+namespace floe {
+
+class S3FileIO : public FileIO {
+ public:
+  explicit S3FileIO(S3Config config);
+  // ResolveS3Config(properties) then the FileIO.
+  static Result<std::shared_ptr<S3FileIO>> Make(const std::map<std::string, std::string>& properties);
+
+  Result<std::unique_ptr<InputFile>> NewInputFile(std::string_view path) override;
+  Result<std::string> ReadAll(std::string_view path) override;
+  Result<std::string> ReadRange(std::string_view path, int64_t offset, int64_t length) override;
+  Result<int64_t> Size(std::string_view path) override;
+  Result<bool> Exists(std::string_view path) override;
+  Status CreateIfAbsent(std::string_view path, std::string_view data) override;
+  Result<std::unique_ptr<OutputFile>> NewOutputFile(std::string_view path) override;
+  Result<std::vector<FileInfo>> ListPrefix(std::string_view prefix) override;
+  Status Delete(std::string_view path) override;
+  Status DeleteFiles(const std::vector<std::string>& paths) override;
+
+  // Creates the bucket (for tests and set-up scripts); an existing bucket of ours is fine.
+  Status CreateBucket(std::string_view bucket);
+
+  const S3Config& config() const { return client_->config(); }
+  S3RequestCounts RequestCounts() const { return client_->Counts(); }
+
+ private:
+  std::shared_ptr<S3Client> client_;
+};
+
+}  // namespace floe

@@ -1,0 +1,188 @@
+#include "server/location_confinement.h"
+
+#include <deque>
+
+#include "catalog/commit.h"
+
+namespace floe {
+namespace {
+
+std::string Quoted(std::string_view text) {
+  std::string shown(text.substr(0, 300));
+  return "'" + shown + (text.size() > 300 ? "...'" : "'");
+}
+
+// The normalized locations, or the first that does not normalize.
+Result<NormalLocation> Normalize(std::string_view field, std::string_view location) {
+  auto normal = NormalizeLocation(location);
+  if (!normal) return InvalidArgument(std::string(field) + " " + Quoted(location) + ": " + normal.error().message);
+  return normal;
+}
+
+}  // namespace
+
+const std::vector<std::string>& LocationProperties() {
+  static const std::vector<std::string> kKeys = {"write.data.path", "write.metadata.path", "write.object-storage.path",
+                                                 "write.folder-storage.path"};
+  return kKeys;
+}
+
+Result<LocationConfinement> LocationConfinement::Create(const std::string& warehouse,
+                                                        const std::vector<std::string>& allowed) {
+  LocationConfinement out;
+  FLOE_ASSIGN_OR_RETURN(out.warehouse_, Normalize("warehouse", warehouse));
+  for (const auto& prefix : allowed) {
+    FLOE_ASSIGN_OR_RETURN(auto normal, Normalize("--allow-location", prefix));
+    if (normal.segments.empty()) return InvalidArgument("--allow-location '/' would allow everything");
+    out.allowed_.push_back(std::move(normal));
+  }
+  return out;
+}
+
+NormalLocation LocationConfinement::NamespaceDefault(const Namespace& ns) const {
+  NormalLocation out = warehouse_;
+  for (const auto& level : ns) out.segments.push_back(level);
+  return out;
+}
+
+Status LocationConfinement::CheckWithin(std::string_view field, std::string_view location,
+                                        const std::vector<NormalLocation>& scopes, std::string_view scope_name) const {
+  FLOE_ASSIGN_OR_RETURN(NormalLocation normal, Normalize(field, location));
+  for (const auto& scope : scopes) {
+    if (normal.IsWithin(scope)) return Ok();
+  }
+  for (const auto& prefix : allowed_) {
+    if (normal.IsWithin(prefix)) return Ok();
+  }
+  std::string where = scopes.empty() ? std::string(scope_name) : std::string(scope_name) + " " + scopes[0].ToString();
+  return InvalidArgument(std::string(field) + " " + Quoted(location) + " (" + normal.ToString() + ") lies outside " +
+                         where + " and under no --allow-location prefix of this server");
+}
+
+Status LocationConfinement::CheckNamespaceLocation(const Namespace& ns, std::string_view location) const {
+  return CheckWithin("namespace property location", location, {NamespaceDefault(ns)},
+                     "the default location of namespace " + NamespaceToString(ns));
+}
+
+Result<std::vector<NormalLocation>> LocationConfinement::NamespaceScopes(Catalog& catalog, const Namespace& ns) const {
+  std::vector<NormalLocation> scopes{NamespaceDefault(ns)};
+  auto props = catalog.LoadNamespaceProperties(ns);
+  if (!props) return std::unexpected(props.error());
+  auto it = props->find("location");
+  if (it != props->end() && !it->second.empty()) {
+    // A property set before confinement existed counts only where it would be allowed now.
+    if (CheckNamespaceLocation(ns, it->second)) {
+      FLOE_ASSIGN_OR_RETURN(auto normal, Normalize("namespace property location", it->second));
+      scopes.push_back(std::move(normal));
+    }
+  }
+  return scopes;
+}
+
+Status LocationConfinement::CheckTablePaths(const Properties& properties, const NormalLocation& table,
+                                            std::string_view table_text) const {
+  for (const auto& key : LocationProperties()) {
+    auto it = properties.find(key);
+    if (it == properties.end()) continue;
+    FLOE_RETURN_IF_ERROR(CheckWithin("property " + key, it->second, {table},
+                                     "the table's location " + std::string(table_text)));
+  }
+  return Ok();
+}
+
+Status LocationConfinement::CheckCreateTable(Catalog& catalog, const TableIdentifier& id, const std::string& location,
+                                             const Properties& properties) const {
+  FLOE_ASSIGN_OR_RETURN(auto scopes, NamespaceScopes(catalog, id.ns));
+  FLOE_RETURN_IF_ERROR(CheckWithin("location", location, scopes, "the location of namespace " + NamespaceToString(id.ns)));
+  FLOE_ASSIGN_OR_RETURN(NormalLocation table, Normalize("location", location));
+  return CheckTablePaths(properties, table, location);
+}
+
+Status LocationConfinement::CheckCommit(Catalog& catalog, const TableCommit& commit) const {
+  std::optional<std::string> location;
+  for (const auto& update : commit.updates) {
+    if (const auto* set = std::get_if<SetLocation>(&update)) location = set->location;
+  }
+  if (location) {
+    FLOE_ASSIGN_OR_RETURN(auto scopes, NamespaceScopes(catalog, commit.id.ns));
+    FLOE_RETURN_IF_ERROR(CheckWithin("set-location", *location, scopes,
+                                     "the location of namespace " + NamespaceToString(commit.id.ns)));
+  } else {
+    auto current = catalog.LoadSharedTable(commit.id);
+    if (!current) {
+      // No table: a staged create must set its location; anything else the catalog refuses.
+      if (current.error().kind != ErrorKind::kNotFound) return std::unexpected(current.error());
+      for (const auto& r : commit.requirements) {
+        if (std::holds_alternative<AssertCreate>(r)) return InvalidArgument("a commit that creates a table must set-location");
+      }
+      return Ok();
+    }
+    location = current->metadata->location;
+  }
+  FLOE_ASSIGN_OR_RETURN(NormalLocation table, Normalize("table location", *location));
+  const std::vector<NormalLocation> scope{table};
+  const std::string name = "the table's location " + *location;
+  for (const auto& update : commit.updates) {
+    if (const auto* add = std::get_if<AddSnapshot>(&update)) {
+      const Snapshot& s = add->snapshot;
+      if (!s.manifest_list.empty()) FLOE_RETURN_IF_ERROR(CheckWithin("manifest-list", s.manifest_list, scope, name));
+      for (const auto& m : s.v1_manifests) FLOE_RETURN_IF_ERROR(CheckWithin("manifests", m, scope, name));
+    } else if (const auto* stats = std::get_if<SetStatistics>(&update)) {
+      FLOE_RETURN_IF_ERROR(CheckWithin("statistics-path", stats->statistics.statistics_path, scope, name));
+    } else if (const auto* pstats = std::get_if<SetPartitionStatistics>(&update)) {
+      FLOE_RETURN_IF_ERROR(
+          CheckWithin("partition-statistics statistics-path", pstats->partition_statistics.statistics_path, scope, name));
+    } else if (const auto* props = std::get_if<SetProperties>(&update)) {
+      FLOE_RETURN_IF_ERROR(CheckTablePaths(props->updates, table, *location));
+    }
+  }
+  return Ok();
+}
+
+Status LocationConfinement::CheckRegister(Catalog& catalog, const TableIdentifier& id,
+                                          const std::string& metadata_location) const {
+  FLOE_ASSIGN_OR_RETURN(auto scopes, NamespaceScopes(catalog, id.ns));
+  const std::string ns_name = "the location of namespace " + NamespaceToString(id.ns);
+  FLOE_RETURN_IF_ERROR(CheckWithin("metadata-location", metadata_location, scopes, ns_name));
+  FLOE_ASSIGN_OR_RETURN(NormalLocation document, Normalize("metadata-location", metadata_location));
+
+  // No other table's document, current or earlier: registering it would hand over its files.
+  std::deque<Namespace> pending{Namespace{}};
+  while (!pending.empty()) {
+    Namespace parent = std::move(pending.front());
+    pending.pop_front();
+    FLOE_ASSIGN_OR_RETURN(auto children, catalog.ListNamespaces(parent));
+    for (auto& child : children) {
+      FLOE_ASSIGN_OR_RETURN(auto tables, catalog.ListTables(child));
+      for (const auto& other : tables) {
+        if (other == id) continue;  // the target itself: the catalog answers "already exists"
+        auto table = catalog.LoadSharedTable(other);
+        if (!table) continue;  // dropped meanwhile, or unreadable: it cannot be handed over
+        std::vector<std::string> documents{table->metadata_location};
+        for (const auto& entry : table->metadata->metadata_log) documents.push_back(entry.metadata_file);
+        for (const auto& d : documents) {
+          auto normal = NormalizeLocation(d);
+          if (normal && *normal == document) {
+            return InvalidArgument("metadata-location " + Quoted(metadata_location) +
+                                   " is a metadata document of table " + other.ToString() +
+                                   "; register a copy made for the new table instead");
+          }
+        }
+      }
+      if (child.size() > parent.size()) pending.push_back(std::move(child));
+    }
+  }
+
+  auto metadata = ReadMetadataFile(*catalog.io(), metadata_location);
+  if (!metadata) {
+    // The parser's message may quote the file's bytes: say only what kind of problem it is.
+    if (metadata.error().kind == ErrorKind::kNotFound) {
+      return InvalidArgument("metadata-location " + Quoted(metadata_location) + " does not exist");
+    }
+    return InvalidArgument("metadata-location " + Quoted(metadata_location) +
+                           " is not a readable Iceberg table metadata document");
+  }
+  return CheckWithin("the registered document's location", metadata->location, scopes, ns_name);
+}
+
+}  // namespace floe

@@ -1,0 +1,315 @@
+// The server's table commit on a real SQLite catalog: server-side retry, the rebase of an
+// append whose branch moved on (next to appends, deletes and schema changes), and group commit.
+// A client's commit is captured as the commit loop sends it (its files written and kept), then
+// the table moves on, then the server receives the stale commit.
+#include "server/table_commit_service.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <set>
+#include <thread>
+
+#include "catalog/catalog_test_env.h"
+#include "catalog/fault_injecting_catalog.h"
+#include "expr/expression.h"
+#include "scan/manifest_reading.h"
+#include "server/append_rebase.h"
+#include "server/group_commit.h"
+#include "txn/commit_loop.h"
+#include "txn/files_operation.h"
+#include "txn/operations.h"
+
+namespace floe {
+namespace {
+
+const TableIdentifier kTable{{"db"}, "t"};
+
+// Answers every commit with Unavailable after keeping a copy: the commit loop then keeps the
+// attempt's files (its outcome is not a certain failure), as they are when a request is on the
+// wire to a server.
+class CapturingCatalog : public FaultInjectingCatalog {
+ public:
+  using FaultInjectingCatalog::FaultInjectingCatalog;
+  Result<LoadedTable> CommitTable(const TableCommit& commit) override {
+    if (commit.await_files) {
+      if (Status written = commit.await_files(); !written) return std::unexpected(written.error());
+    }
+    captured.push_back(TableCommit{commit.id, commit.requirements, commit.updates});
+    return Unavailable("captured for the test");
+  }
+  std::vector<TableCommit> captured;
+};
+
+class TableCommitServiceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    catalog_ = Open();
+    ASSERT_TRUE(catalog_->CreateNamespace({"db"}, {}));
+    ASSERT_TRUE(catalog_->CreateTable(kTable, CreateTableRequest{testing_env::SimpleSchema()}));
+  }
+  std::unique_ptr<Catalog> Open() {
+    auto opened = OpenCatalog("sqlite://" + dir_.path() + "/catalog.db");
+    EXPECT_TRUE(opened) << opened.error().ToString();
+    return std::move(*opened);
+  }
+
+  DataFile File(const std::string& name, int64_t rows = 10) {
+    DataFile f;
+    f.file_path = dir_.path() + "/data/" + name + ".parquet";
+    f.record_count = rows;
+    f.file_size_in_bytes = 100 * rows;
+    return f;
+  }
+  void Append(Catalog& catalog, std::vector<DataFile> files) {
+    FilesOperation op(FastAppend(std::move(files)));
+    auto done = CommitOperation(catalog, kTable, op);
+    ASSERT_TRUE(done) << done.error().ToString();
+  }
+  // What a client would send for `change` against the table as it is now (nothing lands).
+  TableCommit Captured(FilesChange change) {
+    CapturingCatalog capture(Open());
+    FilesOperation op(std::move(change));
+    CommitOptions options;
+    options.retry = RetryPolicy{};
+    options.retry->num_retries = 0;
+    auto sent = CommitOperation(capture, kTable, op, options);
+    EXPECT_FALSE(sent);
+    EXPECT_EQ(capture.captured.size(), 1u);
+    return capture.captured.empty() ? TableCommit{} : capture.captured.front();
+  }
+  static int64_t SnapshotIdOf(const TableCommit& commit) {
+    for (const auto& u : commit.updates) {
+      if (auto* add = std::get_if<AddSnapshot>(&u)) return add->snapshot.snapshot_id;
+    }
+    return 0;
+  }
+  // The live data files of the current snapshot: path -> data sequence number.
+  std::map<std::string, int64_t> LiveFiles() {
+    auto table = catalog_->LoadTable(kTable);
+    EXPECT_TRUE(table);
+    std::map<std::string, int64_t> out;
+    const Snapshot* head = table->metadata.CurrentSnapshot();
+    if (!head) return out;
+    auto manifests = ReadManifestList(*catalog_->io(), table->metadata, *head);
+    EXPECT_TRUE(manifests) << manifests.error().ToString();
+    for (const auto& m : *manifests) {
+      auto entries = ReadManifestEntries(*catalog_->io(), table->metadata, m);
+      EXPECT_TRUE(entries) << entries.error().ToString();
+      for (const auto& e : *entries) {
+        if (e.status == EntryStatus::kDeleted) continue;
+        EXPECT_TRUE(out.emplace(e.file.file_path, e.sequence_number.value_or(-1)).second) << "listed twice";
+      }
+    }
+    return out;
+  }
+  // Every snapshot of main from the head down: one chain, sequence numbers strictly falling.
+  std::vector<const Snapshot*> Chain(const TableMetadata& m) {
+    std::vector<const Snapshot*> chain;
+    for (const Snapshot* s = m.CurrentSnapshot(); s;
+         s = s->parent_snapshot_id ? m.SnapshotById(*s->parent_snapshot_id) : nullptr) {
+      if (!chain.empty()) {
+        EXPECT_LT(s->sequence_number, chain.back()->sequence_number);
+      }
+      chain.push_back(s);
+    }
+    return chain;
+  }
+
+  testing_env::TempDir dir_{"floe-server-commit"};
+  std::unique_ptr<Catalog> catalog_;
+};
+
+TEST_F(TableCommitServiceTest, StaleAppendIsRebasedOntoTheNewHead) {
+  Append(*catalog_, {File("a")});
+  TableCommit stale = Captured(FastAppend({File("b")}));
+  Append(*catalog_, {File("c")});
+  const int64_t head_before = catalog_->LoadTable(kTable)->metadata.CurrentSnapshot()->snapshot_id;
+
+  // The catalog itself refuses it: its branch moved on.
+  auto direct = catalog_->CommitTable(stale);
+  ASSERT_FALSE(direct);
+  EXPECT_EQ(direct.error().kind, ErrorKind::kCommitConflict);
+
+  auto landed = CommitTableOnServer(*catalog_, stale);
+  ASSERT_TRUE(landed) << landed.error().ToString();
+  const TableMetadata& m = *landed->metadata;
+  const Snapshot* head = m.CurrentSnapshot();
+  ASSERT_TRUE(head);
+  EXPECT_EQ(head->snapshot_id, SnapshotIdOf(stale));  // the client's snapshot, as committed
+  EXPECT_EQ(head->parent_snapshot_id, head_before);
+  EXPECT_EQ(head->sequence_number, m.last_sequence_number);
+  EXPECT_EQ(head->summary.at("total-data-files"), "3");
+  EXPECT_EQ(head->summary.at("total-records"), "30");
+  EXPECT_EQ(Chain(m).size(), 3u);
+  auto live = LiveFiles();
+  ASSERT_EQ(live.size(), 3u);
+  // New entries inherit the rebased sequence number; the others keep theirs.
+  EXPECT_EQ(live.at(File("b").file_path), head->sequence_number);
+  EXPECT_LT(live.at(File("a").file_path), live.at(File("c").file_path));
+}
+
+TEST_F(TableCommitServiceTest, RebasedNextToAConcurrentDeleteOfAnotherFile) {
+  Append(*catalog_, {File("a"), File("a2")});
+  const int64_t start = catalog_->LoadTable(kTable)->metadata.CurrentSnapshot()->snapshot_id;
+  TableCommit stale = Captured(FastAppend({File("b")}));
+  {
+    FilesOperation del(CopyOnWrite({File("a")}, {}, start, True(), IsolationLevel::kSerializable));
+    auto done = CommitOperation(*catalog_, kTable, del);
+    ASSERT_TRUE(done) << done.error().ToString();
+  }
+  auto landed = CommitTableOnServer(*catalog_, stale);
+  ASSERT_TRUE(landed) << landed.error().ToString();
+  auto live = LiveFiles();
+  EXPECT_EQ(live.count(File("a").file_path), 0u);  // the delete survives
+  EXPECT_EQ(live.count(File("a2").file_path), 1u);
+  EXPECT_EQ(live.count(File("b").file_path), 1u);
+  EXPECT_EQ(landed->metadata->CurrentSnapshot()->summary.at("total-data-files"), "2");
+}
+
+TEST_F(TableCommitServiceTest, FilesThatRemoveOrReplaceAreNeverRebased) {
+  Append(*catalog_, {File("a"), File("a2")});
+  const int64_t start = catalog_->LoadTable(kTable)->metadata.CurrentSnapshot()->snapshot_id;
+  TableCommit stale_delete =
+      Captured(CopyOnWrite({File("a")}, {File("a-rewritten")}, start, True(), IsolationLevel::kSerializable));
+  Append(*catalog_, {File("c")});
+  auto refused = CommitTableOnServer(*catalog_, stale_delete);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind, ErrorKind::kCommitConflict);
+  EXPECT_NE(refused.error().message.find("branch main has changed"), std::string::npos) << refused.error().message;
+  EXPECT_EQ(LiveFiles().count(File("a").file_path), 1u);
+}
+
+TEST_F(TableCommitServiceTest, SchemaChangeRebasesOnlyWhenTheFilesStillRead) {
+  Append(*catalog_, {File("a")});
+  TableCommit compatible = Captured(FastAppend({File("b")}));
+  TableCommit incompatible = Captured(FastAppend({File("x")}));
+  auto table = catalog_->LoadTable(kTable);
+  // An optional column: files written before it read it as null.
+  Schema wider(1, {NestedField{1, "id", Type::Long(), true, ""}, NestedField{2, "data", Type::String(), false, ""},
+                   NestedField{3, "note", Type::String(), false, ""}});
+  ASSERT_TRUE(catalog_->CommitTable(TableCommit{
+      kTable, {AssertCurrentSchemaId{0}}, {AddSchema{wider, 3}, SetCurrentSchema{-1}}}));
+  auto landed = CommitTableOnServer(*catalog_, compatible);
+  ASSERT_TRUE(landed) << landed.error().ToString();
+  EXPECT_EQ(landed->metadata->CurrentSnapshot()->schema_id, 1);
+
+  // A required column the files do not have: the append goes back to the client.
+  Schema stricter(2, {NestedField{1, "id", Type::Long(), true, ""}, NestedField{2, "data", Type::String(), false, ""},
+                      NestedField{3, "note", Type::String(), false, ""},
+                      NestedField{4, "must", Type::Long(), true, ""}});
+  ASSERT_TRUE(catalog_->CommitTable(TableCommit{
+      kTable, {AssertCurrentSchemaId{1}}, {AddSchema{stricter, 4}, SetCurrentSchema{-1}}}));
+  auto refused = CommitTableOnServer(*catalog_, incompatible);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind, ErrorKind::kCommitConflict);
+  EXPECT_EQ(LiveFiles().count(File("x").file_path), 0u);
+}
+
+TEST_F(TableCommitServiceTest, LostSwapWithRequirementsStillHoldingIsRetriedOnTheServer) {
+  // A commit whose requirements hold loses nothing to a concurrent writer: the direct path
+  // turns every lost swap into a conflict, the server's path retries it.
+  const int64_t schema = catalog_->LoadTable(kTable)->metadata.current_schema_id;
+  std::atomic<int> refused{0};
+  std::vector<std::thread> threads;
+  for (int w = 0; w < 4; ++w) {
+    threads.emplace_back([&, w] {
+      auto catalog = Open();
+      for (int i = 0; i < 10; ++i) {
+        TableCommit c{kTable,
+                      {AssertCurrentSchemaId{static_cast<int>(schema)}},
+                      {SetProperties{{{"w" + std::to_string(w) + "-" + std::to_string(i), "x"}}}}};
+        ServerCommitOptions retry;
+        retry.path = ServerCommitPath::kRetry;
+        if (!CommitTableOnServer(*catalog, c, retry)) ++refused;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(refused.load(), 0);
+  EXPECT_EQ(catalog_->LoadTable(kTable)->metadata.properties.size() >= 40, true);
+}
+
+// Holds every commit for `hold` so that requests pile up behind the one in flight.
+class SlowCatalog : public FaultInjectingCatalog {
+ public:
+  SlowCatalog(std::unique_ptr<Catalog> inner, std::chrono::milliseconds hold)
+      : FaultInjectingCatalog(std::move(inner)), hold_(hold) {}
+  Result<LoadedTable> CommitTable(const TableCommit& commit) override {
+    std::this_thread::sleep_for(hold_);
+    ++swaps;
+    return FaultInjectingCatalog::CommitTable(commit);
+  }
+  std::atomic<int> swaps{0};
+
+ private:
+  std::chrono::milliseconds hold_;
+};
+
+TEST_F(TableCommitServiceTest, GroupCommitLandsEveryoneInOneChainAndFailsTheBadRequestAlone) {
+  Append(*catalog_, {File("seed")});
+  constexpr int kClients = 6;
+  std::vector<TableCommit> commits;
+  for (int c = 0; c < kClients; ++c) commits.push_back(Captured(FastAppend({File("g" + std::to_string(c))})));
+  // One request asserts a schema the table does not have.
+  commits[3].requirements.push_back(AssertCurrentSchemaId{7});
+  SlowCatalog slow(Open(), std::chrono::milliseconds(300));
+  std::vector<std::optional<Result<SharedTable>>> results(kClients);
+  std::vector<std::thread> threads;
+  // The first request holds the swap; the rest arrive while it is in flight.
+  threads.emplace_back([&] { results[0] = CommitTableOnServer(slow, commits[0]); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  for (int c = 1; c < kClients; ++c) {
+    threads.emplace_back([&, c] { results[c] = CommitTableOnServer(slow, commits[c]); });
+  }
+  for (auto& t : threads) t.join();
+
+  for (int c = 0; c < kClients; ++c) {
+    ASSERT_TRUE(results[c]);
+    if (c == 3) {
+      ASSERT_FALSE(*results[c]);
+      EXPECT_EQ(results[c]->error().kind, ErrorKind::kCommitConflict);
+      EXPECT_NE(results[c]->error().message.find("current schema"), std::string::npos);
+      continue;
+    }
+    ASSERT_TRUE(*results[c]) << results[c]->error().ToString();
+    EXPECT_TRUE((**results[c]).metadata->SnapshotById(SnapshotIdOf(commits[c]))) << "client " << c;
+  }
+  EXPECT_EQ(slow.swaps.load(), 2);  // the first alone, the other four together
+  auto table = catalog_->LoadTable(kTable);
+  auto chain = Chain(table->metadata);
+  EXPECT_EQ(chain.size(), 1u + kClients - 1);
+  std::set<int64_t> ids;
+  for (const Snapshot* s : chain) ids.insert(s->snapshot_id);
+  for (int c = 0; c < kClients; ++c) EXPECT_EQ(ids.count(SnapshotIdOf(commits[c])), c == 3 ? 0u : 1u);
+  auto live = LiveFiles();
+  EXPECT_EQ(live.size(), static_cast<size_t>(kClients));  // seed + 5, each exactly once
+  EXPECT_EQ(live.count(File("g3").file_path), 0u);
+}
+
+TEST(CommitQueue, EveryTicketOfAGroupIsAnsweredOnItsOwnThread) {
+  CommitQueue& queue = CommitQueue::For("test|queue|db.t");
+  std::atomic<int> groups{0}, largest{0};
+  std::vector<std::thread> threads;
+  std::vector<TableCommit> commits(8);
+  std::vector<std::string> answers(8);
+  for (int i = 0; i < 8; ++i) {
+    commits[i].id = TableIdentifier{{"db"}, "t" + std::to_string(i)};
+    threads.emplace_back([&, i] {
+      auto r = queue.Submit(commits[i], [&](const std::vector<CommitQueue::Ticket*>& group) {
+        ++groups;
+        largest = std::max<int>(largest, static_cast<int>(group.size()));
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        for (auto* t : group) t->result = SharedTable{t->commit->id, "answer-" + t->commit->id.name, nullptr};
+      });
+      answers[i] = r ? r->metadata_location : r.error().message;
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(answers[i], "answer-t" + std::to_string(i));
+  EXPECT_LT(groups.load(), 8);  // requests that waited went together
+  EXPECT_GT(largest.load(), 1);
+}
+
+}  // namespace
+}  // namespace floe

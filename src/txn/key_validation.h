@@ -1,0 +1,97 @@
+// Key-aware validation: did a concurrent commit really touch the rows of this write?
+//
+// File-grain validation (file_filter.h) says a concurrent file MAY hold rows of a write when
+// its partition and metrics do not rule them out. On a hot partition with interleaved keys
+// nearly every file may. This check reads just those files, and only the columns that decide
+// (the key columns, or the filter's columns), and answers for the rows themselves:
+//
+//   * a row of ours is one whose key tuple is among the write's keys (keyed writes: upsert,
+//     delete or update by key), or that matches the write's filter (keyless writes);
+//   * a snapshot ADDED a row of ours when its added data files hold one that the data files it
+//     removed did not hold (rows a rewrite only carries over, byte for byte, are no change);
+//   * it DELETED a row of ours when its removed data files held one its added files do not, or
+//     when one of its delete files names one (an equality delete on our key, a position delete
+//     pointing at a row of ours).
+//
+// Conservative where it cannot judge, and says why in the answer: a delete file whose
+// equality columns are not the write's key columns, a file it cannot read as Parquet, or the
+// read cap (RowScope::max_bytes_read / max_files_read) reached. Deletes that the concurrent
+// commits added are not applied to the files they added (a key added and deleted meanwhile
+// still counts as added).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "expr/expression.h"
+#include "io/file_io.h"
+#include "meta/table_metadata.h"
+#include "types/column_batch.h"
+#include "txn/file_filter.h"
+
+namespace floe {
+
+struct SnapshotChanges;
+
+// Encodings of key tuples (AppendValueKey of each key column, in key order).
+using KeySet = std::unordered_set<std::string>;
+
+// The encoding of row `row`'s values in `columns` (indexes into `batch`), in that order.
+std::string KeyOfRow(const ColumnBatch& batch, const std::vector<int>& columns, size_t row);
+
+// The rows a row-level write reads and changes, as validation checks them.
+struct RowScope {
+  // Bound to the table's current schema; prunes files by partition and metrics and, for a
+  // keyless write, decides which rows are ours.
+  Expr filter;
+  // A keyed write: a row is ours exactly when its values in these columns (field ids) encode
+  // to one of `keys`.
+  std::vector<int> key_ids;
+  std::shared_ptr<const KeySet> keys;
+  // The cost cap of one validation (all concurrent snapshots together). Past it the check
+  // answers "conflict" as file-grain validation would, naming the cap.
+  int64_t max_bytes_read = 64LL << 20;
+  int max_files_read = 64;
+
+  bool keyed() const { return !key_ids.empty() && keys; }
+};
+
+// What the concurrent commits did to our rows.
+struct RowTouch {
+  std::vector<std::string> added_in;    // files holding rows of ours that were added
+  std::vector<std::string> deleted_by;  // files that deleted rows of ours
+  std::vector<std::string> keys;        // the rows, as "(v1, v2)" (the first few)
+  std::string gave_up;                  // non-empty: why the check answered conservatively
+  int64_t bytes_read = 0;
+  int files_read = 0;
+
+  bool added() const { return !added_in.empty(); }
+  bool deleted() const { return !deleted_by.empty(); }
+  // "keys (5, '2026-01-02'), ... in [files]" for a refusal message.
+  std::string Describe(const std::vector<std::string>& files) const;
+};
+
+class RowConflictCheck {
+ public:
+  RowConflictCheck(const RowScope& scope, const TableMetadata& table, const FileFilter& filter)
+      : scope_(scope), table_(table), filter_(filter) {}
+
+  // Adds to `touch` what one concurrent snapshot's changes did to our rows: added rows when
+  // `added_rows`, deleted rows when `deleted_rows`. Files the filter rules out are never read.
+  Status Inspect(FileIO& io, const SnapshotChanges& changes, bool added_rows, bool deleted_rows, RowTouch* touch);
+
+ private:
+  struct Hits;
+  Result<Hits> RowsOfOurs(FileIO& io, const DataFile& file, RowTouch* touch);
+  Status DeletedByDeleteFile(FileIO& io, const DataFile& del, RowTouch* touch);
+  bool Charge(const DataFile& file, RowTouch* touch);
+
+  const RowScope& scope_;
+  const TableMetadata& table_;
+  const FileFilter& filter_;
+};
+
+}  // namespace floe

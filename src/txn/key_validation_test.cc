@@ -1,0 +1,130 @@
+// Key-aware validation (key_validation.h), in one process: writer B commits inside A's first
+// attempt (before its swap); A's outcome, its message and the rows afterwards are asserted.
+#include <gtest/gtest.h>
+
+#include "txn/key_validation.h"
+#include "txn/row_writes.h"
+#include "txn/txn_test_util.h"
+#include "txn/upsert.h"
+
+namespace floe {
+namespace {
+
+using txn_test::Batch;
+using txn_test::OnFirstAttempt;
+using txn_test::Order;
+using txn_test::OrdersTable;
+using txn_test::Where;
+
+std::vector<Order> Initial() { return {{1, "DE", 100}, {3, "DE", 300}, {5, "DE", 500}, {7, "DE", 700}}; }
+
+// B's file spans A's key (its bounds 2..8 hold 5) without holding it: file metrics say "may",
+// the rows say no.
+TEST(KeyValidation, UpsertLandsNextToAConcurrentFileWhoseBoundsSpanItsKey) {
+  OrdersTable t("country", {{"write.merge.isolation-level", "serializable"}});
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  auto b = t.Open();
+  RowWriteOptions a;
+  a.commit.before_swap =
+      OnFirstAttempt([&] { ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{2, "DE", 2}, {8, "DE", 8}})).has_value()); });
+  auto r = Upsert(t.catalog(), t.id(), Batch({{5, "DE", 555}}), {"order_id"}, a);
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  EXPECT_EQ(t.Rows(), (std::vector<Order>{{1, "DE", 100}, {2, "DE", 2}, {3, "DE", 300}, {5, "DE", 555}, {7, "DE", 700},
+                                          {8, "DE", 8}}));
+}
+
+TEST(KeyValidation, SerializableRefusalNamesTheKeyAndTheFile) {
+  OrdersTable t("country", {{"write.merge.isolation-level", "serializable"}});
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  auto b = t.Open();
+  RowWriteOptions a;
+  a.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{4, "DE", 4}})).has_value()); });
+  auto r = Upsert(t.catalog(), t.id(), Batch({{4, "DE", 444}}), {"order_id"}, a);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().kind, ErrorKind::kValidationFailed);
+  EXPECT_NE(r.error().message.find("rows (4) in ["), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find(".parquet]"), std::string::npos) << r.error().message;
+  auto rows = t.Rows();
+  EXPECT_EQ(std::count(rows.begin(), rows.end(), Order{4, "DE", 4}), 1) << "B's row stays, A's never landed";
+}
+
+TEST(KeyValidation, PastTheReadCapFallsBackToFileMetricsAndSaysSo) {
+  OrdersTable t("country", {{"write.merge.isolation-level", "serializable"}});
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  auto b = t.Open();
+  RowWriteOptions a;
+  a.key_check_max_files = 0;
+  a.commit.before_swap =
+      OnFirstAttempt([&] { ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{2, "DE", 2}, {8, "DE", 8}})).has_value()); });
+  auto r = Upsert(t.catalog(), t.id(), Batch({{5, "DE", 555}}), {"order_id"}, a);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_NE(r.error().message.find("judged by file metrics only: the key check reads at most 0 concurrent files"),
+            std::string::npos)
+      << r.error().message;
+}
+
+// A keyless delete: B's appended rows may match by metrics (2..4 spans 3) but none is 3.
+TEST(KeyValidation, SerializableDeleteByFilterLandsWhenNoConcurrentRowMatches) {
+  OrdersTable t("country", {{"write.delete.isolation-level", "serializable"}});
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  auto b = t.Open();
+  RowWriteOptions a;
+  a.commit.before_swap =
+      OnFirstAttempt([&] { ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{2, "DE", 2}, {4, "DE", 4}})).has_value()); });
+  auto r = DeleteWhere(t.catalog(), t.id(), Where("order_id = 3"), a);
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  EXPECT_EQ(t.Rows().size(), 5u);
+  // The same delete refuses a concurrent row that does match.
+  RowWriteOptions again;
+  again.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{3, "DE", 33}})).has_value()); });
+  auto lands = DeleteWhere(t.catalog(), t.id(), Where("order_id = 5"), again);
+  ASSERT_TRUE(lands.has_value()) << "no row 3 is 5: " << lands.error().message;
+  RowWriteOptions third;
+  third.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{7, "DE", 77}})).has_value()); });
+  auto matching = DeleteWhere(t.catalog(), t.id(), Where("order_id = 7"), third);
+  ASSERT_FALSE(matching.has_value());
+  EXPECT_NE(matching.error().message.find("rows (7) in ["), std::string::npos) << matching.error().message;
+}
+
+// Copy-on-write: B rewrote the file A rewrites (B deleted another key of it). A is redone on
+// B's replacement file instead of refused.
+TEST(KeyValidation, CopyOnWriteRebasesOntoTheReplacementOfItsInputFile) {
+  OrdersTable t("country", {{"write.delete.mode", "copy-on-write"}});
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  auto b = t.Open();
+  RowWriteOptions a;
+  a.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 1")).has_value()); });
+  auto r = DeleteWhere(t.catalog(), t.id(), Where("order_id = 5"), a);
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  EXPECT_EQ(r->rebases, 1);
+  EXPECT_EQ(t.Rows(), (std::vector<Order>{{3, "DE", 300}, {7, "DE", 700}}));
+}
+
+// An update reads the rows it rewrites: B deleting one of them is a real conflict.
+TEST(KeyValidation, UpdateIsRefusedWhenAConcurrentCommitDeletedOneOfItsRows) {
+  OrdersTable t("country", {{"write.delete.mode", "merge-on-read"}, {"write.update.mode", "copy-on-write"}});
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  auto b = t.Open();
+  RowWriteOptions a;
+  a.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 3")).has_value()); });
+  auto assignments = ParseAssignments("amount_cents = amount_cents + 1");
+  ASSERT_TRUE(assignments.has_value());
+  auto r = UpdateWhere(t.catalog(), t.id(), Where("order_id = 3"), *assignments, a);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_NE(r.error().message.find("Found concurrent deletes of rows this write changes: rows (3) in ["),
+            std::string::npos)
+      << r.error().message;
+}
+
+TEST(KeyValidation, LastRowPerKeyKeepsTheLatestOfEachKeyInOrder) {
+  auto schema = ParseSchemaText("order_id long not null, country string, amount_cents long, ts timestamp");
+  auto rows = LastRowPerKey(Batch({{1, "DE", 1}, {2, "DE", 2}, {1, "FR", 3}}), *schema, {"order_id"});
+  ASSERT_TRUE(rows.has_value());
+  ASSERT_EQ(rows->num_rows, 2u);
+  EXPECT_EQ(rows->columns[0].longs, (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ(rows->columns[2].longs, (std::vector<int64_t>{2, 3}));
+  EXPECT_FALSE(LastRowPerKey(Batch({{1, "DE", 1}}), *schema, {}).has_value()) << "no key and no identifier fields";
+}
+
+}  // namespace
+}  // namespace floe
