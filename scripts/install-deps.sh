@@ -16,7 +16,7 @@ packages=(
   libzstd-dev zstd libsnappy-dev zlib1g-dev libssl-dev
   libsqlite3-dev sqlite3 libpq-dev postgresql postgresql-contrib
   libgtest-dev libgmock-dev googletest libbenchmark-dev
-  wrk hyperfine ccache libcurl4-openssl-dev
+  wrk hyperfine ccache libcurl4-openssl-dev chromium
   clang-16 libclang-rt-16-dev
 )
 
