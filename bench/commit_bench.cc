@@ -29,6 +29,7 @@
 #include "catalog/catalog.h"
 #include "catalog/commit.h"
 #include "catalog/sql/sql_catalog.h"
+#include "maint/expire_snapshots.h"
 #include "meta/metadata_json.h"
 #include "meta/metadata_reuse.h"
 #include "txn/commit_loop.h"
@@ -284,6 +285,44 @@ void HistoryBench() {
   }
 }
 
+// Issue 19: the append commit at 10, 1,000 and 10,000 snapshots, and at 10,000 once
+// expire-snapshots kept only the last 100.
+void ExpiryBench() {
+  std::printf("### (d) one append commit before and after expire-snapshots (SQLite, p50 / p99 ms)\n\n");
+  std::printf("| history | document | append commit | vs 10 snapshots |\n|---|---|---|---|\n");
+  double at_ten = 0;
+  for (int history : {10, 1000, 10000}) {
+    const std::string dir = NewBenchFolder();
+    auto catalog = MakeCatalog(dir, true);
+    auto files = WriteDataFiles(*catalog, 50);
+    FilesOperation op(FastAppend({files.back()}));
+    files.pop_back();
+    Must(CommitOperation(*catalog, kTable, op));
+    AddHistory(*catalog, history - 1);
+    auto report = [&](const std::string& label) {
+      auto table = Must(catalog->LoadTable(kTable));
+      const size_t bytes = std::filesystem::file_size(table.metadata_location);
+      Latency append = TimeAppends(*catalog, files, 20);
+      if (at_ten == 0) at_ten = append.p50;
+      std::printf("| %s | %.0f KB | %.2f / %.2f | %.2fx |\n", label.c_str(), bytes / 1024.0, append.p50, append.p99,
+                  append.p50 / at_ten);
+      std::fflush(stdout);
+    };
+    report(std::to_string(history));
+    if (history == 10000) {
+      ExpireOptions expire;
+      expire.retention.older_than_ms = NowMillis();
+      expire.retention.retain_last = 100;
+      const int64_t start = MonotonicMicros();
+      auto expired = Must(ExpireSnapshots(*catalog, kTable, expire));
+      std::printf("| (expire-snapshots --retain-last 100: %zu snapshots in %.0f ms) | | | |\n",
+                  expired.expired_snapshot_ids.size(), (MonotonicMicros() - start) / 1000.0);
+      report("10,000 expired to 100");
+    }
+    catalog.reset();
+  }
+}
+
 void ContentionBench(double seconds, RetryProperties retry) {
   std::printf("\n### (b) processes appending to one table (SQLite, %.0f s each, %s)\n\n", seconds,
               retry == RetryProperties::kBench
@@ -443,16 +482,18 @@ void ParseBench() {
 int main(int argc, char** argv) {
   double seconds = argc > 1 ? std::atof(argv[1]) : 5;
   std::string part = argc > 2 ? argv[2] : "all";
-  if (part != "all" && part != "history" && part != "contention" && part != "contention-defaults" && part != "parse") {
+  if (part != "all" && part != "history" && part != "contention" && part != "contention-defaults" && part != "parse" &&
+      part != "expiry") {
     std::fprintf(stderr,
                  "usage: commit_bench [seconds_per_contention_run=5] "
-                 "[all|history|contention|contention-defaults|parse]\n");
+                 "[all|history|contention|contention-defaults|parse|expiry]\n");
     return 2;
   }
   if (part == "all" || part == "history") HistoryBench();
   if (part == "all" || part == "contention") ContentionBench(seconds, RetryProperties::kBench);
   if (part == "all" || part == "contention-defaults") ContentionBench(seconds, RetryProperties::kIcebergDefaults);
   if (part == "all" || part == "parse") ParseBench();
+  if (part == "all" || part == "expiry") ExpiryBench();
   for (const auto& dir : bench_folders) std::filesystem::remove_all(dir);
   return 0;
 }

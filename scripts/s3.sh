@@ -62,7 +62,7 @@ cmd_start() {
     pid=$!
     for _ in $(seq 1 100); do
       if ! kill -0 "$pid" 2>/dev/null; then break; fi
-      if curl -s -o /dev/null "http://127.0.0.1:$port/"; then
+      if port_in_use "$port"; then  # listening
         cat >"$env_file" <<ENV
 FLOE_TEST_S3_ENDPOINT=http://127.0.0.1:$port
 FLOE_TEST_S3_PID=$pid

@@ -100,6 +100,8 @@ struct ManifestReader::State {
   int64_t left_in_block = 0;
   int64_t entry_index = 0;
   int64_t next_row_offset = 0;  // v3 first_row_id inheritance
+  std::optional<std::vector<int>> metric_ids;  // sorted; absent = all
+  Decoder last_entry;  // where the entry Next returned last starts
 
   std::unexpected<Error> Fail(std::string_view what) const {
     return file.CorruptError("entry " + std::to_string(entry_index) + ": " + std::string(what));
@@ -232,9 +234,13 @@ Result<ManifestReader> ManifestReader::OpenImpl(std::string_view bytes, std::str
   }
 
   auto state = std::make_unique<State>(State{std::move(file), {}, {}, std::move(*entry_plan), std::move(*file_plan),
-                                             {}, {}, 0, 0, 0});
+                                             {}, {}, 0, 0, 0, std::nullopt, {}});
   FLOE_RETURN_IF_ERROR(ResolveInfo(state->file, df_node, partition_node, options, has_seq, &state->info));
   if (options.manifest) state->manifest = *options.manifest;
+  if (options.metric_field_ids) {
+    state->metric_ids = *options.metric_field_ids;
+    std::sort(state->metric_ids->begin(), state->metric_ids->end());
+  }
 
   if (partition_node) {
     const auto& pfields = state->info.partition_type->fields();
@@ -281,6 +287,32 @@ Result<bool> ManifestReader::NextImpl(ManifestEntry* out) {
     if (!more) return false;
   }
   Decoder& d = s.block;
+  s.last_entry = d;
+  FLOE_RETURN_IF_ERROR(DecodeEntry(s, d, out, s.metric_ids ? &*s.metric_ids : nullptr));
+  ManifestEntry& e = *out;
+  DataFile& f = e.file;
+  --s.left_in_block;
+  ++s.entry_index;
+
+  // Inheritance from the manifest list entry (spec: "Sequence Number Inheritance").
+  if (s.manifest) {
+    const ManifestFile& m = *s.manifest;
+    if (!e.snapshot_id) e.snapshot_id = m.added_snapshot_id;
+    bool inherit = m.sequence_number == 0 || e.status == EntryStatus::kAdded;
+    if (!e.sequence_number && inherit) e.sequence_number = m.sequence_number;
+    if (!e.file_sequence_number && inherit) e.file_sequence_number = m.sequence_number;
+    if (m.first_row_id && f.content == FileContent::kData && !f.first_row_id) {
+      f.first_row_id = *m.first_row_id + s.next_row_offset;
+      s.next_row_offset += f.record_count;
+    }
+  } else if (s.info.format_version == 1) {
+    if (!e.sequence_number) e.sequence_number = 0;
+    if (!e.file_sequence_number) e.file_sequence_number = 0;
+  }
+  return true;
+}
+
+Status ManifestReader::DecodeEntry(State& s, Decoder& d, ManifestEntry* out, const std::vector<int>* keep) {
   ManifestEntry& e = *out;
   DataFile& f = e.file;
   e.snapshot_id.reset();
@@ -362,12 +394,12 @@ Result<bool> ManifestReader::NextImpl(ManifestEntry* out) {
             }
             case kRecordCount: f.record_count = d.ReadLong(); break;
             case kFileSize: f.file_size_in_bytes = d.ReadLong(); break;
-            case kColumnSizes: avro::ReadIntLongMap(d, &f.column_sizes); break;
-            case kValueCounts: avro::ReadIntLongMap(d, &f.value_counts); break;
-            case kNullValueCounts: avro::ReadIntLongMap(d, &f.null_value_counts); break;
-            case kNanValueCounts: avro::ReadIntLongMap(d, &f.nan_value_counts); break;
-            case kLowerBounds: avro::ReadIntBytesMap(d, &f.lower_bounds); break;
-            case kUpperBounds: avro::ReadIntBytesMap(d, &f.upper_bounds); break;
+            case kColumnSizes: avro::ReadIntLongMap(d, &f.column_sizes, keep); break;
+            case kValueCounts: avro::ReadIntLongMap(d, &f.value_counts, keep); break;
+            case kNullValueCounts: avro::ReadIntLongMap(d, &f.null_value_counts, keep); break;
+            case kNanValueCounts: avro::ReadIntLongMap(d, &f.nan_value_counts, keep); break;
+            case kLowerBounds: avro::ReadIntBytesMap(d, &f.lower_bounds, keep); break;
+            case kUpperBounds: avro::ReadIntBytesMap(d, &f.upper_bounds, keep); break;
             case kKeyMetadata: f.key_metadata = avro::ReadByteString(d, *b); break;
             case kSplitOffsets: avro::ReadIntegerList(d, &f.split_offsets); break;
             case kEqualityIds: avro::ReadIntegerList(d, &f.equality_ids); break;
@@ -386,25 +418,25 @@ Result<bool> ManifestReader::NextImpl(ManifestEntry* out) {
     if (d.failed()) break;
   }
   if (d.failed()) return s.Fail("truncated or corrupt entry");
-  --s.left_in_block;
-  ++s.entry_index;
+  return Ok();
+}
 
-  // Inheritance from the manifest list entry (spec: "Sequence Number Inheritance").
-  if (s.manifest) {
-    const ManifestFile& m = *s.manifest;
-    if (!e.snapshot_id) e.snapshot_id = m.added_snapshot_id;
-    bool inherit = m.sequence_number == 0 || e.status == EntryStatus::kAdded;
-    if (!e.sequence_number && inherit) e.sequence_number = m.sequence_number;
-    if (!e.file_sequence_number && inherit) e.file_sequence_number = m.sequence_number;
-    if (m.first_row_id && f.content == FileContent::kData && !f.first_row_id) {
-      f.first_row_id = *m.first_row_id + s.next_row_offset;
-      s.next_row_offset += f.record_count;
-    }
-  } else if (s.info.format_version == 1) {
-    if (!e.sequence_number) e.sequence_number = 0;
-    if (!e.file_sequence_number) e.file_sequence_number = 0;
+Status ManifestReader::ReadAllMetrics(DataFile* file) {
+  State& s = *state_;
+  Decoder d = s.last_entry;
+  ManifestEntry full;
+  try {
+    FLOE_RETURN_IF_ERROR(DecodeEntry(s, d, &full, nullptr));
+  } catch (const std::exception& e) {
+    return s.Fail(e.what());
   }
-  return true;
+  file->column_sizes = std::move(full.file.column_sizes);
+  file->value_counts = std::move(full.file.value_counts);
+  file->null_value_counts = std::move(full.file.null_value_counts);
+  file->nan_value_counts = std::move(full.file.nan_value_counts);
+  file->lower_bounds = std::move(full.file.lower_bounds);
+  file->upper_bounds = std::move(full.file.upper_bounds);
+  return Ok();
 }
 
 Result<ManifestContents> ReadManifest(std::string_view bytes, std::string_view path,

@@ -19,6 +19,10 @@
 
 namespace floe {
 
+namespace avro {
+class Decoder;
+}
+
 struct ManifestReadOptions {
   // The manifest's entry in its manifest list. When given, entries inherit snapshot id and
   // sequence numbers from it per the spec (null snapshot id: the manifest's added_snapshot_id;
@@ -28,6 +32,10 @@ struct ManifestReadOptions {
   const ManifestFile* manifest = nullptr;
   // Supplies schema and spec when the file's metadata lacks them.
   const TableMetadata* table = nullptr;
+  // The columns (field ids) whose metrics (sizes, counts, bounds) entries get; absent = all.
+  // The others are read past without being stored: a scan planner asks for the columns its
+  // filter names, then for all of them (ReadAllMetrics) only for the files it keeps.
+  std::optional<std::vector<int>> metric_field_ids = std::nullopt;
 };
 
 // What the header says about the manifest.
@@ -56,12 +64,17 @@ class ManifestReader {
   // Reads the next entry into *entry (overwriting it); false after the last.
   Result<bool> Next(ManifestEntry* entry);
 
+  // Every column's metrics of the entry Next returned last, into `file` (its metric maps are
+  // replaced); call before the next Next.
+  Status ReadAllMetrics(DataFile* file);
+
  private:
   struct State;
   explicit ManifestReader(std::unique_ptr<State> state);
   static Result<ManifestReader> OpenImpl(std::string_view bytes, std::string_view path,
                                          const ManifestReadOptions& options);
   Result<bool> NextImpl(ManifestEntry* entry);
+  static Status DecodeEntry(State& s, avro::Decoder& d, ManifestEntry* out, const std::vector<int>* metric_ids);
   std::unique_ptr<State> state_;
 };
 

@@ -161,6 +161,61 @@ void RoundTrip(const Case& c) {
   }
 }
 
+// A reader asked for some columns' metrics stores only those; ReadAllMetrics then gives the
+// entry just read every column's, as a full read does.
+TEST(ManifestReader, DecodesOnlyTheMetricsAskedForAndTheRestOnRequest) {
+  SampleTable t = MakeSampleTable();
+  std::mt19937_64 rng(7);
+  std::vector<ManifestEntry> entries;
+  for (int i = 0; i < 500; ++i) entries.push_back(RandomEntry(rng, 2, false, t, i));
+  ManifestWriterOptions options;
+  options.schema = t.schema;
+  options.spec = t.spec;
+  options.manifest_path = "m.avro";
+  auto written = WriteManifest(options, entries);
+  ASSERT_TRUE(written.has_value()) << written.error().ToString();
+  auto full = ReadManifest(written->bytes, "m.avro");
+  ASSERT_TRUE(full.has_value());
+
+  ManifestReadOptions some;
+  some.metric_field_ids = std::vector<int>{5, 1};
+  auto reader = ManifestReader::Open(written->bytes, "m.avro", some);
+  ASSERT_TRUE(reader.has_value()) << reader.error().ToString();
+  ManifestEntry e;
+  size_t i = 0, with_other_metrics = 0;
+  auto only_asked = [](const auto& map) {
+    for (const auto& [id, v] : map)
+      if (id != 1 && id != 5) return false;
+    return true;
+  };
+  while (reader->Next(&e).value()) {
+    ASSERT_LT(i, full->entries.size());
+    const DataFile& want = full->entries[i].file;
+    with_other_metrics += want.lower_bounds.size() > 2 || want.value_counts.size() > 2;
+    EXPECT_EQ(e.file.file_path, want.file_path);
+    EXPECT_TRUE(e.file.partition == want.partition);
+    EXPECT_TRUE(only_asked(e.file.column_sizes) && only_asked(e.file.value_counts) &&
+                only_asked(e.file.null_value_counts) && only_asked(e.file.nan_value_counts) &&
+                only_asked(e.file.lower_bounds) && only_asked(e.file.upper_bounds));
+    for (int id : {1, 5}) {
+      EXPECT_EQ(e.file.lower_bounds.count(id), want.lower_bounds.count(id));
+      EXPECT_EQ(e.file.value_counts.count(id), want.value_counts.count(id));
+    }
+    if (i % 2 == 0) {
+      ASSERT_TRUE(reader->ReadAllMetrics(&e.file).has_value());
+      EXPECT_EQ(e.file.column_sizes, want.column_sizes);
+      EXPECT_EQ(e.file.value_counts, want.value_counts);
+      EXPECT_EQ(e.file.null_value_counts, want.null_value_counts);
+      EXPECT_EQ(e.file.nan_value_counts, want.nan_value_counts);
+      EXPECT_EQ(e.file.lower_bounds, want.lower_bounds);
+      EXPECT_EQ(e.file.upper_bounds, want.upper_bounds);
+    }
+    ++i;
+  }
+  EXPECT_EQ(i, entries.size());
+  EXPECT_GT(with_other_metrics, 0u) << "the sample must have metrics of other columns to leave out";
+}
+
 TEST(ManifestRoundTrip, V2DataManifestOf100000Entries) { RoundTrip({2, false, "deflate", 100000}); }
 TEST(ManifestRoundTrip, V2DeleteManifestOf100000Entries) { RoundTrip({2, true, "deflate", 100000}); }
 TEST(ManifestRoundTrip, V1DataManifestOf100000Entries) { RoundTrip({1, false, "deflate", 100000}); }

@@ -1,5 +1,7 @@
 #include "avro/record_reading.h"
 
+#include <algorithm>
+
 namespace floe::avro {
 
 namespace {
@@ -80,25 +82,31 @@ Result<std::vector<FieldPlan>> PlanRecord(const Node& record, const std::vector<
   return plan;
 }
 
-void ReadIntLongMap(Decoder& d, std::map<int, int64_t>* out) {
+namespace {
+bool Kept(const std::vector<int>* keep, int key) {
+  return !keep || std::binary_search(keep->begin(), keep->end(), key);
+}
+}  // namespace
+
+void ReadIntLongMap(Decoder& d, std::map<int, int64_t>* out, const std::vector<int>* keep) {
   out->clear();
   while (int64_t n = d.ReadBlockCount()) {
     for (int64_t i = 0; i < n; ++i) {
       int k = d.ReadInt();
       int64_t v = d.ReadLong();
-      out->emplace_hint(out->end(), k, v);
+      if (Kept(keep, k)) out->emplace_hint(out->end(), k, v);
     }
     if (d.failed()) return;
   }
 }
 
-void ReadIntBytesMap(Decoder& d, std::map<int, std::string>* out) {
+void ReadIntBytesMap(Decoder& d, std::map<int, std::string>* out, const std::vector<int>* keep) {
   out->clear();
   while (int64_t n = d.ReadBlockCount()) {
     for (int64_t i = 0; i < n; ++i) {
       int k = d.ReadInt();
       std::string_view v = d.ReadBytesView();
-      out->emplace_hint(out->end(), k, v);
+      if (Kept(keep, k)) out->emplace_hint(out->end(), k, v);
     }
     if (d.failed()) return;
   }

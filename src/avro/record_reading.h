@@ -58,9 +58,10 @@ inline const Node* ReadBranch(Decoder& d, const Node* node) {
   return b->kind == NodeKind::kNull ? nullptr : b;
 }
 
-// Decoders for the shapes; each reads a value whose node was checked by PlanRecord.
-void ReadIntLongMap(Decoder& d, std::map<int, int64_t>* out);
-void ReadIntBytesMap(Decoder& d, std::map<int, std::string>* out);
+// Decoders for the shapes; each reads a value whose node was checked by PlanRecord. The maps
+// keep only the keys in `keep` (sorted) when it is given; the others are read past, not stored.
+void ReadIntLongMap(Decoder& d, std::map<int, int64_t>* out, const std::vector<int>* keep = nullptr);
+void ReadIntBytesMap(Decoder& d, std::map<int, std::string>* out, const std::vector<int>* keep = nullptr);
 template <typename T>
 void ReadIntegerList(Decoder& d, std::vector<T>* out) {
   out->clear();

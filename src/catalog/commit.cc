@@ -6,6 +6,7 @@
 #include "meta/metadata_builder.h"
 #include "meta/metadata_json.h"
 #include "meta/metadata_writer.h"
+#include "meta/table_properties.h"
 #include "util/clock.h"
 #include "util/uuid.h"
 
@@ -24,7 +25,28 @@ struct Prepared {
   PointerSwap swap;
   std::shared_ptr<TableMetadata> metadata;
   std::shared_ptr<const MetadataText> document;
+  // Documents the new metadata log no longer lists, deleted once the swap landed when the
+  // table asks for it (write.metadata.delete-after-commit.enabled, as Iceberg's writers do).
+  std::vector<std::string> dropped_documents;
 };
+
+// The base's logged documents when the table may delete dropped ones after a commit.
+std::vector<std::string> LoggedDocuments(const TableMetadata* base) {
+  std::vector<std::string> out;
+  if (!base || !base->properties.contains(props::kMetadataDeleteAfterCommit)) return out;
+  for (const auto& e : base->metadata_log) out.push_back(e.metadata_file);
+  return out;
+}
+
+std::vector<std::string> DroppedDocuments(const std::vector<std::string>& logged, const TableMetadata& next) {
+  if (logged.empty() || !next.BooleanProperty(props::kMetadataDeleteAfterCommit, false).value_or(false)) return {};
+  std::set<std::string> kept;
+  for (const auto& e : next.metadata_log) kept.insert(e.metadata_file);
+  std::vector<std::string> out;
+  for (const auto& path : logged)
+    if (!kept.contains(path)) out.push_back(path);
+  return out;
+}
 
 // The base document as the commit's own copy. When only the cache and this commit hold it, it
 // leaves the cache and is moved, not copied: a long history costs milliseconds to copy and as
@@ -53,6 +75,7 @@ Result<Prepared> Prepare(PointerStore& store, FileIO& io, const TableCommit& com
 
   for (const auto& r : commit.requirements) FLOE_RETURN_IF_ERROR(CheckRequirement(r, base.get()));
   // The base's text, when this process wrote it: the new document copies its snapshots.
+  std::vector<std::string> logged = LoggedDocuments(base.get());
   std::shared_ptr<const MetadataText> base_text;
   if (MetadataCache* cache = store.metadata_cache(); cache && base) base_text = cache->FindText(base_location);
   Result<TableMetadata> applied = base ? ApplyCommit(OwnedBase(store, base_location, std::move(base)), base_location,
@@ -78,12 +101,14 @@ Result<Prepared> Prepare(PointerStore& store, FileIO& io, const TableCommit& com
     }
     return std::unexpected(e.WithContext("writing table metadata for " + commit.id.ToString()));
   }
+  std::vector<std::string> dropped = DroppedDocuments(logged, next);
   return Prepared{PointerSwap{commit.id, base_location, new_location},
-                  std::make_shared<TableMetadata>(std::move(next)), std::move(document)};
+                  std::make_shared<TableMetadata>(std::move(next)), std::move(document), std::move(dropped)};
 }
 
 // A swapped document is the table's current state: the next load and the next commit's base.
-SharedTable Landed(PointerStore& store, Prepared& prepared) {
+SharedTable Landed(PointerStore& store, FileIO& io, Prepared& prepared) {
+  for (const auto& path : prepared.dropped_documents) (void)io.Delete(path);
   std::shared_ptr<const TableMetadata> metadata = std::move(prepared.metadata);
   if (MetadataCache* cache = store.metadata_cache()) {
     cache->Insert(prepared.swap.new_location, metadata, prepared.document->text.size(), prepared.document);
@@ -160,7 +185,7 @@ Result<SharedTable> CommitSharedTableVia(PointerStore& store, FileIO& io, const 
     std::vector<Prepared> lost{std::move(prepared)};
     return std::unexpected(FinishFailedSwap(store, io, lost, swapped.error()));
   }
-  return Landed(store, prepared);
+  return Landed(store, io, prepared);
 }
 
 Result<LoadedTable> CommitTableVia(PointerStore& store, FileIO& io, const TableCommit& commit) {
@@ -197,7 +222,7 @@ Result<std::vector<LoadedTable>> CommitTransactionVia(PointerStore& store, FileI
   auto swapped = store.SwapPointers(swaps);
   if (!swapped) return std::unexpected(FinishFailedSwap(store, io, prepared, swapped.error()));
   std::vector<LoadedTable> out;
-  for (auto& p : prepared) out.push_back(Unshare(Landed(store, p)));
+  for (auto& p : prepared) out.push_back(Unshare(Landed(store, io, p)));
   return out;
 }
 

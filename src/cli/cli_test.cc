@@ -37,7 +37,7 @@ TEST_F(FloeCli, AppendScanDeleteUpdate) {
   EXPECT_EQ(upd.status, 0) << upd.out;
   auto rows = Floe("scan sales.orders --columns order_id,amount_cents --format jsonl");
   EXPECT_EQ(rows.out.find("\"order_id\":1,"), std::string::npos) << rows.out;
-  EXPECT_NE(rows.out.find("{\"amount_cents\":600,\"order_id\":3}"), std::string::npos) << rows.out;
+  EXPECT_NE(rows.out.find("{\"order_id\":3,\"amount_cents\":600}"), std::string::npos) << rows.out;
 
   auto snapshots = Floe("snapshots sales.orders --format json");
   EXPECT_EQ(snapshots.status, 0) << snapshots.out;
@@ -114,6 +114,78 @@ TEST_F(FloeCli, BadInputFilesAreClearErrors) {
   EXPECT_EQ(missing.status, 1);
   EXPECT_NE(missing.out.find("nowhere.csv"), std::string::npos) << missing.out;
   EXPECT_EQ(Floe("scan sales.orders --format csv --columns order_id").out, "order_id\n1\n2\n3\n4\n");
+}
+
+// CSV as DuckDB, Spark and PostgreSQL read it: an unquoted empty field is NULL, a quoted "" the
+// empty string; floe's own CSV output writes them the same way, so a round trip keeps both.
+TEST_F(FloeCli, CsvEmptyFieldIsNullAndQuotedEmptyIsEmptyString) {
+  ASSERT_EQ(Floe("namespace create s").status, 0);
+  ASSERT_EQ(Floe("create s.t --schema 'id long, s string, n long'").status, 0);
+  Write("in.csv", "id,s,n\n1,,\n2,\"\",5\n3,x,\r\n4,\"two\nlines, \"\"quoted\"\"\",7\n");
+  auto r = Floe("append s.t in.csv");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::string expected =
+      "{\"id\":1,\"s\":null,\"n\":null}\n{\"id\":2,\"s\":\"\",\"n\":5}\n{\"id\":3,\"s\":\"x\",\"n\":null}\n"
+      "{\"id\":4,\"s\":\"two\\nlines, \\\"quoted\\\"\",\"n\":7}\n";
+  EXPECT_EQ(Floe("scan s.t --format jsonl").out, expected);
+  auto csv = Floe("scan s.t --format csv --output out.csv");
+  ASSERT_EQ(csv.status, 0) << csv.out;
+  ASSERT_EQ(Floe("create s.u --schema 'id long, s string, n long'").status, 0);
+  ASSERT_EQ(Floe("append s.u out.csv").status, 0);
+  EXPECT_EQ(Floe("scan s.u --format jsonl").out, expected) << "null and empty survive floe's own CSV";
+  EXPECT_EQ(Floe("scan s.t --format csv --where 's IS NULL' --columns id").out, "id\n1\n");
+}
+
+TEST_F(FloeCli, CsvNullStringChoosesTheNullMarker) {
+  ASSERT_EQ(Floe("namespace create s").status, 0);
+  ASSERT_EQ(Floe("create s.t --schema 'id long, s string, d date'").status, 0);
+  Write("in.csv", "id,s,d\n1,NULL,NULL\n2,,\n3,\"NULL\",2026-01-02\n");
+  auto r = Floe("append s.t in.csv --null-string NULL");
+  ASSERT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(Floe("scan s.t --format jsonl").out,
+            "{\"id\":1,\"s\":null,\"d\":null}\n{\"id\":2,\"s\":\"\",\"d\":null}\n"
+            "{\"id\":3,\"s\":\"NULL\",\"d\":\"2026-01-02\"}\n");
+}
+
+TEST_F(FloeCli, CsvHeaderMatchesColumnsIgnoringCaseAndNamesTheOnesThatDoNot) {
+  ASSERT_EQ(Floe("namespace create s").status, 0);
+  ASSERT_EQ(Floe("create s.t --schema 'id long not null, name string, score double'").status, 0);
+  Write("upper.csv", "SCORE,Id,NAME\n1.5,1,a\n");
+  auto ok = Floe("append s.t upper.csv");
+  ASSERT_EQ(ok.status, 0) << ok.out;
+  EXPECT_EQ(Floe("scan s.t --format csv").out, "id,name,score\n1,a,1.5\n");
+
+  Write("unknown.csv", "id,nmae,points\n2,b,3\n");
+  auto unknown = Floe("append s.t unknown.csv");
+  EXPECT_NE(unknown.status, 0);
+  EXPECT_NE(unknown.out.find("unknown.csv"), std::string::npos) << unknown.out;
+  EXPECT_NE(unknown.out.find("'nmae', 'points'"), std::string::npos) << unknown.out;
+  EXPECT_NE(unknown.out.find("id, name, score"), std::string::npos) << "lists the table's columns: " << unknown.out;
+
+  Write("missing.csv", "name,score\nc,4\n");
+  auto missing = Floe("append s.t missing.csv");
+  EXPECT_NE(missing.status, 0);
+  EXPECT_NE(missing.out.find("required column 'id'"), std::string::npos) << missing.out;
+
+  Write("twice.csv", "id,ID\n3,3\n");
+  auto twice = Floe("append s.t twice.csv");
+  EXPECT_NE(twice.status, 0);
+  EXPECT_NE(twice.out.find("twice"), std::string::npos) << twice.out;
+  EXPECT_EQ(Floe("scan s.t --format csv --columns id").out, "id\n1\n") << "refused files add nothing";
+}
+
+TEST_F(FloeCli, JsonOutputKeepsTheSchemaColumnOrder) {
+  ASSERT_EQ(Floe("namespace create s").status, 0);
+  ASSERT_EQ(Floe("create s.t --schema 'zeta long, alpha string, mid double'").status, 0);
+  Write("in.jsonl", "{\"alpha\":\"a\",\"mid\":0.5,\"zeta\":9}\n");
+  ASSERT_EQ(Floe("append s.t in.jsonl").status, 0);
+  EXPECT_EQ(Floe("scan s.t --format jsonl").out, "{\"zeta\":9,\"alpha\":\"a\",\"mid\":0.5}\n");
+  auto json = Floe("scan s.t --format json");
+  ASSERT_EQ(json.status, 0) << json.out;
+  size_t z = json.out.find("\"zeta\""), a = json.out.find("\"alpha\""), m = json.out.find("\"mid\"");
+  ASSERT_NE(m, std::string::npos) << json.out;
+  EXPECT_LT(z, a) << json.out;
+  EXPECT_LT(a, m) << json.out;
 }
 
 TEST_F(FloeCli, IngestCommitsMicroBatches) {

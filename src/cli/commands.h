@@ -25,6 +25,7 @@ void RegisterScanCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterSchemaCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 // Needs the `schema` command to hang add-column / rename-column / drop-column under it.
 void RegisterEvolutionCommands(CLI::App& app, CLI::App* schema_command, CliContext& ctx, int* exit_status);
+void RegisterMaintenanceCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterDemoCommand(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterStatsCommand(CLI::App& app, CliContext& ctx, int* exit_status);
 

@@ -178,6 +178,8 @@ void RegisterEvolutionCommands(CLI::App& app, CLI::App* schema_cmd, CliContext& 
   upsert->add_option("FILE", up_file, "CSV, JSON-lines or Parquet file")->required();
   upsert->add_option("--key", up_keys, "key columns: col,... (default: the table's identifier fields)");
   upsert->add_option("--format", up_format, "csv, jsonl or parquet");
+  static TextReadOptions up_text;
+  AddNullStringOption(upsert, &up_text);
   upsert->add_option("--branch", up_branch, "the branch to write to")->default_val(kMainBranch);
   OnRun(upsert, exit_status, [&ctx] {
     std::vector<std::string> keys = SplitColumnList(up_keys);
@@ -188,7 +190,7 @@ void RegisterEvolutionCommands(CLI::App& app, CLI::App* schema_cmd, CliContext& 
         return InvalidArgument("upsert " + id.ToString() +
                                ": no --key given and the table has no identifier fields (set them with "
                                "floe schema set-identifier " + id.ToString() + " COL,...)");
-      FileRows rows({up_file}, up_format, t.metadata.CurrentSchema());
+      FileRows rows({up_file}, up_format, t.metadata.CurrentSchema(), up_text);
       ColumnBatch all(t.metadata.CurrentSchema()), batch;
       while (true) {
         FLOE_ASSIGN_OR_RETURN(bool more, rows.Next(&batch));

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "cli/batch_text.h"
 #include "cli/commands.h"
 #include "cli/history_graph.h"
 #include "cli/json_text.h"
@@ -11,6 +12,7 @@
 #include "meta/metadata_json.h"
 #include "parquet/parquet_writer.h"
 #include "scan/metadata_tables.h"
+#include "scan/snapshot_selection.h"
 #include "scan/table_scan.h"
 #include "types/temporal.h"
 
@@ -85,11 +87,26 @@ std::vector<std::string> SplitColumns(const std::string& text) {
   return out;
 }
 
+// A file missing mid-read of a catalog table usually means its snapshot was expired since the
+// read resolved it: say so, naming the snapshot, instead of "No such file".
+Error ExplainMissingFile(CliContext& ctx, const TableRef& table, const ScanOptions& options, const Error& error) {
+  if (error.kind != ErrorKind::kNotFound || !table.from_catalog) return error;
+  auto read = SelectSnapshot(table.metadata, options);
+  auto catalog = ctx.catalog();
+  if (!read || !*read || !catalog) return error;
+  auto now = (*catalog)->LoadTable(table.id);
+  if (!now || now->metadata.SnapshotById((*read)->snapshot_id)) return error;
+  return Error{ErrorKind::kNotFound, "snapshot " + std::to_string((*read)->snapshot_id) +
+                                         " was expired while this read ran (expire-snapshots removed it and its "
+                                         "files); read a newer snapshot (" + error.message + ")"};
+}
+
 int RunScan(CliContext& ctx, const ScanArgs& args) {
   auto options = SnapshotOptions(args.snapshot);
   if (!options) return ctx.Usage(options.error().message);
   options->filter_text = args.where;
   options->columns = SplitColumns(args.columns);
+  options->include_column_stats = false;  // rows are read from the files; their metrics are not printed
   bool parquet = args.format == "parquet";
   Result<OutputFormat> format = OutputFormat::kTable;
   if (!parquet) {
@@ -103,7 +120,7 @@ int RunScan(CliContext& ctx, const ScanArgs& args) {
   auto plan = PlanScan(*table->io, table->metadata, *options);
   if (!plan) {
     if (plan.error().kind == ErrorKind::kInvalidArgument) return ctx.Usage(plan.error().message);
-    return ctx.Fail(plan.error());
+    return ctx.Fail(ExplainMissingFile(ctx, *table, *options, plan.error()));
   }
 
   std::ofstream file;
@@ -128,44 +145,32 @@ int RunScan(CliContext& ctx, const ScanArgs& args) {
   for (const auto& f : plan->projection.fields()) listing.columns.push_back(f.name);
   const bool streaming = *format == OutputFormat::kCsv || *format == OutputFormat::kJsonl;
   if (streaming && !parquet) PrintListing(listing, *format, *out);  // the CSV header (jsonl prints nothing)
+  const BatchText batch_text(listing.columns,
+                             *format == OutputFormat::kCsv ? BatchText::Format::kCsv : BatchText::Format::kJsonl);
+  std::string text;
   int64_t emitted = 0;
   for (const auto& task : plan->tasks) {
     if (args.limit >= 0 && emitted >= args.limit) break;
     auto rows = ReadTask(*table->io, table->metadata, task, plan->projection);
-    if (!rows) return ctx.Fail(rows.error());
+    if (!rows) return ctx.Fail(ExplainMissingFile(ctx, *table, *options, rows.error()));
     size_t take = rows->num_rows;
     if (args.limit >= 0) take = std::min<size_t>(take, static_cast<size_t>(args.limit - emitted));
     if (parquet) {
-      ColumnBatch part = *rows;
       if (take < rows->num_rows) {
         std::vector<uint8_t> keep(rows->num_rows, 0);
         std::fill(keep.begin(), keep.begin() + take, 1);
-        part = rows->Filter(keep);
+        *rows = rows->Filter(keep);
       }
-      if (auto st = writer->Write(part); !st) return ctx.Fail(st.error());
+      if (auto st = writer->Write(*rows); !st) return ctx.Fail(st.error());
+    } else if (streaming) {
+      constexpr size_t kRowsPerWrite = 16384;  // bounds the text buffer
+      for (size_t begin = 0; begin < take; begin += kRowsPerWrite) {
+        text.clear();
+        batch_text.Append(*rows, begin, std::min(take, begin + kRowsPerWrite), &text);
+        out->write(text.data(), static_cast<std::streamsize>(text.size()));
+      }
     } else {
-      Listing chunk{streaming ? std::vector<std::string>{} : listing.columns, {}};
-      for (size_t r = 0; r < take; ++r) (streaming ? chunk : listing).rows.push_back(RowAsJson(*rows, r));
-      if (streaming) {
-        for (const auto& row : chunk.rows) {
-          if (*format == OutputFormat::kJsonl) {
-            nlohmann::json obj = nlohmann::json::object();
-            for (size_t i = 0; i < listing.columns.size(); ++i) obj[listing.columns[i]] = row[i];
-            *out << JsonText(obj) << "\n";
-          } else {
-            for (size_t i = 0; i < row.size(); ++i) {
-              std::string cell = CellText(row[i], true);
-              if (cell.find_first_of(",\"\n") != std::string::npos) {
-                std::string quoted = "\"";
-                for (char c : cell) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-                cell = quoted + "\"";
-              }
-              *out << (i ? "," : "") << cell;
-            }
-            *out << "\n";
-          }
-        }
-      }
+      for (size_t r = 0; r < take; ++r) listing.rows.push_back(RowAsJson(*rows, r));
     }
     emitted += static_cast<int64_t>(take);
   }

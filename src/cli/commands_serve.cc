@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "cli/commands.h"
+#include "maint/maintenance.h"
 #include "server/rest_server.h"
 
 namespace floe::cli {
@@ -23,6 +24,7 @@ struct ServeOptions {
   int64_t token_lifetime_s = 3600;
   int64_t idempotency_lifetime_s = 1800;
   std::string log_format = "text";
+  std::string maintain_every;  // empty: no background maintenance
 };
 
 Result<std::pair<std::string, int>> ParseListen(const std::string& text) {
@@ -44,6 +46,12 @@ Result<std::pair<std::string, int>> ParseListen(const std::string& text) {
 int RunServe(CliContext& ctx, const ServeOptions& o) {
   auto listen = ParseListen(o.listen);
   if (!listen) return ctx.Usage(listen.error().message);
+  int64_t maintain_every_ms = 0;
+  if (!o.maintain_every.empty()) {
+    auto every = ParseDurationMs(o.maintain_every);
+    if (!every) return ctx.Usage("--maintain-every: " + every.error().message);
+    maintain_every_ms = *every;
+  }
   RestServerOptions options;
   options.catalog_uri = ctx.catalog_uri;
   if (options.catalog_uri.empty()) {
@@ -81,6 +89,7 @@ int RunServe(CliContext& ctx, const ServeOptions& o) {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
+  const std::string catalog_uri = options.catalog_uri;
   auto server = RestServer::Create(std::move(options));
   if (!server) {
     if (server.error().kind == ErrorKind::kInvalidArgument) return ctx.Usage(server.error().message);
@@ -91,6 +100,16 @@ int RunServe(CliContext& ctx, const ServeOptions& o) {
   for (const auto& note : (*server)->notes()) std::cerr << "floe serve: " << note << "\n";
   std::cout << "floe serve: listening on " << (*server)->url() << std::endl;
 
+  // Background maintenance of the tables that ask for it (floe.maintenance.enabled=true).
+  std::unique_ptr<MaintenanceLoop> maintenance;
+  if (maintain_every_ms > 0) {
+    CatalogOptions catalog_options;
+    catalog_options.name = ctx.catalog_name;
+    maintenance = std::make_unique<MaintenanceLoop>(
+        [catalog_uri, catalog_options] { return OpenCatalog(catalog_uri, catalog_options); },
+        maintain_every_ms, [](const std::string& line) { std::cerr << "floe serve: " << line << std::endl; });
+    maintenance->Start();
+  }
   RestServer* raw = server->get();
   std::thread waiter([raw, signals] {
     int sig = 0;
@@ -101,6 +120,7 @@ int RunServe(CliContext& ctx, const ServeOptions& o) {
   // Wake the waiter if the server stopped on its own.
   pthread_kill(waiter.native_handle(), SIGTERM);
   waiter.join();
+  if (maintenance) maintenance->Stop();
   if (!ran) return ctx.Fail(ran.error());
   std::cerr << "floe serve: stopped\n";
   return kExitOk;
@@ -153,6 +173,8 @@ void RegisterServeCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   serve->footer(
       "Besides the Iceberg REST API (/v1/...), the server answers GET /metrics (Prometheus text) and GET /ui "
       "(a read-only web view of namespaces and tables), with the same authentication.");
+  serve->add_option("--maintain-every", o.maintain_every,
+                    "DURATION (30s, 10m, 1h): maintain the tables with floe.maintenance.enabled=true that often");
   OnRun(serve, exit_status, [&ctx] { return RunServe(ctx, o); });
 }
 

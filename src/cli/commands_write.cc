@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/progress.h"
+#include "cli/read_ahead.h"
 #include "cli/row_files.h"
 #include "expr/binder.h"
 #include "expr/parser.h"
@@ -126,7 +127,9 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   static WriteArgs append_args;
   static std::vector<std::string> append_files;
   static std::string append_format;
+  static TextReadOptions append_text;
   AddWriteOptions(append, &append_args);
+  AddNullStringOption(append, &append_text);
   append->add_option("FILE", append_files, "input files")->required();
   append->add_option("--format", append_format, "csv, jsonl or parquet (default: from each file's extension)");
   OnRun(append, exit_status, [&ctx] {
@@ -139,11 +142,12 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     if (!catalog) return ctx.Fail(catalog.error());
     auto table = (*catalog)->LoadTable(*id);
     if (!table) return ctx.Fail(table.error());
-    FileRows rows(append_files, append_format, table->metadata.CurrentSchema());
+    FileRows rows(append_files, append_format, table->metadata.CurrentSchema(), append_text);
     Progress progress(ctx.stderr_is_terminal(), "append", rows.total_bytes());
     RowWriteOptions options = OptionsFrom(append_args);
     options.progress = [&](int64_t r, int64_t b) { progress.Update(r, b, 0, rows.bytes_done()); };
-    auto result = AppendRows(**catalog, *id, rows.AsSource(), options);
+    ReadAhead ahead(rows.AsSource());  // read and convert input while the writer writes
+    auto result = AppendRows(**catalog, *id, ahead.AsSource(), options);
     progress.Finish();
     if (!result) return ctx.Fail(result.error());
     PrintCommit("append", *id, *result);
@@ -204,7 +208,9 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   static WriteArgs overwrite_args;
   static std::vector<std::string> overwrite_files;
   static std::string overwrite_where, overwrite_format;
+  static TextReadOptions overwrite_text;
   AddWriteOptions(overwrite, &overwrite_args);
+  AddNullStringOption(overwrite, &overwrite_text);
   overwrite->add_option("FILE", overwrite_files, "input files")->required();
   overwrite->add_option("--where", overwrite_where, "rows to replace (whole files must match)");
   overwrite->add_option("--format", overwrite_format, "csv, jsonl or parquet");
@@ -221,7 +227,7 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     if (!catalog) return ctx.Fail(catalog.error());
     auto table = (*catalog)->LoadTable(*id);
     if (!table) return ctx.Fail(table.error());
-    FileRows rows(overwrite_files, overwrite_format, table->metadata.CurrentSchema());
+    FileRows rows(overwrite_files, overwrite_format, table->metadata.CurrentSchema(), overwrite_text);
     DataWriter writer(*(*catalog)->io(), table->metadata);
     ColumnBatch batch;
     while (true) {

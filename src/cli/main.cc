@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   RegisterScanCommands(app, ctx, &exit_status);
   RegisterSchemaCommands(app, ctx, &exit_status);
   RegisterEvolutionCommands(app, app.get_subcommand("schema"), ctx, &exit_status);
+  RegisterMaintenanceCommands(app, ctx, &exit_status);
   RegisterDemoCommand(app, ctx, &exit_status);
   RegisterStatsCommand(app, ctx, &exit_status);
 

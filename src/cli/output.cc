@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cli/batch_text.h"
 #include "cli/json_text.h"
 
 namespace floe::cli {
@@ -23,13 +24,29 @@ std::string CellText(const nlohmann::json& value, bool for_csv) {
 namespace {
 
 std::string CsvQuote(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
+  std::string out;
+  AppendCsvField(s, &out);
+  return out;
+}
+
+// A value as a CSV field: null is the empty field, the empty string "", so that floe (and
+// DuckDB, Spark, PostgreSQL) read back what was written.
+std::string CsvCell(const nlohmann::json& value) {
+  if (value.is_null()) return "";
+  return CsvQuote(CellText(value, true));
+}
+
+// One row as a JSON object on one line, keys in the order of `columns`.
+void AppendJsonObject(const std::vector<std::string>& columns, const std::vector<nlohmann::json>& row,
+                      std::string* out) {
+  out->push_back('{');
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (i) out->push_back(',');
+    *out += JsonText(nlohmann::json(columns[i]));
+    out->push_back(':');
+    *out += JsonText(row[i]);
   }
-  return out + "\"";
+  out->push_back('}');
 }
 
 // Display width of UTF-8 text: one column per code point (good enough for names and values).
@@ -46,15 +63,19 @@ void PrintListing(const Listing& listing, OutputFormat format, std::ostream& out
   switch (format) {
     case OutputFormat::kJson:
     case OutputFormat::kJsonl: {
-      nlohmann::json all = nlohmann::json::array();
+      // Keys in the listing's column order (ordered_json: nlohmann::json would sort them).
+      nlohmann::ordered_json all = nlohmann::ordered_json::array();
+      std::string line;
       for (const auto& row : listing.rows) {
-        nlohmann::json obj = nlohmann::json::object();
-        for (size_t i = 0; i < listing.columns.size(); ++i) obj[listing.columns[i]] = row[i];
         if (format == OutputFormat::kJsonl) {
-          out << JsonText(obj) << "\n";
-        } else {
-          all.push_back(std::move(obj));
+          line.clear();
+          AppendJsonObject(listing.columns, row, &line);
+          out << line << "\n";
+          continue;
         }
+        nlohmann::ordered_json obj = nlohmann::ordered_json::object();
+        for (size_t i = 0; i < listing.columns.size(); ++i) obj[listing.columns[i]] = nlohmann::ordered_json(row[i]);
+        all.push_back(std::move(obj));
       }
       if (format == OutputFormat::kJson) out << JsonText(all, 2) << "\n";
       return;
@@ -63,7 +84,7 @@ void PrintListing(const Listing& listing, OutputFormat format, std::ostream& out
       for (size_t i = 0; i < listing.columns.size(); ++i) out << (i ? "," : "") << CsvQuote(listing.columns[i]);
       out << "\n";
       for (const auto& row : listing.rows) {
-        for (size_t i = 0; i < row.size(); ++i) out << (i ? "," : "") << CsvQuote(CellText(row[i], true));
+        for (size_t i = 0; i < row.size(); ++i) out << (i ? "," : "") << CsvCell(row[i]);
         out << "\n";
       }
       return;

@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <CLI/CLI.hpp>
+
 #include "parquet/parquet_reader.h"
 #include "write/text_rows.h"
 
@@ -25,8 +27,14 @@ bool IsParquet(const std::string& path, const std::string& format) {
 }
 }  // namespace
 
-FileRows::FileRows(std::vector<std::string> paths, std::string format, Schema schema)
-    : paths_(std::move(paths)), format_(std::move(format)), schema_(std::move(schema)) {
+void AddNullStringOption(CLI::App* command, TextReadOptions* options) {
+  command->add_option("--null-string", options->null_string,
+                      "CSV: the unquoted text that means null (default: an empty field; \"\" is always the empty string)");
+}
+
+FileRows::FileRows(std::vector<std::string> paths, std::string format, Schema schema, TextReadOptions text_options)
+    : paths_(std::move(paths)), format_(std::move(format)), schema_(std::move(schema)),
+      text_options_(std::move(text_options)) {
   for (const auto& p : paths_) {
     std::error_code ec;
     auto size = std::filesystem::file_size(p, ec);
@@ -54,7 +62,7 @@ Status FileRows::OpenNext() {
     FLOE_ASSIGN_OR_RETURN(TextFormat format, TextFormatFor(path, format_));
     current->stream.open(path, std::ios::binary);
     if (!current->stream) return IOError("cannot open input file '" + path + "'");
-    FLOE_ASSIGN_OR_RETURN(current->text, TextRowReader::Open(current->stream, format, schema_, path));
+    FLOE_ASSIGN_OR_RETURN(current->text, TextRowReader::Open(current->stream, format, schema_, path, text_options_));
   }
   current_ = std::move(current);
   return Ok();

@@ -1,20 +1,29 @@
 // Rows from the files a user names on the command line: CSV, JSON lines or Parquet.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "txn/row_writes.h"
 #include "types/schema.h"
+#include "write/text_rows.h"
+
+namespace CLI {
+class App;
+}
 
 namespace floe::cli {
+
+// --null-string S on a command that reads CSV files.
+void AddNullStringOption(CLI::App* command, TextReadOptions* options);
 
 // A RowSource over several files, each read as `format` (or by its extension when empty),
 // converted to `schema` (columns matched by name). Errors name the file and line.
 class FileRows {
  public:
-  FileRows(std::vector<std::string> paths, std::string format, Schema schema);
+  FileRows(std::vector<std::string> paths, std::string format, Schema schema, TextReadOptions text_options = {});
   ~FileRows();
 
   Result<bool> Next(ColumnBatch* batch);
@@ -31,9 +40,10 @@ class FileRows {
   std::vector<std::string> paths_;
   std::string format_;
   Schema schema_;
+  TextReadOptions text_options_;
   size_t next_ = 0;
   int64_t total_bytes_ = 0;
-  int64_t done_bytes_ = 0;
+  std::atomic<int64_t> done_bytes_ = 0;  // read by a progress display on another thread
   std::unique_ptr<Current> current_;
 };
 

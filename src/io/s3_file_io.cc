@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "io/s3_upload.h"
 #include "io/s3_xml.h"
@@ -15,10 +16,13 @@ Error ObjectNotFound(const S3Response& response, const std::string& uri, const S
   return Error{ErrorKind::kNotFound, "no such file: " + uri};
 }
 
-// The object's size from a HEAD; NotFound when there is none.
-Result<int64_t> HeadSize(S3Client& client, const S3Location& location) {
+// The object's size from a HEAD; NotFound when there is none, or nullopt with `quiet_missing`
+// (Exists: a missing object is an answer, and asking whether the bucket exists would cost a
+// second round trip on every miss).
+Result<std::optional<int64_t>> HeadSize(S3Client& client, const S3Location& location, bool quiet_missing = false) {
   const std::string uri = location.Uri();
   FLOE_ASSIGN_OR_RETURN(S3Response head, client.Send({"HEAD", location.bucket, location.key}, "HEAD " + uri));
+  if (head.status == 404 && quiet_missing) return std::nullopt;
   if (head.status == 404) {
     // A HEAD has no body to say whether the bucket or the key is missing: ask the bucket.
     auto bucket = client.Send({"HEAD", location.bucket, ""}, "HEAD bucket " + location.bucket);
@@ -31,7 +35,7 @@ Result<int64_t> HeadSize(S3Client& client, const S3Location& location) {
   if (head.status != 200) return std::unexpected(S3Error(head, "HEAD " + uri, client.config()));
   const std::string* length = head.Header("content-length");
   if (length == nullptr) return IOError("HEAD " + uri + ": no Content-Length in the answer");
-  return static_cast<int64_t>(std::strtoll(length->c_str(), nullptr, 10));
+  return std::optional<int64_t>(std::strtoll(length->c_str(), nullptr, 10));
 }
 
 // Bytes [offset, offset + length) of an object whose size the caller checked.
@@ -94,8 +98,8 @@ Result<std::shared_ptr<S3FileIO>> S3FileIO::Make(const std::map<std::string, std
 
 Result<std::unique_ptr<InputFile>> S3FileIO::NewInputFile(std::string_view path) {
   FLOE_ASSIGN_OR_RETURN(S3Location location, ParseS3Location(path));
-  FLOE_ASSIGN_OR_RETURN(int64_t size, HeadSize(*client_, location));
-  return std::unique_ptr<InputFile>(std::make_unique<S3InputFile>(client_, std::move(location), std::string(path), size));
+  FLOE_ASSIGN_OR_RETURN(auto size, HeadSize(*client_, location));
+  return std::unique_ptr<InputFile>(std::make_unique<S3InputFile>(client_, std::move(location), std::string(path), *size));
 }
 
 Result<std::string> S3FileIO::ReadAll(std::string_view path) {
@@ -114,8 +118,8 @@ Result<std::string> S3FileIO::ReadRange(std::string_view path, int64_t offset, i
                            " is outside " + std::string(path));
   }
   if (length == 0) {  // no byte range to ask for: check the bounds by size
-    FLOE_ASSIGN_OR_RETURN(int64_t size, HeadSize(*client_, location));
-    FLOE_RETURN_IF_ERROR(CheckReadRange(path, size, offset, length));
+    FLOE_ASSIGN_OR_RETURN(auto size, HeadSize(*client_, location));
+    FLOE_RETURN_IF_ERROR(CheckReadRange(path, *size, offset, length));
     return std::string();
   }
   return GetRange(*client_, location, offset, length);
@@ -123,15 +127,14 @@ Result<std::string> S3FileIO::ReadRange(std::string_view path, int64_t offset, i
 
 Result<int64_t> S3FileIO::Size(std::string_view path) {
   FLOE_ASSIGN_OR_RETURN(S3Location location, ParseS3Location(path));
-  return HeadSize(*client_, location);
+  FLOE_ASSIGN_OR_RETURN(auto size, HeadSize(*client_, location));
+  return *size;
 }
 
 Result<bool> S3FileIO::Exists(std::string_view path) {
   FLOE_ASSIGN_OR_RETURN(S3Location location, ParseS3Location(path));
-  auto size = HeadSize(*client_, location);
-  if (size) return true;
-  if (size.error().kind == ErrorKind::kNotFound && size.error().message.starts_with("no such file")) return false;
-  return std::unexpected(size.error());
+  FLOE_ASSIGN_OR_RETURN(auto size, HeadSize(*client_, location, /*quiet_missing=*/true));
+  return size.has_value();
 }
 
 Status S3FileIO::CreateIfAbsent(std::string_view path, std::string_view data) {

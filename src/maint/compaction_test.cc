@@ -107,5 +107,69 @@ TEST(Compaction, RefusedWhenADeleteTouchingAnInputLanded) {
   EXPECT_EQ(t.Rows(), (std::vector<Order>{{1, "DE", 1}}));
 }
 
+TEST(Compaction, PartialProgressCostsOnlyTheConflictingGroup) {
+  OrdersTable t("country", kMergeOnRead);
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(AppendBatch(t.catalog(), t.id(),
+                            Batch({{i * 10, "DE", i}, {i * 10 + 1, "FR", i}, {i * 10 + 2, "US", i}}))
+                    .has_value());
+  const auto rows = t.Rows();
+  auto b = t.Open();
+  CompactionOptions options;
+  options.partial_progress = true;
+  options.max_commits = 3;  // one group (partition) per commit
+  // While the first group is being committed, another writer deletes a row of FR.
+  options.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 11")).has_value()); });
+  auto r = CompactTable(t.catalog(), t.id(), options);
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  ASSERT_EQ(r->groups.size(), 3u);
+  int committed = 0;
+  for (const auto& g : r->groups) {
+    if (g.committed) {
+      ++committed;
+      continue;
+    }
+    // The refusal names the group and its files.
+    EXPECT_EQ(g.partition, "country=FR");
+    EXPECT_NE(g.error.find("group country=FR"), std::string::npos) << g.error;
+    EXPECT_NE(g.error.find(g.inputs.front()), std::string::npos) << g.error;
+  }
+  EXPECT_EQ(committed, 2);
+  EXPECT_EQ(r->commits, 2);
+  auto expected = rows;
+  std::erase_if(expected, [](const Order& o) { return o.order_id == 11; });
+  EXPECT_EQ(t.Rows(), expected);  // B's delete survives
+  // Without partial progress the same conflict costs the whole job.
+  OrdersTable u("country", kMergeOnRead);
+  for (int i = 0; i < 2; ++i)
+    ASSERT_TRUE(AppendBatch(u.catalog(), u.id(), Batch({{i * 10, "DE", i}, {i * 10 + 1, "FR", i}})).has_value());
+  auto c = u.Open();
+  CompactionOptions whole;
+  whole.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(DeleteWhere(*c, u.id(), Where("order_id = 11")).has_value()); });
+  auto refused = CompactTable(u.catalog(), u.id(), whole);
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_EQ(refused.error().kind, ErrorKind::kValidationFailed);
+  EXPECT_NE(refused.error().message.find("group country=DE"), std::string::npos) << refused.error().message;
+}
+
+TEST(Compaction, TargetFileSizeAndBadOptions) {
+  OrdersTable t("");
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{i, "DE", i}})).has_value());
+  CompactionOptions bad;
+  bad.partial_progress = true;
+  bad.max_commits = 0;
+  auto r = CompactTable(t.catalog(), t.id(), bad);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_NE(r.error().message.find("max-commits"), std::string::npos);
+  CompactionOptions small_target;
+  small_target.target_file_size_bytes = 1;  // every file rolls at once: one row per file
+  small_target.small_file_bytes = 1 << 30;
+  auto rolled = CompactTable(t.catalog(), t.id(), small_target);
+  ASSERT_TRUE(rolled.has_value()) << rolled.error().message;
+  EXPECT_EQ(rolled->data_files_rewritten, 3);
+  EXPECT_EQ(rolled->data_files_added, 3);
+  EXPECT_EQ(t.Rows().size(), 3u);
+}
+
 }  // namespace
 }  // namespace floe

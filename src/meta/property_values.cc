@@ -25,10 +25,11 @@ const std::map<std::string, Rule>& Rules() {
                             props::kCommitTotalTimeoutMs, props::kManifestMinMergeCount,
                             props::kManifestTargetSizeBytes, props::kTargetFileSizeBytes,
                             props::kParquetRowGroupSizeBytes, props::kParquetPageSizeBytes,
-                            props::kMetadataPreviousVersionsMax}) {
+                            props::kMetadataPreviousVersionsMax, props::kMaxSnapshotAgeMs,
+                            props::kMinSnapshotsToKeep, props::kMaxRefAgeMs, props::kOrphanOlderThanMs}) {
       (*r)[key] = Rule{Kind::kCount, {}};
     }
-    for (const char* key : {props::kManifestMergeEnabled, props::kMetadataDeleteAfterCommit}) {
+    for (const char* key : {props::kManifestMergeEnabled, props::kMetadataDeleteAfterCommit, props::kMaintenanceEnabled}) {
       (*r)[key] = Rule{Kind::kBoolean, {}};
     }
     for (const char* key : {props::kDeleteIsolationLevel, props::kUpdateIsolationLevel, props::kMergeIsolationLevel}) {

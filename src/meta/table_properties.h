@@ -48,6 +48,20 @@ inline constexpr int64_t kMetadataPreviousVersionsMaxDefault = 100;
 inline constexpr const char* kMetadataDeleteAfterCommit = "write.metadata.delete-after-commit.enabled";
 inline constexpr const char* kFormatVersion = "format-version";
 
+// Snapshot expiry (Iceberg's names and defaults); per-ref settings override the first three.
+inline constexpr const char* kMaxSnapshotAgeMs = "history.expire.max-snapshot-age-ms";
+inline constexpr int64_t kMaxSnapshotAgeMsDefault = 5LL * 24 * 60 * 60 * 1000;  // 5 days
+inline constexpr const char* kMinSnapshotsToKeep = "history.expire.min-snapshots-to-keep";
+inline constexpr int64_t kMinSnapshotsToKeepDefault = 1;
+inline constexpr const char* kMaxRefAgeMs = "history.expire.max-ref-age-ms";
+inline constexpr int64_t kMaxRefAgeMsDefault = INT64_MAX;  // refs never age out
+
+// floe's own: whether `floe serve --maintain-every` runs the table's maintenance, and the
+// orphan-removal safety window (Iceberg's action default: 3 days).
+inline constexpr const char* kMaintenanceEnabled = "floe.maintenance.enabled";
+inline constexpr const char* kOrphanOlderThanMs = "floe.maintenance.orphan-older-than-ms";
+inline constexpr int64_t kOrphanOlderThanMsDefault = 3LL * 24 * 60 * 60 * 1000;
+
 // floe's own: the snapshot summary key that carries a commit's idempotency key.
 inline constexpr const char* kIdempotencyKeyProperty = "floe.commit.idempotency-key-property";
 inline constexpr const char* kIdempotencyKeySummaryDefault = "floe.idempotency-key";

@@ -95,6 +95,7 @@ class Planner {
       : io_(io), table_(table), options_(options), plan_(plan) {}
 
   Status Run(const Snapshot& snapshot) {
+    if (plan_->filter->op() != Op::kTrue) filter_field_ids_ = ReferencedFieldIds(plan_->filter);
     FLOE_ASSIGN_OR_RETURN(std::vector<ManifestFile> manifests, ReadManifestList(io_, table_, snapshot));
     PlanStats& stats = plan_->stats;
     if (snapshot.manifest_list.empty()) {
@@ -217,9 +218,18 @@ class Planner {
     ManifestReadOptions options;
     options.manifest = &manifest;
     options.table = &table_;
-    FLOE_ASSIGN_OR_RETURN(ManifestReader reader, ManifestReader::Open(*bytes, manifest.manifest_path, options));
     bool deletes = manifest.content == ManifestContent::kDeletes;
     bool check_metrics = !deletes && plan_->filter->op() != Op::kTrue;
+    // Metrics are most of an entry's decoding: a data manifest decodes those of the filter's
+    // columns, and all of them only for the files kept, when the caller asked for them.
+    // Delete files keep all: the delete index uses the file_path bounds.
+    const bool all_metrics_later = check_metrics && options_.include_column_stats;
+    if (check_metrics) {
+      options.metric_field_ids = filter_field_ids_;
+    } else if (!deletes && !options_.include_column_stats) {
+      options.metric_field_ids.emplace();
+    }
+    FLOE_ASSIGN_OR_RETURN(ManifestReader reader, ManifestReader::Open(*bytes, manifest.manifest_path, options));
     out->entries.reserve(static_cast<size_t>(std::max(0, manifest.added_files_count + manifest.existing_files_count)));
     ManifestEntry entry;
     while (true) {
@@ -241,8 +251,11 @@ class Planner {
         ++out->pruned_by_metrics;
         continue;
       }
-      // Delete files keep their bounds: the delete index uses the file_path bounds.
-      if (!deletes && !options_.include_column_stats) DropStats(&entry.file);
+      if (all_metrics_later) {
+        FLOE_RETURN_IF_ERROR(reader.ReadAllMetrics(&entry.file));
+      } else if (!deletes && !options_.include_column_stats) {
+        DropStats(&entry.file);
+      }
       out->entries.push_back(std::move(entry));
     }
     return Ok();
@@ -253,6 +266,7 @@ class Planner {
   const ScanOptions& options_;
   ScanPlan* plan_;
   std::unordered_map<int, SpecFilter> specs_;
+  std::vector<int> filter_field_ids_;  // the columns the filter names
 };
 
 }  // namespace

@@ -11,7 +11,8 @@ Result<const Snapshot*> SelectSnapshot(const TableMetadata& table, const ScanOpt
 
   if (options.snapshot_id) {
     const Snapshot* s = table.SnapshotById(*options.snapshot_id);
-    if (!s) return NotFound("snapshot " + std::to_string(*options.snapshot_id) + " not found in table metadata");
+    if (!s) return NotFound("snapshot " + std::to_string(*options.snapshot_id) +
+                             " is not in the table's metadata (expired, or never existed)");
     return s;
   }
   if (options.ref) {

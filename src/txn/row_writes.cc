@@ -96,7 +96,7 @@ Result<RowWriteResult> AppendRows(Catalog& catalog, const TableIdentifier& id, c
       return std::unexpected(more.error());
     }
     if (!*more) break;
-    auto st = writer.Write(batch);
+    auto st = writer.Write(std::move(batch));
     if (!st) {
       writer.Abort();
       return std::unexpected(st.error());

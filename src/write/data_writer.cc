@@ -64,7 +64,7 @@ DataWriter::~DataWriter() {
     if (file->sink) file->sink->Abort();
 }
 
-Result<ColumnBatch> DataWriter::ConformToSchema(const ColumnBatch& batch) const {
+Result<ColumnBatch> DataWriter::ConformToSchema(ColumnBatch batch) const {
   bool same = batch.fields.size() == schema_.fields().size();
   for (size_t i = 0; same && i < batch.fields.size(); ++i)
     same = batch.fields[i].id == schema_.fields()[i].id && batch.fields[i].type->Equals(*schema_.fields()[i].type);
@@ -75,7 +75,7 @@ Result<ColumnBatch> DataWriter::ConformToSchema(const ColumnBatch& batch) const 
     const NestedField& field = schema_.fields()[i];
     int index = batch.ColumnIndexById(field.id);
     if (index >= 0 && batch.fields[index].type->Equals(*field.type)) {
-      out.columns[i] = batch.columns[index];
+      out.columns[i] = std::move(batch.columns[index]);  // each source column is used once
       continue;
     }
     if (index >= 0) {
@@ -128,9 +128,14 @@ Status DataWriter::CloseFile(OpenFile& file) {
 }
 
 Status DataWriter::Write(const ColumnBatch& input) {
+  if (input.num_rows == 0) return Ok();
+  return Write(ColumnBatch(input));
+}
+
+Status DataWriter::Write(ColumnBatch&& input) {
   if (!target_file_size_) return std::unexpected(target_file_size_.error());
   if (input.num_rows == 0) return Ok();
-  FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, ConformToSchema(input));
+  FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, ConformToSchema(std::move(input)));
   stats_.rows += static_cast<int64_t>(batch.num_rows);
 
   // Group rows by partition tuple.

@@ -35,6 +35,9 @@ class DataWriter {
   // The batch's columns are matched to the table schema by field id (missing optional columns
   // are written as null; a missing required column is an error naming it).
   Status Write(const ColumnBatch& batch);
+  // The same, taking the batch's columns over: a column that needs no conversion is written
+  // from where it is, not copied.
+  Status Write(ColumnBatch&& batch);
   // Closes every open file; the data files to commit.
   Result<std::vector<DataFile>> Finish();
   // Deletes every file written so far (the commit certainly failed or was never made).
@@ -49,7 +52,7 @@ class DataWriter {
   Status CloseFile(OpenFile& file);
   // How many rows to write into `file` before its size is checked again.
   size_t RowsBeforeSizeCheck(const OpenFile& file) const;
-  Result<ColumnBatch> ConformToSchema(const ColumnBatch& batch) const;
+  Result<ColumnBatch> ConformToSchema(ColumnBatch batch) const;
 
   FileIO& io_;
   const TableMetadata& table_;

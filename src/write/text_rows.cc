@@ -1,8 +1,11 @@
 #include "write/text_rows.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include <nlohmann/json.hpp>
+
+#include "write/text_values.h"
 
 namespace floe {
 namespace {
@@ -48,90 +51,84 @@ Result<TextFormat> TextFormatFor(const std::string& path, const std::string& for
   return InvalidArgument("unknown input format '" + format + "' (csv, jsonl or parquet)");
 }
 
-Result<std::vector<std::string>> SplitCsvLine(const std::string& line) {
-  std::vector<std::string> fields;
-  std::string field;
-  bool quoted = false, was_quoted = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
-    if (quoted) {
-      if (c == '"') {
-        if (i + 1 < line.size() && line[i + 1] == '"') {
-          field.push_back('"');
-          ++i;
-        } else {
-          quoted = false;
-        }
-      } else {
-        field.push_back(c);
-      }
-    } else if (c == '"' && field.empty() && !was_quoted) {
-      quoted = was_quoted = true;
-    } else if (c == ',') {
-      fields.push_back(std::move(field));
-      field.clear();
-      was_quoted = false;
-    } else if (c == '\r' && i + 1 == line.size()) {
-      // tolerate CRLF line ends
-    } else {
-      field.push_back(c);
-    }
-  }
-  if (quoted) return InvalidArgument("unterminated quoted field");
-  fields.push_back(std::move(field));
-  return fields;
-}
-
 Result<std::unique_ptr<TextRowReader>> TextRowReader::Open(std::istream& in, TextFormat format, const Schema& schema,
-                                                           std::string source_name) {
-  std::unique_ptr<TextRowReader> reader(new TextRowReader(in, format, schema, std::move(source_name)));
+                                                           std::string source_name, TextReadOptions options) {
+  std::unique_ptr<TextRowReader> reader(
+      new TextRowReader(in, format, schema, std::move(source_name), std::move(options)));
   if (format == TextFormat::kCsv) FLOE_RETURN_IF_ERROR(reader->ReadHeader());
   return reader;
 }
 
 std::string TextRowReader::Where(const std::string& column) const {
-  return source_ + " line " + std::to_string(line_) + (column.empty() ? "" : ", column '" + column + "'");
+  return source_ + " line " + std::to_string(line()) + (column.empty() ? "" : ", column '" + column + "'");
 }
 
+namespace {
+
+std::string QuotedList(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "'" : ", '") + n + "'";
+  return out;
+}
+
+std::string ColumnNames(const Schema& schema) {
+  std::string out;
+  for (const auto& f : schema.fields()) out += (out.empty() ? "" : ", ") + f.name;
+  return out;
+}
+
+}  // namespace
+
 Status TextRowReader::ReadHeader() {
-  std::string header;
-  if (!std::getline(in_, header)) return InvalidArgument(source_ + ": empty CSV file (a header line is needed)");
-  ++line_;
-  auto names = SplitCsvLine(header);
-  if (!names) return InvalidArgument(Where("") + ": " + names.error().message);
-  std::vector<bool> seen(schema_.fields().size(), false);
-  for (const auto& name : *names) {
+  FLOE_ASSIGN_OR_RETURN(bool any, csv_.Next(&fields_));
+  if (!any) return InvalidArgument(source_ + ": empty CSV file (a header line is needed)");
+  csv_column_of_field_.assign(schema_.fields().size(), -1);
+  std::vector<std::string> unknown, twice, missing;
+  for (size_t c = 0; c < fields_.size(); ++c) {
+    std::string name(fields_[c].text);
     int index = FieldIndexByName(schema_, name);
-    if (index < 0)
-      return InvalidArgument(source_ + ": column '" + name + "' is not in the table's schema");
-    if (seen[index]) return InvalidArgument(source_ + ": column '" + name + "' appears twice in the header");
-    seen[index] = true;
-    csv_field_of_column_.push_back(index);
+    if (index < 0) {
+      unknown.push_back(name);
+    } else if (csv_column_of_field_[index] >= 0) {
+      twice.push_back(name);
+    } else {
+      csv_column_of_field_[index] = static_cast<int>(c);
+    }
   }
-  for (size_t i = 0; i < seen.size(); ++i)
-    if (!seen[i] && schema_.fields()[i].required)
-      return InvalidArgument(source_ + ": required column '" + schema_.fields()[i].name + "' is missing from the header");
+  csv_header_size_ = fields_.size();
+  for (size_t i = 0; i < schema_.fields().size(); ++i)
+    if (csv_column_of_field_[i] < 0 && schema_.fields()[i].required) missing.push_back(schema_.fields()[i].name);
+  std::string problems;
+  auto add = [&](const std::vector<std::string>& names, const std::string& one, const std::string& many) {
+    if (names.empty()) return;
+    problems += (problems.empty() ? "" : "; ") + std::string(names.size() == 1 ? one : many) + " " + QuotedList(names);
+  };
+  add(unknown, "the header names a column the table does not have:", "the header names columns the table does not have:");
+  add(twice, "the header names this column twice:", "the header names these columns twice:");
+  add(missing, "the header lacks the required column", "the header lacks the required columns");
+  if (!problems.empty())
+    return InvalidArgument(source_ + ": " + problems + " (the table's columns, matched ignoring case: " +
+                           ColumnNames(schema_) + ")");
   return Ok();
 }
 
-Status TextRowReader::AppendCsvLine(const std::string& line, ColumnBatch* out) {
-  auto values = SplitCsvLine(line);
-  if (!values) return InvalidArgument(Where("") + ": " + values.error().message);
-  if (values->size() != csv_field_of_column_.size())
-    return InvalidArgument(Where("") + ": " + std::to_string(values->size()) + " fields, the header has " +
-                           std::to_string(csv_field_of_column_.size()));
-  std::vector<Literal> row;
-  for (const auto& f : schema_.fields()) row.push_back(Literal::Null(f.type));
-  for (size_t c = 0; c < values->size(); ++c) {
-    const NestedField& field = schema_.fields()[csv_field_of_column_[c]];
-    const std::string& text = (*values)[c];
-    if (text.empty() && field.type->id() != TypeId::kString) continue;
-    auto v = Literal::String(text).CastTo(field.type);
-    if (!v) return InvalidArgument(Where(field.name) + ": " + v.error().message);
-    row[csv_field_of_column_[c]] = std::move(*v);
+Status TextRowReader::AppendCsvRecord(ColumnBatch* out) {
+  const auto& schema_fields = schema_.fields();
+  for (size_t i = 0; i < schema_fields.size(); ++i) {
+    Column& column = out->columns[i];
+    const int c = csv_column_of_field_[i];
+    const CsvField* field = c >= 0 ? &fields_[c] : nullptr;
+    bool is_null = !field || (!field->quoted && field->text == options_.null_string) ||
+                   (field->text.empty() && column.type->id() != TypeId::kString);
+    if (is_null) {
+      if (schema_fields[i].required) return InvalidArgument(Where(schema_fields[i].name) + ": a required column is null");
+      column.AppendNull();
+      continue;
+    }
+    auto st = AppendTextValue(&column, field->text);
+    if (!st) return InvalidArgument(Where(schema_fields[i].name) + ": " + st.error().message);
   }
-  auto st = out->AppendRow(row);
-  if (!st) return InvalidArgument(Where("") + ": " + st.error().message);
+  ++out->num_rows;
   return Ok();
 }
 
@@ -155,15 +152,23 @@ Status TextRowReader::AppendJsonLine(const std::string& line, ColumnBatch* out) 
 
 Result<bool> TextRowReader::Next(size_t max_rows, ColumnBatch* out) {
   *out = ColumnBatch(schema_);
+  if (format_ == TextFormat::kCsv) {
+    for (auto& column : out->columns) column.Reserve(max_rows);
+    while (out->num_rows < max_rows) {
+      FLOE_ASSIGN_OR_RETURN(bool more, csv_.Next(&fields_));
+      if (!more) break;
+      if (fields_.size() != csv_header_size_)
+        return InvalidArgument(Where("") + ": " + std::to_string(fields_.size()) + " fields, the header has " +
+                               std::to_string(csv_header_size_));
+      FLOE_RETURN_IF_ERROR(AppendCsvRecord(out));
+    }
+    return out->num_rows > 0;
+  }
   std::string line;
   while (out->num_rows < max_rows && std::getline(in_, line)) {
     ++line_;
     if (line.empty() || (line.size() == 1 && line[0] == '\r')) continue;
-    if (format_ == TextFormat::kCsv) {
-      FLOE_RETURN_IF_ERROR(AppendCsvLine(line, out));
-    } else {
-      FLOE_RETURN_IF_ERROR(AppendJsonLine(line, out));
-    }
+    FLOE_RETURN_IF_ERROR(AppendJsonLine(line, out));
   }
   if (in_.bad()) return IOError(source_ + ": read error");
   return out->num_rows > 0;
@@ -209,17 +214,18 @@ Result<Schema> InferSchema(std::istream& in, TextFormat format, const std::strin
     return guesses.back();
   };
   if (format == TextFormat::kCsv) {
-    if (!std::getline(in, line)) return InvalidArgument(source_name + ": empty CSV file (a header line is needed)");
-    ++line_no;
-    FLOE_ASSIGN_OR_RETURN(auto names, SplitCsvLine(line));
-    for (const auto& n : names) guess_for(n);
-    while (line_no <= static_cast<int64_t>(sample_rows) && std::getline(in, line)) {
-      ++line_no;
-      if (line.empty()) continue;
-      auto values = SplitCsvLine(line);
-      if (!values || values->size() != guesses.size())
-        return InvalidArgument(source_name + " line " + std::to_string(line_no) + ": does not match the header");
-      for (size_t i = 0; i < values->size(); ++i) guesses[i].See((*values)[i]);
+    CsvRecordReader records(in, source_name);
+    std::vector<CsvField> fields;
+    FLOE_ASSIGN_OR_RETURN(bool any, records.Next(&fields));
+    if (!any) return InvalidArgument(source_name + ": empty CSV file (a header line is needed)");
+    for (const auto& f : fields) guess_for(std::string(f.text));
+    for (size_t rows = 0; rows < sample_rows; ++rows) {
+      FLOE_ASSIGN_OR_RETURN(bool more, records.Next(&fields));
+      if (!more) break;
+      if (fields.size() != guesses.size())
+        return InvalidArgument(source_name + " line " + std::to_string(records.record_line()) +
+                               ": does not match the header");
+      for (size_t i = 0; i < fields.size(); ++i) guesses[i].See(std::string(fields[i].text));
     }
   } else {
     while (line_no < static_cast<int64_t>(sample_rows) && std::getline(in, line)) {

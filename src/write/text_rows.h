@@ -1,8 +1,11 @@
 // Rows from text files people have at hand: CSV with a header line, and JSON lines.
 //
-// Columns are matched to the schema by name (case-insensitive); a column the file lacks is
-// null (an error if the field is required); a value that does not convert is an error naming
-// the file, the line and the column. Empty CSV fields and JSON nulls are nulls.
+// Columns are matched to the schema by name (case-insensitive); a header name the schema lacks
+// is an error naming every such name; a column the file lacks is null (an error if the field
+// is required); a value that does not convert is an error naming the file, the line and the
+// column. In CSV an unquoted empty field is null and a quoted "" the empty string (as DuckDB,
+// Spark and PostgreSQL read CSV); `null_string` chooses another null marker (unquoted only).
+// For a column that is not a string, an empty field is null either way. JSON nulls are nulls.
 #pragma once
 
 #include <istream>
@@ -11,11 +14,16 @@
 #include <vector>
 
 #include "types/column_batch.h"
+#include "write/csv_records.h"
 #include "types/schema.h"
 
 namespace floe {
 
 enum class TextFormat { kCsv, kJsonLines };
+
+struct TextReadOptions {
+  std::string null_string;  // CSV: this unquoted text is null (default: the empty field)
+};
 
 // From an explicit --format ("csv", "jsonl", "json") or, when empty, the file's extension.
 Result<TextFormat> TextFormatFor(const std::string& path, const std::string& explicit_format);
@@ -24,17 +32,19 @@ class TextRowReader {
  public:
   // `source_name` names the input in errors. The stream must outlive the reader.
   static Result<std::unique_ptr<TextRowReader>> Open(std::istream& in, TextFormat format, const Schema& schema,
-                                                     std::string source_name);
+                                                     std::string source_name, TextReadOptions options = {});
 
   // Reads up to `max_rows` rows into a fresh batch; false once the input is exhausted.
   Result<bool> Next(size_t max_rows, ColumnBatch* out);
-  int64_t line() const { return line_; }
+  int64_t line() const { return format_ == TextFormat::kCsv ? csv_.record_line() : line_; }
 
  private:
-  TextRowReader(std::istream& in, TextFormat format, const Schema& schema, std::string source_name)
-      : in_(in), format_(format), schema_(schema), source_(std::move(source_name)) {}
+  TextRowReader(std::istream& in, TextFormat format, const Schema& schema, std::string source_name,
+                TextReadOptions options)
+      : in_(in), format_(format), schema_(schema), source_(std::move(source_name)), options_(std::move(options)),
+        csv_(in, source_) {}
   Status ReadHeader();
-  Status AppendCsvLine(const std::string& line, ColumnBatch* out);
+  Status AppendCsvRecord(ColumnBatch* out);
   Status AppendJsonLine(const std::string& line, ColumnBatch* out);
   std::string Where(const std::string& column) const;
 
@@ -42,12 +52,13 @@ class TextRowReader {
   TextFormat format_;
   Schema schema_;
   std::string source_;
+  TextReadOptions options_;
   int64_t line_ = 0;
-  std::vector<int> csv_field_of_column_;  // for each CSV column, the schema field index or -1
+  CsvRecordReader csv_;
+  std::vector<CsvField> fields_;           // the current CSV record
+  std::vector<int> csv_column_of_field_;  // for each schema field, its CSV column or -1
+  size_t csv_header_size_ = 0;
 };
-
-// Splits one CSV record (RFC 4180 quoting). Multi-line quoted fields are not supported.
-Result<std::vector<std::string>> SplitCsvLine(const std::string& line);
 
 // Infers a schema from a CSV or JSON-lines sample: long, double, boolean, date, timestamp or
 // string per column, every field optional (for `floe create --like`).

@@ -1,0 +1,161 @@
+// Commits and scans on S3 in round trips: a delay proxy (io/s3_fault_proxy_for_tests.h) in
+// front of the moto server adds 0, 10 or 50 ms to every request, standing in for the distance
+// to an object store. For each delay, in one run:
+//   rtt      a bare conditional PUT (If-None-Match: *) of a small object
+//   storage  an append commit (data file prewritten) on the storage catalog at s3://
+//   sqlite   the same on a SQLite catalog whose warehouse is on S3
+//   scan     reading every row of a 100-file table
+// each as milliseconds and as a multiple of the round trip, and the requests each commit sent.
+//
+//   bash scripts/s3.sh start && set -a && . build/s3.env && set +a
+//   ./build/s3_bench            (FLOE_BENCH_COMMITS=N commits per catalog and delay, default 8)
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <type_traits>
+#include <vector>
+
+#include "catalog/catalog_test_env.h"
+#include "catalog/storage/storage_catalog.h"
+#include "io/s3_fault_proxy_for_tests.h"
+#include "io/scheme_file_io.h"
+#include "scan/table_scan.h"
+#include "txn/commit_loop.h"
+#include "txn/operations.h"
+#include "util/clock.h"
+#include "write/data_writer.h"
+
+namespace floe {
+namespace {
+
+const TableIdentifier kTable{{"bench"}, "t"};
+
+[[noreturn]] void Die(const Error& e) {
+  std::fprintf(stderr, "s3_bench: %s\n", e.ToString().c_str());
+  std::exit(1);
+}
+// The value of a Result (nothing for a Status), or the end of the run.
+template <typename R>
+auto Must(R r) {
+  if (!r) Die(r.error());
+  if constexpr (!std::is_void_v<typename R::value_type>) return std::move(*r);
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// `count` one-row data files, written before any timing starts.
+std::vector<DataFile> WriteDataFiles(Catalog& catalog, int count) {
+  const TableMetadata table = Must(catalog.LoadTable(kTable)).metadata;
+  std::vector<DataFile> files;
+  while (static_cast<int>(files.size()) < count) {
+    ColumnBatch batch(table.CurrentSchema());
+    Must(batch.AppendRow({Literal::Long(static_cast<int64_t>(files.size())), Literal::String("row")}));
+    DataWriter writer(*catalog.io(), table);
+    Must(writer.Write(batch));
+    for (DataFile& file : Must(writer.Finish())) files.push_back(std::move(file));
+  }
+  return files;
+}
+
+void MakeTable(Catalog& catalog) {
+  Must(catalog.CreateNamespace(kTable.ns, {}));
+  Must(catalog.CreateTable(kTable, CreateTableRequest{testing_env::SimpleSchema()}));
+}
+
+struct Timed {
+  double ms = 0;
+  S3RequestCounts per_commit;
+};
+
+Timed TimeAppends(Catalog& catalog, S3FileIO& io, std::vector<DataFile>& files, int commits) {
+  std::vector<double> ms;
+  const S3RequestCounts before = io.RequestCounts();
+  for (int i = 0; i < commits; ++i) {
+    FilesOperation op(FastAppend({files.back()}));
+    files.pop_back();
+    int64_t t = MonotonicMicros();
+    Must(CommitOperation(catalog, kTable, op));
+    ms.push_back((MonotonicMicros() - t) / 1000.0);
+  }
+  const S3RequestCounts after = io.RequestCounts();
+  auto per = [&](int64_t a, int64_t b) { return (a - b + commits / 2) / commits; };
+  return {Median(ms), {per(after.get, before.get), per(after.put, before.put), per(after.head, before.head),
+                       per(after.post, before.post), per(after.del, before.del), per(after.list, before.list)}};
+}
+
+int Main() {
+  auto config = TestS3Config();
+  if (!config) {
+    std::printf("%s\n", kNoS3Message);
+    return 0;
+  }
+  const int commits = std::getenv("FLOE_BENCH_COMMITS") ? std::atoi(std::getenv("FLOE_BENCH_COMMITS")) : 8;
+  if (!TestS3FileIO()) Die(Error{ErrorKind::kUnavailable, "cannot reach " + config->endpoint});
+  auto proxy = S3FaultProxy::Start(config->endpoint);
+  config->endpoint = proxy->endpoint();
+  auto io = std::make_shared<S3FileIO>(*config);
+
+  // The storage catalog at s3://, and a SQLite catalog with its warehouse on S3.
+  testing_env::TempDir dir("floe-s3-bench");
+  StorageCatalog storage("bench", TestS3Prefix("bench-storage"), io);
+  MakeTable(storage);
+  auto sqlite = Must(OpenCatalog("sqlite://" + dir.path() + "/catalog.db?warehouse=" + TestS3Prefix("bench-sql") +
+                                 "&s3.endpoint=" + proxy->endpoint() +
+                                 "&s3.access-key-id=testing&s3.secret-access-key=testing-secret"));
+  MakeTable(*sqlite);
+  auto sql_s3 = std::dynamic_pointer_cast<S3FileIO>(Must(dynamic_cast<SchemeFileIO&>(*sqlite->io()).S3()));
+
+  const std::vector<int> delays = {0, 10, 50};
+  auto storage_files = WriteDataFiles(storage, commits * static_cast<int>(delays.size()));
+  auto sql_files = WriteDataFiles(*sqlite, commits * static_cast<int>(delays.size()));
+  // A 100-file table to scan, in one commit.
+  StorageCatalog scanned("bench", TestS3Prefix("bench-scan"), io);
+  MakeTable(scanned);
+  {
+    auto files = WriteDataFiles(scanned, 100);
+    FilesOperation op(FastAppend(files));
+    Must(CommitOperation(scanned, kTable, op));
+  }
+
+  std::printf("| delay | rtt ms | storage commit ms (x rtt) | sqlite+S3 commit ms (x rtt) | scan 100 files ms (x rtt) |\n");
+  std::printf("|---|---|---|---|---|\n");
+  S3RequestCounts storage_requests, sql_requests;
+  for (int delay : delays) {
+    proxy->SetDelayMs(delay);
+    std::vector<double> rtt;
+    const std::string prefix = TestS3Prefix("bench-rtt");
+    for (int i = 0; i < 10; ++i) {
+      int64_t t = MonotonicMicros();
+      Must(io->CreateIfAbsent(prefix + "/o" + std::to_string(i), "{}"));
+      rtt.push_back((MonotonicMicros() - t) / 1000.0);
+    }
+    const double round_trip = Median(rtt);
+    Timed s = TimeAppends(storage, *io, storage_files, commits);
+    Timed q = TimeAppends(*sqlite, *sql_s3, sql_files, commits);
+    storage_requests = s.per_commit;
+    sql_requests = q.per_commit;
+    auto table = Must(scanned.LoadTable(kTable));
+    int64_t t = MonotonicMicros();
+    auto rows = Must(ReadTable(*io, table.metadata, ScanOptions{}));
+    const double scan_ms = (MonotonicMicros() - t) / 1000.0;
+    if (rows.num_rows != 100) Die(Error{ErrorKind::kCorrupt, "scan read " + std::to_string(rows.num_rows) + " rows"});
+    std::printf("| %d ms | %.1f | %.1f (%.1f) | %.1f (%.1f) | %.1f (%.1f) |\n", delay, round_trip, s.ms,
+                s.ms / round_trip, q.ms, q.ms / round_trip, scan_ms, scan_ms / round_trip);
+  }
+  auto show = [](const char* what, const S3RequestCounts& c) {
+    std::printf("%s: requests per append commit: PUT %lld, GET %lld, HEAD %lld, LIST %lld, DELETE %lld, POST %lld\n",
+                what, static_cast<long long>(c.put), static_cast<long long>(c.get), static_cast<long long>(c.head),
+                static_cast<long long>(c.list), static_cast<long long>(c.del), static_cast<long long>(c.post));
+  };
+  show("storage on S3", storage_requests);
+  show("sqlite, S3 warehouse", sql_requests);
+  return 0;
+}
+
+}  // namespace
+}  // namespace floe
+
+int main() { return floe::Main(); }

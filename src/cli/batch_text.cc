@@ -1,0 +1,128 @@
+#include "cli/batch_text.h"
+
+#include <charconv>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/json_text.h"
+#include "util/utf8.h"
+
+namespace floe::cli {
+namespace {
+
+// JSON string escaping as nlohmann's dump writes it (UTF-8 kept as is, controls escaped). Bytes
+// that are not well-formed UTF-8 are printed as U+FFFD, as JsonText prints them.
+void AppendJsonString(std::string_view s, std::string* out) {
+  if (!IsValidUtf8(s)) {
+    *out += JsonText(nlohmann::json(std::string(s)));
+    return;
+  }
+  out->push_back('"');
+  for (char ch : s) {
+    auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"': *out += "\\\""; break;
+      case '\\': *out += "\\\\"; break;
+      case '\b': *out += "\\b"; break;
+      case '\f': *out += "\\f"; break;
+      case '\n': *out += "\\n"; break;
+      case '\r': *out += "\\r"; break;
+      case '\t': *out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          static const char kHex[] = "0123456789abcdef";
+          *out += "\\u00";
+          out->push_back(kHex[c >> 4]);
+          out->push_back(kHex[c & 15]);
+        } else {
+          out->push_back(ch);
+        }
+    }
+  }
+  out->push_back('"');
+}
+
+}  // namespace
+
+void AppendCsvField(std::string_view s, std::string* out) {
+  if (!s.empty() && s.find_first_of(",\"\n\r") == std::string_view::npos) {
+    out->append(s);
+    return;
+  }
+  out->push_back('"');
+  for (char c : s) {
+    if (c == '"') out->push_back('"');
+    out->push_back(c);
+  }
+  out->push_back('"');
+}
+
+namespace {
+
+template <typename T>
+void AppendInteger(T v, std::string* out) {
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out->append(buf, end);
+}
+
+}  // namespace
+
+BatchText::BatchText(const std::vector<std::string>& columns, Format format) : format_(format) {
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (format == Format::kCsv) {
+      prefixes_.push_back(i ? "," : "");
+      continue;
+    }
+    std::string p = i ? "," : "{";
+    AppendJsonString(columns[i], &p);
+    p.push_back(':');
+    prefixes_.push_back(std::move(p));
+  }
+}
+
+void BatchText::AppendValue(const Column& c, size_t row, std::string* out) const {
+  const bool csv = format_ == Format::kCsv;
+  if (c.IsNull(row) || c.type->is_nested()) {
+    if (!csv) *out += "null";
+    return;
+  }
+  switch (c.type->id()) {
+    case TypeId::kBoolean: *out += c.bools[row] ? "true" : "false"; return;
+    case TypeId::kInt: AppendInteger(c.ints[row], out); return;
+    case TypeId::kLong: AppendInteger(c.longs[row], out); return;
+    case TypeId::kString:
+      if (csv) {
+        AppendCsvField(c.BytesAt(row), out);
+      } else {
+        AppendJsonString(c.BytesAt(row), out);
+      }
+      return;
+    default: break;
+  }
+  // The other types as the row listing shows them (dates, timestamps, decimals: strings).
+  nlohmann::json value = c.Get(row).ToJson();
+  if (value.is_string()) {
+    const auto& text = value.get_ref<const std::string&>();
+    if (csv) {
+      AppendCsvField(text, out);
+    } else {
+      AppendJsonString(text, out);
+    }
+    return;
+  }
+  *out += value.dump();
+}
+
+void BatchText::Append(const ColumnBatch& batch, size_t begin, size_t end, std::string* out) const {
+  for (size_t r = begin; r < end; ++r) {
+    for (size_t i = 0; i < prefixes_.size(); ++i) {
+      *out += prefixes_[i];
+      AppendValue(batch.columns[i], r, out);
+    }
+    if (format_ == Format::kJsonl) *out += prefixes_.empty() ? "{}" : "}";
+    out->push_back('\n');
+  }
+}
+
+}  // namespace floe::cli

@@ -1,0 +1,43 @@
+// DuckDB's side of bench/ingest_bench.sh: one COPY statement on DuckDB's 2 threads.
+//
+// usage: node duckdb_copy.mjs make SRC_PARQUET SRC_CSV ROWS   write the benchmark's input files
+//        node duckdb_copy.mjs copy SRC OUT                     COPY (SELECT * FROM SRC) TO OUT (zstd)
+//        node duckdb_copy.mjs scan OUT.csv FILE...             COPY (SELECT * FROM read_parquet([...])) TO OUT.csv
+//        node duckdb_copy.mjs noop                             start node and DuckDB only (the floor of the others)
+// The rows are those of tests/js/parquet_duckdb_bench.mjs: order_id, country (3 values),
+// amount_cents, ts.
+import { DuckDBInstance } from '@duckdb/node-api';
+
+const [mode, ...args] = process.argv.slice(2);
+const instance = await DuckDBInstance.create(':memory:', { threads: '2' });
+const con = await instance.connect();
+const quote = (s) => `'${s.replaceAll("'", "''")}'`;
+
+if (mode === 'make') {
+  const [parquet, csv, rows] = args;
+  await con.run(`CREATE TABLE src AS
+    WITH a AS (SELECT i, ((i::HUGEINT * 6364136223846793005 + 1442695040888963407) % 18446744073709551616)::UBIGINT AS x0
+               FROM range(${Number(rows)}) r(i)),
+         b AS (SELECT i, ((xor(x0, x0 >> 33))::UHUGEINT * 18397679294719823053::UHUGEINT
+                          % 18446744073709551616::UHUGEINT)::UBIGINT AS x1 FROM a),
+         c AS (SELECT i, xor(x1, x1 >> 33) AS x FROM b)
+    SELECT i AS order_id,
+           ['DE', 'FR', 'US'][((x >> 20) % 3)::INTEGER + 1] AS country,
+           ((x >> 33) % 100000)::BIGINT AS amount_cents,
+           make_timestamp(1704067200000000 + i * 1000) AS ts
+    FROM c ORDER BY i`);
+  await con.run(`COPY src TO ${quote(parquet)} (FORMAT parquet, COMPRESSION uncompressed)`);
+  await con.run(`COPY src TO ${quote(csv)} (FORMAT csv, HEADER)`);
+} else if (mode === 'copy') {
+  const [src, out] = args;
+  await con.run(`COPY (SELECT * FROM ${quote(src)}) TO ${quote(out)} (FORMAT parquet, COMPRESSION zstd)`);
+} else if (mode === 'scan') {
+  const [out, ...files] = args;
+  const list = files.map(quote).join(', ');
+  await con.run(`COPY (SELECT * FROM read_parquet([${list}])) TO ${quote(out)} (FORMAT csv, HEADER)`);
+} else if (mode === 'noop') {
+  await con.run('SELECT 1');
+} else {
+  console.error('usage: duckdb_copy.mjs make|copy|scan ...');
+  process.exit(2);
+}
