@@ -22,7 +22,7 @@ packages=(
 build_only=false
 [[ "${1:-}" == "build" ]] && build_only=true
 if ! $build_only; then
-  packages+=(zstd sqlite3 postgresql postgresql-contrib libbenchmark-dev wrk hyperfine clang-16 libclang-rt-16-dev)
+  packages+=(zstd sqlite3 postgresql postgresql-contrib libbenchmark-dev wrk hyperfine clang-16 libclang-rt-16-dev chromium)
 fi
 
 missing=()

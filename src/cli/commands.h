@@ -27,5 +27,6 @@ void RegisterSchemaCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterEvolutionCommands(CLI::App& app, CLI::App* schema_command, CliContext& ctx, int* exit_status);
 void RegisterMaintenanceCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterDemoCommand(CLI::App& app, CliContext& ctx, int* exit_status);
+void RegisterStatsCommand(CLI::App& app, CliContext& ctx, int* exit_status);
 
 }  // namespace floe::cli

@@ -5,6 +5,7 @@
 
 #include "cli/batch_text.h"
 #include "cli/commands.h"
+#include "cli/history_graph.h"
 #include "cli/json_text.h"
 #include "cli/output.h"
 #include "cli/table_ref.h"
@@ -189,6 +190,7 @@ struct MetaArgs {
   std::string format = "table";
   SnapshotArgs snapshot;
   bool allow_moved_paths = false;
+  bool graph = false;  // history only: draw it (cli/history_graph.h)
 };
 
 int RunMetadataTable(CliContext& ctx, const std::string& name, const MetaArgs& args) {
@@ -198,6 +200,12 @@ int RunMetadataTable(CliContext& ctx, const std::string& name, const MetaArgs& a
   if (!options) return ctx.Usage(options.error().message);
   auto table = ResolveTable(ctx, args.table, args.allow_moved_paths ? MovedPaths::kAllow : MovedPaths::kRefuse);
   if (!table) return ctx.Fail(table.error());
+  if (args.graph) {
+    for (const std::string& line : HistoryGraph(table->metadata)) {
+      std::cout << line << "\n";
+    }
+    return kExitOk;
+  }
   auto result = ReadMetadataTable(*table->io, table->metadata, name, *options, table->metadata_location);
   if (!result) return ctx.Fail(result.error());
   PrintListing(Listing{result->columns, result->rows}, *format, std::cout);
@@ -236,6 +244,9 @@ void RegisterScanCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     cmd->add_option("--format", args.format, "table, csv, jsonl or json")->default_val("table");
     AddSnapshotOptions(cmd, &args.snapshot);
     cmd->add_flag("--allow-moved-paths", args.allow_moved_paths, kAllowMovedPathsHelp);
+    if (command == "history") {
+      cmd->add_flag("--graph", args.graph, "draw branches and tags like git log --graph (newest first)");
+    }
     std::string name = table_name;
     OnRun(cmd, exit_status, [&ctx, name, &args] { return RunMetadataTable(ctx, name, args); });
   }

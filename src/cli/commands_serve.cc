@@ -23,6 +23,7 @@ struct ServeOptions {
   std::vector<std::string> allowed_locations;
   int64_t token_lifetime_s = 3600;
   int64_t idempotency_lifetime_s = 1800;
+  std::string log_format = "text";
   std::string maintain_every;  // empty: no background maintenance
 };
 
@@ -66,6 +67,9 @@ int RunServe(CliContext& ctx, const ServeOptions& o) {
   options.allowed_locations = o.allowed_locations;
   options.token_lifetime_s = o.token_lifetime_s;
   options.idempotency_lifetime_s = o.idempotency_lifetime_s;
+  if (o.log_format == "off") options.access_log = false;
+  else if (o.log_format == "json") options.log_format = AccessLogFormat::kJson;
+  else if (o.log_format != "text") return ctx.Usage("--log-format must be text, json or off, not '" + o.log_format + "'");
   for (const auto& spec : o.tokens) {
     auto p = ParsePrincipal(spec);
     if (!p) return ctx.Usage("--token: " + p.error().message);
@@ -163,6 +167,12 @@ void RegisterServeCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   serve->add_option("--idempotency-lifetime", o.idempotency_lifetime_s,
                     "seconds an Idempotency-Key's answer is kept")
       ->default_val(o.idempotency_lifetime_s);
+  serve->add_option("--log-format", o.log_format,
+                    "the access log on standard error, a line per request: text, json or off")
+      ->default_val(o.log_format);
+  serve->footer(
+      "Besides the Iceberg REST API (/v1/...), the server answers GET /metrics (Prometheus text) and GET /ui "
+      "(a read-only web view of namespaces and tables), with the same authentication.");
   serve->add_option("--maintain-every", o.maintain_every,
                     "DURATION (30s, 10m, 1h): maintain the tables with floe.maintenance.enabled=true that often");
   OnRun(serve, exit_status, [&ctx] { return RunServe(ctx, o); });

@@ -25,7 +25,8 @@ const std::map<std::string, std::string>& Examples() {
       {"cat", "floe cat warehouse/sales/orders/data/00000-….parquet --limit 10"},
       {"scan", "floe scan sales.orders --where \"country = 'DE'\" --columns order_id,ts --format csv"},
       {"snapshots", "floe snapshots sales.orders --format json"},
-      {"history", "floe history sales.orders"},
+      {"history", "floe history sales.orders --graph"},
+      {"stats", "floe stats sales.orders --format json"},
       {"refs", "floe refs sales.orders"},
       {"files", "floe files /backups/orders --allow-moved-paths"},
       {"data-files", "floe data-files sales.orders --ref audit"},
@@ -55,9 +56,15 @@ const std::map<std::string, std::string>& Examples() {
       {"update", "floe update sales.orders --set 'amount_cents = amount_cents * 2' --where \"country = 'FR'\""},
       {"overwrite", "floe overwrite sales.orders january.csv --where \"ts < '2026-02-01T00:00:00'\""},
       {"ingest", "tail -f events.jsonl | floe ingest sales.orders --batch-rows 5000"},
-      {"serve", "floe serve --catalog sqlite:///srv/catalog.db --listen 0.0.0.0:8181 --token etl:s3cret:write@sales,read@*"},
+      {"serve", "floe --catalog sqlite:///srv/catalog.db serve --listen 0.0.0.0:8181 --tokens-file /etc/floe/tokens"},
       {"demo", "cd \"$(mktemp -d)\" && floe demo"},
       {"completion", "source <(floe completion bash)"},
+      {"expire-snapshots", "floe expire-snapshots sales.orders --older-than 2026-11-01T00:00:00 --retain-last 10"},
+      {"remove-orphan-files", "floe remove-orphan-files sales.orders --dry-run"},
+      {"rewrite-data-files", "floe rewrite-data-files sales.orders --where \"country = 'DE'\" --partial-progress"},
+      {"rewrite-manifests", "floe rewrite-manifests sales.orders"},
+      {"maintain", "floe maintain sales.orders"},
+      {"schema set-identifier", "floe schema set-identifier sales.orders order_id"},
   };
   return examples;
 }
@@ -66,7 +73,7 @@ void AddBelow(CLI::App& command, const std::string& path) {
   for (CLI::App* sub : command.get_subcommands([](CLI::App*) { return true; })) {
     std::string sub_path = path.empty() ? sub->get_name() : path + " " + sub->get_name();
     auto it = Examples().find(sub_path);
-    if (it != Examples().end()) sub->footer("\nExample:\n  " + it->second);
+    if (it != Examples().end()) sub->footer(sub->get_footer() + "\nExample:\n  " + it->second);
     AddBelow(*sub, sub_path);
   }
 }

@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
   RegisterEvolutionCommands(app, app.get_subcommand("schema"), ctx, &exit_status);
   RegisterMaintenanceCommands(app, ctx, &exit_status);
   RegisterDemoCommand(app, ctx, &exit_status);
+  RegisterStatsCommand(app, ctx, &exit_status);
   RegisterCompletionCommand(app, &exit_status);
   AddHelpExamples(app);
 

@@ -221,6 +221,11 @@ void GuardedHttpServer::StopAll() {
   for (socket_t sock : open_) shutdown(sock, SHUT_RDWR);
 }
 
+size_t GuardedHttpServer::open_connections() {
+  std::lock_guard lock(mu_);
+  return open_.size();
+}
+
 bool GuardedHttpServer::process_and_close_socket(socket_t sock) {
   std::string address;
   if (!Admit(sock, &address)) {

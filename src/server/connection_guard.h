@@ -71,6 +71,8 @@ class GuardedHttpServer : public httplib::Server {
   static bool DiscardBody(size_t length);
   // Stops listening and shuts down every open connection.
   void StopAll();
+  // Connections being served right now.
+  size_t open_connections();
 
  private:
   bool process_and_close_socket(socket_t sock) override;

@@ -15,7 +15,7 @@ CommitQueue& CommitQueue::For(const std::string& key) {
   return *queue;
 }
 
-Result<SharedTable> CommitQueue::Submit(const TableCommit& commit, const GroupRunner& run) {
+Result<SharedTable> CommitQueue::Submit(const TableCommit& commit, const GroupRunner& run, Ticket* report) {
   Ticket mine;
   mine.commit = &commit;
   std::unique_lock lock(mu_);
@@ -41,12 +41,18 @@ Result<SharedTable> CommitQueue::Submit(const TableCommit& commit, const GroupRu
     lock.unlock();
     run(group);
     for (Ticket* t : group) {
+      t->group_size = group.size();
       if (!t->result) t->result = Result<SharedTable>(Unavailable("the server's group commit left this request unanswered"));
     }
     lock.lock();
     for (Ticket* t : group) t->done = true;  // under the lock: waiters read results only after this
     leading_ = false;
     turn_.notify_all();
+  }
+  if (report != nullptr) {
+    report->attempts = mine.attempts;
+    report->rebased = mine.rebased;
+    report->group_size = mine.group_size;
   }
   return std::move(*mine.result);
 }

@@ -28,6 +28,11 @@ class CommitQueue {
     const TableCommit* commit = nullptr;
     std::optional<Result<SharedTable>> result;
     bool done = false;  // set under the queue's lock once `result` is final
+    // What it took, for the server's metrics: swaps tried for the group that answered this
+    // request, whether the server rebased it, and how many requests that group held.
+    int attempts = 0;
+    bool rebased = false;
+    size_t group_size = 0;
   };
   // Runs a group; it must set every ticket's result.
   using GroupRunner = std::function<void(const std::vector<Ticket*>&)>;
@@ -37,8 +42,9 @@ class CommitQueue {
   // The queue of one table (`key` names catalog and table), created on first use.
   static CommitQueue& For(const std::string& key);
 
-  // Commits `commit` in a group (see the top of this file) and returns its own result.
-  Result<SharedTable> Submit(const TableCommit& commit, const GroupRunner& run);
+  // Commits `commit` in a group (see the top of this file) and returns its own result; `report`,
+  // when given, receives the ticket's attempts, rebased flag and group size.
+  Result<SharedTable> Submit(const TableCommit& commit, const GroupRunner& run, Ticket* report = nullptr);
 
  private:
   std::mutex mu_;

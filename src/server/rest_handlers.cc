@@ -235,6 +235,23 @@ RestReply LoadTable(Catalog& catalog, const RestRequest& request) {
   return Json(200, LoadTableResultJson(*loaded));
 }
 
+std::string CommitOperation(const TableCommit& commit) {
+  for (const auto& u : commit.updates) {
+    if (auto* add = std::get_if<AddSnapshot>(&u)) {
+      std::string op = add->snapshot.operation();
+      return op.empty() ? "unknown" : op;
+    }
+  }
+  return "metadata";
+}
+
+std::string CommitOutcome(const RestReply& reply) {
+  if (reply.status < 300) return "landed";
+  if (reply.status == 409) return "conflict";
+  if (reply.status < 500) return "refused";
+  return reply.body.find("CommitStateUnknownException") != std::string::npos ? "unknown" : "error";
+}
+
 RestReply CommitTable(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy) {
   TableIdentifier id{request.route.ns, request.route.table};
   auto body = ParseJsonObject(request.body);
@@ -242,11 +259,17 @@ RestReply CommitTable(Catalog& catalog, const RestRequest& request, const Reques
   auto commit = CommitTableFromJson(*body, id);
   if (!commit) return BadRequest(commit.error().message);
   FLOE_REST_CHECK(NeedWrite(request, id.ns));
-  FLOE_REST_CHECK(Refusal(CheckCommit(catalog, *commit, policy)));
-  auto committed = CommitTableOnServer(catalog, *commit);
-  if (!committed) return ReplyFor(committed.error(), ErrorSubject::kTable);
-  return Json(200, json{{"metadata-location", committed->metadata_location},
-                        {"metadata", TableMetadataToJson(*committed->metadata)}});
+  ServerCommitReport report;
+  RestReply reply = [&] {
+    FLOE_REST_CHECK(Refusal(CheckCommit(catalog, *commit, policy)));
+    auto committed = CommitTableOnServer(catalog, *commit, ServerCommitOptionsFromEnvironment(), &report);
+    if (!committed) return ReplyFor(committed.error(), ErrorSubject::kTable);
+    return Json(200, json{{"metadata-location", committed->metadata_location},
+                          {"metadata", TableMetadataToJson(*committed->metadata)}});
+  }();
+  reply.commit = CommitNote{id.ToString(), CommitOperation(*commit), CommitOutcome(reply), report.attempts,
+                            report.rebased, report.group_size};
+  return reply;
 }
 
 RestReply DropTable(Catalog& catalog, const RestRequest& request) {
@@ -402,7 +425,10 @@ std::optional<RestReply> AuthorizeRoute(const RestRequest& request) {
     case RouteKind::kOAuthTokens:
     case RouteKind::kNamespaces:
     case RouteKind::kRename:
-    case RouteKind::kTransactionsCommit: break;
+    case RouteKind::kTransactionsCommit:
+    case RouteKind::kUi:       // authenticated is enough here: each page checks its namespace
+    case RouteKind::kMetrics:  // any authenticated principal may read the server's counters
+      break;
   }
   return std::nullopt;
 }
@@ -444,7 +470,9 @@ RestReply HandleCatalogRequest(Catalog& catalog, const RestRequest& request, con
       if (m == "POST") return CommitTransaction(catalog, request, policy);
       break;
     case RouteKind::kConfig:
-    case RouteKind::kOAuthTokens: break;
+    case RouteKind::kOAuthTokens:
+    case RouteKind::kUi:
+    case RouteKind::kMetrics: break;  // the server answers these itself
   }
   return ErrorReply(405, "MethodNotAllowedException", "method " + m + " is not allowed on this route");
 }

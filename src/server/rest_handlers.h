@@ -20,10 +20,23 @@
 
 namespace floe {
 
+// What a table commit did, for the server's metrics and access log (set by the commit route).
+struct CommitNote {
+  std::string table;      // ns.table
+  std::string operation;  // the new snapshot's operation ("append", ...), else "metadata"
+  // landed, conflict (409: a requirement failed or the race was lost), refused (4xx), unknown
+  // (the outcome could not be learned), error (any other 5xx), replayed (Idempotency-Key)
+  std::string outcome;
+  int attempts = 0;
+  bool rebased = false;
+  size_t group_size = 0;
+};
+
 struct RestReply {
   int status = 200;
-  std::string body;  // JSON text; empty for 204
+  std::string body;  // JSON text, or what a Content-Type header names; empty for 204
   std::vector<std::pair<std::string, std::string>> headers;
+  std::optional<CommitNote> commit;
 };
 
 struct RestRequest {

@@ -7,6 +7,8 @@ namespace floe {
 Result<Route> ParseRoute(std::string_view raw_path, const std::string& prefix) {
   auto unknown = [&] { return NotFound("no such route: " + std::string(raw_path.substr(0, 300))); };
   if (raw_path.empty() || raw_path[0] != '/') return unknown();
+  if (raw_path == "/metrics") return Route{RouteKind::kMetrics, {}, ""};
+  if (raw_path == "/ui" || raw_path.starts_with("/ui/")) return Route{RouteKind::kUi, {}, ""};  // ui_routes.h parses the rest
   std::vector<std::string> segments;
   size_t start = 1;
   while (true) {
@@ -59,6 +61,28 @@ Result<Route> ParseRoute(std::string_view raw_path, const std::string& prefix) {
   if (rest[4] != "metrics") return unknown();
   route.kind = RouteKind::kTableMetrics;
   return route;
+}
+
+std::string RouteName(const Route& route, std::string_view method) {
+  const bool get = method == "GET" || method == "HEAD";
+  switch (route.kind) {
+    case RouteKind::kConfig: return "config";
+    case RouteKind::kOAuthTokens: return "oauth-tokens";
+    case RouteKind::kNamespaces: return get ? "list-namespaces" : "create-namespace";
+    case RouteKind::kNamespace: return get ? "load-namespace" : "drop-namespace";
+    case RouteKind::kNamespaceProperties: return "update-namespace-properties";
+    case RouteKind::kTables: return get ? "list-tables" : "create-table";
+    case RouteKind::kRegister: return "register-table";
+    case RouteKind::kTable:
+      if (get) return "load-table";
+      return method == "DELETE" ? "drop-table" : "commit-table";
+    case RouteKind::kTableMetrics: return "report-metrics";
+    case RouteKind::kRename: return "rename-table";
+    case RouteKind::kTransactionsCommit: return "commit-transaction";
+    case RouteKind::kUi: return "ui";
+    case RouteKind::kMetrics: return "metrics";
+  }
+  return "unknown";
 }
 
 std::vector<std::string> SupportedEndpoints() {

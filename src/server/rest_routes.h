@@ -24,6 +24,8 @@ enum class RouteKind {
   kTableMetrics,         // /v1/{prefix}/namespaces/{ns}/tables/{table}/metrics
   kRename,               // /v1/{prefix}/tables/rename
   kTransactionsCommit,   // /v1/{prefix}/transactions/commit
+  kUi,                   // /ui and below: the web view (server/ui_routes.h)
+  kMetrics,              // /metrics: Prometheus text (server/metrics.h)
 };
 
 struct Route {
@@ -31,6 +33,9 @@ struct Route {
   Namespace ns;       // for routes under /namespaces/{ns}
   std::string table;  // for routes under /tables/{table}
 };
+
+// The route's name in logs and metrics ("config", "load-table", "commit-table", ...).
+std::string RouteName(const Route& route, std::string_view method);
 
 // NotFound for a path that names no route (or another prefix); InvalidArgument for a bad
 // escape or a bad namespace or table name.

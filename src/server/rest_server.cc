@@ -16,6 +16,8 @@
 #include "server/catalog_pool.h"
 #include "server/idempotency_store.h"
 #include "server/rest_handlers.h"
+#include "server/request_observer.h"
+#include "server/ui_routes.h"
 #include "util/utf8.h"
 #include "util/clock.h"
 #include "util/uuid.h"
@@ -82,7 +84,14 @@ struct RestServer::Impl {
   // What every request must pass before its body is read: a route, UTF-8 in path and query, a
   // valid token, the grant its route needs. Sets `route` and `principal` when it passes.
   std::optional<RestReply> Admit(const httplib::Request& req, Route* route, const Principal** principal);
-  RestReply Process(const httplib::Request& req);
+  // Answers one admitted-or-not request; `route` and `principal` tell the observer what it was.
+  RestReply Process(const httplib::Request& req, Route* route, const Principal** principal);
+  RestReply ServeUi(const httplib::Request& req, const Principal* principal);
+  RestReply ServeMetrics();
+  // The request's metrics and access-log line; sets X-Request-Id on the response.
+  void Observe(const httplib::Request& req, const Route& route, const Principal* principal, RestReply& reply,
+               std::chrono::steady_clock::time_point started, int64_t started_ms);
+  std::unique_ptr<RequestObserver> observer;
   RestReply IssueToken(const httplib::Request& req);
   RestReply RunCatalogRequest(const RestRequest& request);
   RestReply WithIdempotencyKey(const RestRequest& request, const std::string& key, const std::string& raw_path);
@@ -142,11 +151,21 @@ Result<std::unique_ptr<RestServer>> RestServer::Create(RestServerOptions options
                         std::to_string(limits.max_connections) + " in all");
 
   Impl* self = impl.get();
+  impl->observer = std::make_unique<RequestObserver>(options.access_log, options.log_format);
   auto handler = [self](const httplib::Request& req, httplib::Response& res) {
-    RestReply reply = self->Process(req);
+    auto started = std::chrono::steady_clock::now();
+    int64_t started_ms = Clock::System().NowMillis();
+    Route route;
+    const Principal* principal = nullptr;
+    RestReply reply = self->Process(req, &route, &principal);
+    self->Observe(req, route, principal, reply, started, started_ms);
     res.status = reply.status;
-    for (const auto& [k, v] : reply.headers) res.set_header(k, v);
-    if (!reply.body.empty()) res.set_content(reply.body, "application/json");
+    std::string content_type = "application/json";
+    for (const auto& [k, v] : reply.headers) {
+      if (k == "Content-Type") content_type = v;
+      else res.set_header(k, v);
+    }
+    if (!reply.body.empty()) res.set_content(reply.body, content_type);
   };
   auto& http = *impl->http;
   http.Get(".*", handler);
@@ -158,10 +177,13 @@ Result<std::unique_ptr<RestServer>> RestServer::Create(RestServerOptions options
   // caller without the grant never gets its body parsed (or even read).
   http.set_pre_routing_handler([self](const httplib::Request& req, httplib::Response& res) {
     GuardedHttpServer::HeadersDone();
+    auto started = std::chrono::steady_clock::now();
+    int64_t started_ms = Clock::System().NowMillis();
     Route route;
     const Principal* principal = nullptr;
     auto refused = self->Admit(req, &route, &principal);
     if (!refused) return httplib::Server::HandlerResponse::Unhandled;
+    self->Observe(req, route, principal, *refused, started, started_ms);
     res.status = refused->status;
     for (const auto& [k, v] : refused->headers) res.set_header(k, v);
     // The body is dropped unread and unparsed (a refused caller's bytes are never parsed);
@@ -264,9 +286,59 @@ std::optional<RestReply> RestServer::Impl::Admit(const httplib::Request& req, Ro
   return AuthorizeRoute(request);
 }
 
-RestReply RestServer::Impl::Process(const httplib::Request& req) {
+void RestServer::Impl::Observe(const httplib::Request& req, const Route& route, const Principal* principal,
+                               RestReply& reply, std::chrono::steady_clock::time_point started, int64_t started_ms) {
+  ObservedRequest seen;
+  seen.request_id = NewRequestId();
+  seen.start_ms = started_ms;
+  seen.remote = req.remote_addr;
+  seen.principal = principal ? principal->name : "";
+  seen.method = req.method;
+  seen.path = req.target.substr(0, req.target.find('?'));  // a query may carry what is not ours to log
+  seen.route = RouteName(route, req.method);
+  if (!route.table.empty()) seen.table = NamespaceToString(route.ns) + "." + route.table;
+  seen.latency_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  bool replayed = false;
+  for (const auto& [k, v] : reply.headers) replayed |= k == "Idempotent-Replayed";
+  if (replayed && seen.route == "commit-table") reply.commit = CommitNote{seen.table, "unknown", "replayed"};
+  observer->Finish(seen, reply);
+  reply.headers.emplace_back("X-Request-Id", seen.request_id);
+}
+
+RestReply RestServer::Impl::ServeUi(const httplib::Request& req, const Principal* principal) {
+  if (req.method != "GET" && req.method != "HEAD") {
+    return ErrorReply(405, "MethodNotAllowedException", "the web view is read-only: use GET");
+  }
+  auto lease = pool->Acquire();
+  if (!lease) return ReplyFor(lease.error(), ErrorSubject::kTable);
+  UiReply page = HandleUi(**lease, req.target.substr(0, req.target.find('?')), principal, observer->activity(),
+                          Clock::System().NowMillis());
+  RestReply reply{page.status, std::move(page.html), {{"Content-Type", "text/html; charset=utf-8"}}};
+  // The pages are ours alone: no script, nothing from elsewhere, never framed by another site.
+  reply.headers.emplace_back("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'");
+  reply.headers.emplace_back("X-Frame-Options", "DENY");
+  return reply;
+}
+
+RestReply RestServer::Impl::ServeMetrics() {
+  observer->SetOpenConnections(http->open_connections());
+  return RestReply{200, observer->RenderMetrics(), {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}}};
+}
+
+RestReply RestServer::Impl::Process(const httplib::Request& req, Route* route, const Principal** principal) {
   RestRequest request;
-  if (auto refused = Admit(req, &request.route, &request.principal)) return *refused;
+  if (auto refused = Admit(req, &request.route, &request.principal)) {
+    *route = request.route;
+    *principal = request.principal;
+    return *refused;
+  }
+  *route = request.route;
+  *principal = request.principal;
+  if (request.route.kind == RouteKind::kUi) return ServeUi(req, request.principal);
+  if (request.route.kind == RouteKind::kMetrics) {
+    if (req.method != "GET") return ErrorReply(405, "MethodNotAllowedException", "use GET for /metrics");
+    return ServeMetrics();
+  }
   if (request.route.kind == RouteKind::kOAuthTokens) {
     if (req.method != "POST") return ErrorReply(405, "MethodNotAllowedException", "use POST for /v1/oauth/tokens");
     return IssueToken(req);

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "server/access_log.h"
 #include "server/auth.h"
 #include "server/connection_guard.h"
 
@@ -34,6 +35,9 @@ struct RestServerOptions {
   int64_t idempotency_lifetime_s = 30 * 60;
   // Prefixes where any table may live besides its namespace's location (--allow-location).
   std::vector<std::string> allowed_locations;
+  // The access log on standard error, one line per request (server/access_log.h).
+  bool access_log = true;
+  AccessLogFormat log_format = AccessLogFormat::kText;
 };
 
 class RestServer {

@@ -97,6 +97,7 @@ Plan PlanGroup(Catalog& catalog, const SharedTable& base, const std::vector<Tick
         continue;
       }
       if (*rebased) {
+        t->rebased = true;
         plan.written.push_back((*rebased)->manifest_list);
         applied = ApplyCommit(&running, base.metadata_location, (*rebased)->requirements, (*rebased)->updates, now);
         updates = std::move((*rebased)->updates);
@@ -118,6 +119,7 @@ void RunGroup(Catalog& catalog, const ServerCommitOptions& options, const std::v
   Backoff backoff(BackoffPolicy{1, 50});
   std::string last_conflict;
   for (int attempt = 1; attempt <= options.max_attempts; ++attempt) {
+    for (Ticket* t : tickets) t->attempts = attempt;
     auto base = catalog.LoadSharedTable(id);
     if (!base) {
       for (Ticket* t : tickets) t->result = std::unexpected(base.error());
@@ -182,17 +184,27 @@ const ServerCommitOptions& ServerCommitOptionsFromEnvironment() {
 }
 
 Result<SharedTable> CommitTableOnServer(Catalog& catalog, const TableCommit& commit,
-                                        const ServerCommitOptions& options) {
-  if (options.path == ServerCommitPath::kDirect || CreatesTable(commit)) return catalog.CommitSharedTable(commit);
-  auto run = [&](const std::vector<Ticket*>& group) { RunGroup(catalog, options, group); };
-  if (options.path == ServerCommitPath::kRetry) {
-    Ticket alone;
-    alone.commit = &commit;
-    run({&alone});
-    return std::move(*alone.result);
+                                        const ServerCommitOptions& options, ServerCommitReport* report) {
+  ServerCommitReport ignored;
+  if (report == nullptr) report = &ignored;
+  if (options.path == ServerCommitPath::kDirect || CreatesTable(commit)) {
+    report->attempts = 1;
+    return catalog.CommitSharedTable(commit);
   }
-  return CommitQueue::For(catalog.warehouse_location() + "|" + catalog.name() + "|" + commit.id.ToString())
-      .Submit(commit, run);
+  auto run = [&](const std::vector<Ticket*>& group) { RunGroup(catalog, options, group); };
+  Ticket ticket;
+  Result<SharedTable> result = Unavailable("not run");
+  if (options.path == ServerCommitPath::kRetry) {
+    ticket.commit = &commit;
+    run({&ticket});
+    ticket.group_size = 1;
+    result = std::move(*ticket.result);
+  } else {
+    result = CommitQueue::For(catalog.warehouse_location() + "|" + catalog.name() + "|" + commit.id.ToString())
+                 .Submit(commit, run, &ticket);
+  }
+  *report = ServerCommitReport{ticket.attempts, ticket.rebased, ticket.group_size};
+  return result;
 }
 
 }  // namespace floe

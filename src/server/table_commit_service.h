@@ -35,8 +35,16 @@ struct ServerCommitOptions {
 // The options from FLOE_SERVE_COMMIT (read once per process).
 const ServerCommitOptions& ServerCommitOptionsFromEnvironment();
 
+// What one commit took on the server, for its metrics and access log.
+struct ServerCommitReport {
+  int attempts = 0;       // swaps tried by the group that answered it (0: none, e.g. a refusal)
+  bool rebased = false;   // the server put the append on a newer head
+  size_t group_size = 1;  // requests committed with it in one swap
+};
+
 // One table commit as `floe serve` runs it (see the top of this file).
 Result<SharedTable> CommitTableOnServer(Catalog& catalog, const TableCommit& commit,
-                                        const ServerCommitOptions& options = ServerCommitOptionsFromEnvironment());
+                                        const ServerCommitOptions& options = ServerCommitOptionsFromEnvironment(),
+                                        ServerCommitReport* report = nullptr);
 
 }  // namespace floe

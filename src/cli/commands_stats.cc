@@ -1,0 +1,97 @@
+// floe stats NS.T: what a table holds per partition and whether maintenance would help.
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "cli/table_ref.h"
+#include "scan/table_stats.h"
+
+namespace floe::cli {
+namespace {
+
+struct StatsArgs {
+  std::string table;
+  std::string format = "table";
+};
+
+std::string Bytes(int64_t n) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(n);
+  size_t u = 0;
+  while (v >= 1024 && u + 1 < std::size(units)) v /= 1024, ++u;
+  return u == 0 ? fmt::format("{} B", n) : fmt::format("{:.1f} {}", v, units[u]);
+}
+
+std::string Histogram(const PartitionStats& p) {
+  std::string out;
+  for (size_t b = 0; b < kFileSizeBuckets; ++b) {
+    if (p.size_histogram[b] == 0) continue;
+    out += fmt::format("{}{}:{}", out.empty() ? "" : " ", FileSizeBucketLabel(b), p.size_histogram[b]);
+  }
+  return out;
+}
+
+nlohmann::json PartitionJsonOf(const PartitionStats& p) {
+  nlohmann::json histogram = nlohmann::json::object();
+  for (size_t b = 0; b < kFileSizeBuckets; ++b) histogram[FileSizeBucketLabel(b)] = p.size_histogram[b];
+  return {{"partition", nlohmann::json::parse(p.partition.empty() ? "null" : p.partition)},
+          {"spec_id", p.spec_id},
+          {"data_files", p.data_files},
+          {"data_bytes", p.data_bytes},
+          {"records", p.records},
+          {"small_files", p.small_files},
+          {"position_delete_files", p.position_delete_files},
+          {"equality_delete_files", p.equality_delete_files},
+          {"delete_records", p.delete_records},
+          {"file_size_histogram", histogram}};
+}
+
+int RunStats(CliContext& ctx, const StatsArgs& args) {
+  if (args.format != "table" && args.format != "json") return ctx.Usage("--format must be table or json");
+  auto table = ResolveTable(ctx, args.table);
+  if (!table) return ctx.Fail(table.error());
+  std::string name = table->from_catalog ? args.table : "'" + args.table + "'";
+  auto stats = ComputeTableStats(*table->io, table->metadata, {}, name);
+  if (!stats) return ctx.Fail(stats.error());
+  if (args.format == "json") {
+    nlohmann::json parts = nlohmann::json::array();
+    for (const auto& p : stats->partitions) parts.push_back(PartitionJsonOf(p));
+    nlohmann::json out = {{"snapshot_id", stats->snapshot_id},   {"snapshots", stats->snapshots},
+                          {"refs", stats->refs},                 {"metadata_log_entries", stats->metadata_log_entries},
+                          {"manifests", stats->manifests},       {"target_file_size", stats->target_file_size},
+                          {"total", PartitionJsonOf(stats->total)}, {"partitions", parts},
+                          {"hints", stats->hints}};
+    std::cout << out.dump(2) << "\n";
+    return kExitOk;
+  }
+  const PartitionStats& t = stats->total;
+  std::cout << fmt::format("{}: {} data files ({}, {} rows) in {} partitions, {} delete files, {} manifests\n",
+                           args.table, t.data_files, Bytes(t.data_bytes), t.records, stats->partitions.size(),
+                           t.position_delete_files + t.equality_delete_files, stats->manifests);
+  std::cout << fmt::format("history: {} snapshots, {} refs, {} earlier metadata documents\n", stats->snapshots,
+                           stats->refs, stats->metadata_log_entries);
+  std::cout << fmt::format("file sizes (target {}): {}\n\n", Bytes(stats->target_file_size),
+                           Histogram(t).empty() ? "no data files" : Histogram(t));
+  Listing listing{{"partition", "data_files", "bytes", "records", "small_files", "delete_files", "sizes"}, {}};
+  for (const auto& p : stats->partitions) {
+    listing.rows.push_back({p.partition, p.data_files, Bytes(p.data_bytes), p.records, p.small_files,
+                            p.position_delete_files + p.equality_delete_files, Histogram(p)});
+  }
+  if (!listing.rows.empty()) PrintListing(listing, OutputFormat::kTable, std::cout);
+  for (const auto& hint : stats->hints) std::cout << "hint: " << hint << "\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+void RegisterStatsCommand(CLI::App& app, CliContext& ctx, int* exit_status) {
+  auto* stats = app.add_subcommand("stats", "summarise a table's files per partition, sizes, deletes and history");
+  static StatsArgs args;
+  stats->add_option("TABLE", args.table, "NS.TABLE, or a table folder or metadata file")->required();
+  stats->add_option("--format", args.format, "table or json")->default_val("table");
+  OnRun(stats, exit_status, [&ctx] { return RunStats(ctx, args); });
+}
+
+}  // namespace floe::cli
