@@ -26,7 +26,10 @@ floe::Result<floe::CommitInfo> Race(floe::Connection& a, floe::Connection& b, co
   FLOE_ASSIGN_OR_RETURN(floe::Filter german, floe::Filter::Parse("country = 'DE'"));
   floe::WriteOptions options;
   floe::Status b_landed = floe::Ok();
-  options.before_commit = [&] { b_landed = b_table.Append(Order(3, "DE")).transform([](auto&&) {}); };
+  options.before_commit = [&] {
+    auto appended = b_table.Append(Order(3, "DE"));
+    if (!appended) b_landed = std::unexpected(appended.error());
+  };
   auto deleted = a_table.Delete(german, options);
   FLOE_RETURN_IF_ERROR(b_landed);
   return deleted;

@@ -19,7 +19,8 @@ Status TableTransaction::Append(const Rows& rows) {
   const TableMetadata& staged = impl_->tx.staged();
   FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, RowsToBatch(rows, staged.CurrentSchema()));
   DataWriter writer(*impl_->catalog->io(), staged);
-  auto files = writer.Write(batch).and_then([&] { return writer.Finish(); });
+  Status written = writer.Write(batch);
+  auto files = written ? writer.Finish() : std::unexpected(written.error());
   if (!files) {
     writer.Abort();
     return std::unexpected(files.error());
