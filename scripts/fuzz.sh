@@ -36,7 +36,12 @@ fi
 
 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo --log-level=WARNING \
   -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_C_COMPILER="$cc" -DFLOE_FUZZ=ON -DCMAKE_CXX_FLAGS="$extra" >/dev/null
-ninja -C "$build" -j"${FLOE_FUZZ_JOBS:-2}" "${targets[@]}"
+if ! ninja -C "$build" -j"${FLOE_FUZZ_JOBS:-2}" "${targets[@]}" >"$build/build.log" 2>&1; then
+  # Not a finding of the fuzzer: say so loudly, and leave the verdict to the ctest run.
+  echo "fuzz: NOT RUN: the clang build failed (log: $build/build.log):"
+  tail -n 20 "$build/build.log"
+  exit 0
+fi
 
 # Seeds: every fixture file of each kind, listed (not copied) into a seed folder per target.
 seeds="$build/seeds"

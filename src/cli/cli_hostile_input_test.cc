@@ -17,14 +17,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Run {
+struct CommandRun {
   int status = -1;  // -1: killed by a signal (an abort)
   std::string out;
 };
 
-Run Floe(const std::string& args) {
+CommandRun Floe(const std::string& args) {
   std::string cmd = "env -u FLOE_CATALOG '" + std::string(FLOE_BINARY) + "' " + args + " 2>&1";
-  Run run;
+  CommandRun run;
   FILE* pipe = popen(cmd.c_str(), "r");
   std::array<char, 4096> buf;
   size_t n;
@@ -70,7 +70,7 @@ TEST_F(HostileFiles, InspectPrintsAManifestWhosePathIsNotUtf8) {
       "tables/duckdb-iceberg/data/persistent/partition_timestamp/default.db/partition_timestamp/metadata/"
       "6b55fc2b-ce03-407e-9585-336c4675e611-m0.avro",
       ".parquet", "bad-m0.avro");
-  Run run = Floe("inspect '" + path + "'");
+  CommandRun run = Floe("inspect '" + path + "'");
   ASSERT_NE(run.status, -1) << "floe aborted: " << run.out.substr(0, 500);
   EXPECT_EQ(run.status, 0) << run.out.substr(0, 500);
   EXPECT_NE(run.out.find("\xef\xbf\xbdparquet"), std::string::npos) << "the bad byte is shown as U+FFFD";

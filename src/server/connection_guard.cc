@@ -120,25 +120,34 @@ void SendBusy(socket_t sock, int limit) {
 
 GrowingThreadPool::GrowingThreadPool(size_t core, size_t max) : max_(std::max(core, max)) {
   std::lock_guard lock(mu_);
-  for (size_t i = 0; i < core; ++i) {
-    ++running_;
-    std::thread([this] { Work(true); }).detach();
-  }
+  for (size_t i = 0; i < core; ++i) Start(true);
 }
 
 GrowingThreadPool::~GrowingThreadPool() { shutdown(); }
 
+void GrowingThreadPool::Start(bool permanent) {
+  for (auto it = workers_.begin(); it != workers_.end();) {  // reap threads that left
+    if (it->done) {
+      it->thread.join();
+      it = workers_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  ++running_;
+  Worker& worker = workers_.emplace_back();
+  worker.thread = std::thread([this, w = &worker, permanent] { Work(w, permanent); });
+}
+
 void GrowingThreadPool::enqueue(std::function<void()> fn) {
   std::lock_guard lock(mu_);
   tasks_.push_back(std::move(fn));
-  if (idle_ == 0 && running_ < max_) {
-    ++running_;
-    std::thread([this] { Work(false); }).detach();
-  }
+  // Each idle thread takes one task; a task no idle thread will take gets a thread of its own.
+  if (tasks_.size() > idle_ && running_ < max_ && !stopping_) Start(false);
   cv_.notify_one();
 }
 
-void GrowingThreadPool::Work(bool permanent) {
+void GrowingThreadPool::Work(Worker* self, bool permanent) {
   std::unique_lock lock(mu_);
   while (true) {
     ++idle_;
@@ -157,14 +166,21 @@ void GrowingThreadPool::Work(bool permanent) {
     lock.lock();
   }
   --running_;
-  cv_.notify_all();
+  self->done = true;
 }
 
 void GrowingThreadPool::shutdown() {
-  std::unique_lock lock(mu_);
-  stopping_ = true;
-  cv_.notify_all();
-  cv_.wait(lock, [&] { return running_ == 0; });
+  std::list<Worker> workers;
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+    cv_.notify_all();
+    workers.splice(workers.end(), workers_);
+  }
+  // Tasks still queued are run by the workers before they leave (each closes its socket).
+  for (auto& w : workers) {
+    if (w.thread.joinable()) w.thread.join();
+  }
 }
 
 // ---- GuardedHttpServer ----

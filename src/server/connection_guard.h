@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <deque>
 #include <functional>
+#include <list>
 #include <map>
 #include <mutex>
 #include <set>
@@ -47,11 +48,16 @@ class GrowingThreadPool : public httplib::TaskQueue {
   void shutdown() override;
 
  private:
-  void Work(bool permanent);
+  struct Worker {
+    std::thread thread;
+    bool done = false;  // Work returned: join it (under mu_) before starting another
+  };
+  void Start(bool permanent);  // with mu_ held
+  void Work(Worker* self, bool permanent);
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<std::function<void()>> tasks_;
-  std::vector<std::thread> threads_;
+  std::list<Worker> workers_;  // joined at shutdown, so no thread outlives the pool
   size_t max_;
   size_t idle_ = 0;
   size_t running_ = 0;  // threads alive
