@@ -59,7 +59,6 @@ std::string HexEncode(std::string_view bytes) {
   return out;
 }
 
-std::string Sha256Hex(std::string_view data) { return HexEncode(Digest(EVP_sha256(), data)); }
 std::string Md5Raw(std::string_view data) { return Digest(EVP_md5(), data); }
 
 std::string Base64Encode(std::string_view bytes) {

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "util/sha256.h"
+
 namespace floe {
 
 using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
@@ -43,7 +45,6 @@ std::string UriEncode(std::string_view text, bool keep_slash);
 // The canonical query string: encoded name=value pairs sorted by name then value.
 std::string CanonicalQuery(const std::vector<std::pair<std::string, std::string>>& query);
 
-std::string Sha256Hex(std::string_view data);
 std::string HexEncode(std::string_view bytes);
 // Raw 16-byte MD5 digest (ETags, Content-MD5) and its forms.
 std::string Md5Raw(std::string_view data);

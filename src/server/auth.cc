@@ -58,13 +58,6 @@ std::vector<std::string> Split(std::string_view text, char sep) {
 
 }  // namespace
 
-std::string Sha256Hex(std::string_view text) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int size = 0;
-  EVP_Digest(text.data(), text.size(), digest, &size, EVP_sha256(), nullptr);
-  return Hex(std::string_view(reinterpret_cast<const char*>(digest), size));
-}
-
 bool ConstantTimeEquals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   return CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "util/sha256.h"
 
 namespace floe {
 
@@ -70,8 +71,6 @@ class Authenticator {
   int64_t token_lifetime_s_;
 };
 
-// Lower-case hex SHA-256 of `text`.
-std::string Sha256Hex(std::string_view text);
 
 // Equal-length comparison in time independent of where the strings differ.
 bool ConstantTimeEquals(std::string_view a, std::string_view b);
