@@ -2,6 +2,8 @@
 #include <cstdint>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "api/api_internal.h"
 
 namespace floe {
@@ -20,6 +22,8 @@ Result<Literal> CellLiteral(const Cell& cell, const TypePtr& type) {
   }
   if (const double* d = std::get_if<double>(&cell)) {
     if (type->id() == TypeId::kFloat) return Literal::Float(static_cast<float>(*d));
+    // A double into a decimal is rounded to the decimal's scale, as SQL's CAST does.
+    if (type->id() == TypeId::kDecimal) return Literal::String(fmt::format("{:.{}f}", *d, type->scale())).CastTo(type);
     return Literal::Double(*d).CastTo(type);
   }
   return Literal::String(std::get<std::string>(cell)).CastTo(type);

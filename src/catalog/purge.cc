@@ -16,7 +16,7 @@ class Planner {
   Planner(FileIO& io, const TableMetadata& metadata) : io_(io), metadata_(metadata) {}
 
   Status Init() {
-    auto root = NormalizeLocation(metadata_.location);
+    auto root = NormalizeLocation(io_.ResolvedPath(metadata_.location));
     if (!root) return InvalidArgument("cannot purge: the table's location: " + root.error().message);
     root_ = std::move(*root);
     return Ok();
@@ -24,7 +24,7 @@ class Planner {
 
   // Ok when `path` may be deleted by this purge; the refusal names what referenced it.
   Status Check(const std::string& path, std::string_view referenced_by) const {
-    auto normal = NormalizeLocation(path);
+    auto normal = NormalizeLocation(io_.ResolvedPath(path));
     if (normal && normal->IsWithin(root_)) return Ok();
     return InvalidArgument("purge refused, nothing deleted: " + std::string(referenced_by) + " names " + path +
                            ", which lies outside the table's location " + metadata_.location);

@@ -56,7 +56,7 @@ const std::map<std::string, std::string>& Examples() {
       {"update", "floe update sales.orders --set 'amount_cents = amount_cents * 2' --where \"country = 'FR'\""},
       {"overwrite", "floe overwrite sales.orders january.csv --where \"ts < '2026-02-01T00:00:00'\""},
       {"ingest", "tail -f events.jsonl | floe ingest sales.orders --batch-rows 5000"},
-      {"serve", "floe --catalog sqlite:///srv/catalog.db serve --listen 0.0.0.0:8181 --tokens-file /etc/floe/tokens"},
+      {"serve", "FLOE_CATALOG=sqlite:///srv/catalog.db floe serve --listen 0.0.0.0:8181 --tokens-file /etc/floe/tokens"},
       {"demo", "cd \"$(mktemp -d)\" && floe demo"},
       {"completion", "source <(floe completion bash)"},
       {"expire-snapshots", "floe expire-snapshots sales.orders --older-than 2026-11-01T00:00:00 --retain-last 10"},

@@ -118,6 +118,12 @@ class FileIO {
   // Removes several files, each as Delete does; the first failure is returned after every
   // file was tried. Object stores do this in few requests (S3: 1,000 keys a request).
   virtual Status DeleteFiles(const std::vector<std::string>& paths);
+
+  // Where `path` really is for this FileIO: a FileIO that maps paths (a catalog's folder for
+  // relative paths, a moved table's new folder) gives the mapped path, others `path` itself.
+  // Location checks compare these, so a relative table location and the absolute paths of its
+  // files are seen as the same place.
+  virtual std::string ResolvedPath(std::string_view path) const { return std::string(path); }
 };
 
 // InvalidArgument, naming the path, unless [offset, offset + length) lies

@@ -16,6 +16,7 @@ class PathMappingFileIO : public FileIO {
 
   // The path `inner` sees for `path`.
   virtual std::string Map(std::string_view path) const = 0;
+  std::string ResolvedPath(std::string_view path) const override { return inner_->ResolvedPath(Map(path)); }
 
   Result<std::unique_ptr<InputFile>> NewInputFile(std::string_view path) override;
   Result<std::string> ReadAll(std::string_view path) override;

@@ -43,12 +43,12 @@ TEST(AccessLog, JsonLineParses) {
 TEST(AccessLog, ClientTextCannotBreakTheLine) {
   AccessLogEntry e = Sample();
   e.path = "/v1/x\n2026-12-01 forged 200\"\xff";
-  for (auto format : {AccessLogFormat::kText, AccessLogFormat::kJson}) {
-    std::string line = FormatAccessLog(e, format);
-    EXPECT_EQ(line.find('\n'), std::string::npos) << line;
-    EXPECT_NE(line.find("\\x0a2026-12-01 forged 200\\x22\\xff"), std::string::npos) << line;
-  }
-  EXPECT_NO_THROW(nlohmann::json::parse(FormatAccessLog(e, AccessLogFormat::kJson)));
+  std::string text = FormatAccessLog(e, AccessLogFormat::kText);
+  EXPECT_EQ(text.find('\n'), std::string::npos) << text;
+  EXPECT_NE(text.find("\\x0a2026-12-01 forged 200\\x22\\xff"), std::string::npos) << text;
+  std::string json = FormatAccessLog(e, AccessLogFormat::kJson);
+  EXPECT_EQ(json.find('\n'), std::string::npos) << json;
+  EXPECT_EQ(nlohmann::json::parse(json)["path"], "/v1/x\\x0a2026-12-01 forged 200\\x22\\xff") << json;
 }
 
 TEST(AccessLog, RequestIdsAreDistinctHex) {
