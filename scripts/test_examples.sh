@@ -35,9 +35,10 @@ done
 
 echo "== create_and_append through pkg-config"
 pcdir="$(dirname "$(find "$prefix" -name floe.pc | head -n 1)")"
+# The install went to a temporary prefix, not the one floe.pc was configured with.
 # shellcheck disable=SC2046
 ${CXX:-c++} -std=c++23 "$repo/examples/create_and_append/main.cc" -o "$work/pc-example" \
-  $(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs floe)
+  $(PKG_CONFIG_PATH="$pcdir" pkg-config --define-variable=prefix="$prefix" --cflags --libs floe)
 mkdir -p "$work/run-pc"
 timeout 120 "$work/pc-example" "$work/run-pc"
 echo "test_examples: every example built against the install and ran"
