@@ -61,8 +61,15 @@ class MemoryOutputFile : public OutputFile {
 
 }  // namespace
 
+Result<std::string> MemoryFileIO::Key(std::string_view path) {
+  Result<std::string> local = LocalPath(path);
+  // NotSupported means a scheme other than file:, which names itself.
+  if (!local && local.error().kind == ErrorKind::kNotSupported) return std::string(path);
+  return local;
+}
+
 Result<MemoryFileIO::Entry> MemoryFileIO::Find(std::string_view path) const {
-  FLOE_ASSIGN_OR_RETURN(std::string key, LocalPath(path));
+  FLOE_ASSIGN_OR_RETURN(std::string key, Key(path));
   std::lock_guard lock(mutex_);
   auto it = files_.find(key);
   if (it == files_.end()) return NotFound(std::string(path) + ": no such file");
@@ -92,13 +99,13 @@ Result<int64_t> MemoryFileIO::Size(std::string_view path) {
 }
 
 Result<bool> MemoryFileIO::Exists(std::string_view path) {
-  FLOE_ASSIGN_OR_RETURN(std::string key, LocalPath(path));
+  FLOE_ASSIGN_OR_RETURN(std::string key, Key(path));
   std::lock_guard lock(mutex_);
   return files_.contains(key);
 }
 
 Status MemoryFileIO::CreateIfAbsent(std::string_view path, std::string_view data) {
-  FLOE_ASSIGN_OR_RETURN(std::string key, LocalPath(path));
+  FLOE_ASSIGN_OR_RETURN(std::string key, Key(path));
   // Copy outside the lock; big files should not stall other callers.
   auto bytes = std::make_shared<const std::string>(data);
   std::lock_guard lock(mutex_);
@@ -114,7 +121,7 @@ Result<std::unique_ptr<OutputFile>> MemoryFileIO::NewOutputFile(std::string_view
 }
 
 Result<std::vector<FileInfo>> MemoryFileIO::ListPrefix(std::string_view prefix) {
-  FLOE_ASSIGN_OR_RETURN(std::string want, LocalPath(prefix));
+  FLOE_ASSIGN_OR_RETURN(std::string want, Key(prefix));
   std::vector<FileInfo> files;
   std::lock_guard lock(mutex_);
   for (auto it = files_.lower_bound(want); it != files_.end() && it->first.starts_with(want); ++it) {
@@ -125,7 +132,7 @@ Result<std::vector<FileInfo>> MemoryFileIO::ListPrefix(std::string_view prefix) 
 }
 
 Status MemoryFileIO::Delete(std::string_view path) {
-  FLOE_ASSIGN_OR_RETURN(std::string key, LocalPath(path));
+  FLOE_ASSIGN_OR_RETURN(std::string key, Key(path));
   std::lock_guard lock(mutex_);
   files_.erase(key);
   return Ok();

@@ -1,6 +1,8 @@
 // FileIO held in memory: for tests and for tables that need no disk.
 //
-// Paths go through LocalPath, so "file:///a" and "/a" name the same file.
+// Local paths go through LocalPath, so "file:///a" and "/a" name the same file; a location
+// with any other scheme ("memory://w/t", "s3://b/k") is its own name, as written, so a program
+// can give tables URIs of its own and keep every file here.
 // There are no folders: a file's name is its whole path, and a listing is
 // by string prefix. Thread-safe. A file's bytes are shared, never copied, by
 // the InputFiles reading it, and stay readable after the file is deleted.
@@ -43,11 +45,12 @@ class MemoryFileIO : public FileIO {
     int64_t mtime_ms = 0;
   };
 
+  static Result<std::string> Key(std::string_view path);
   Result<Entry> Find(std::string_view path) const;
 
   const Clock& clock_;
   mutable std::mutex mutex_;
-  std::map<std::string, Entry, std::less<>> files_;  // by LocalPath
+  std::map<std::string, Entry, std::less<>> files_;  // by Key
 };
 
 }  // namespace floe
