@@ -16,14 +16,6 @@ struct StatsArgs {
   std::string format = "table";
 };
 
-std::string Bytes(int64_t n) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = static_cast<double>(n);
-  size_t u = 0;
-  while (v >= 1024 && u + 1 < std::size(units)) v /= 1024, ++u;
-  return u == 0 ? fmt::format("{} B", n) : fmt::format("{:.1f} {}", v, units[u]);
-}
-
 std::string Histogram(const PartitionStats& p) {
   std::string out;
   for (size_t b = 0; b < kFileSizeBuckets; ++b) {
@@ -68,15 +60,15 @@ int RunStats(CliContext& ctx, const StatsArgs& args) {
   }
   const PartitionStats& t = stats->total;
   std::cout << fmt::format("{}: {} data files ({}, {} rows) in {} partitions, {} delete files, {} manifests\n",
-                           args.table, t.data_files, Bytes(t.data_bytes), t.records, stats->partitions.size(),
+                           args.table, t.data_files, FormatByteSize(t.data_bytes), t.records, stats->partitions.size(),
                            t.position_delete_files + t.equality_delete_files, stats->manifests);
   std::cout << fmt::format("history: {} snapshots, {} refs, {} earlier metadata documents\n", stats->snapshots,
                            stats->refs, stats->metadata_log_entries);
-  std::cout << fmt::format("file sizes (target {}): {}\n\n", Bytes(stats->target_file_size),
+  std::cout << fmt::format("file sizes (target {}): {}\n\n", FormatByteSize(stats->target_file_size),
                            Histogram(t).empty() ? "no data files" : Histogram(t));
   Listing listing{{"partition", "data_files", "bytes", "records", "small_files", "delete_files", "sizes"}, {}};
   for (const auto& p : stats->partitions) {
-    listing.rows.push_back({p.partition, p.data_files, Bytes(p.data_bytes), p.records, p.small_files,
+    listing.rows.push_back({p.partition, p.data_files, FormatByteSize(p.data_bytes), p.records, p.small_files,
                             p.position_delete_files + p.equality_delete_files, Histogram(p)});
   }
   if (!listing.rows.empty()) PrintListing(listing, OutputFormat::kTable, std::cout);

@@ -28,10 +28,7 @@ std::string Describe(const Snapshot& s, const std::vector<std::string>& labels) 
     for (size_t i = 0; i < labels.size(); ++i) out += (i ? ", " : "") + labels[i];
     out += ")";
   }
-  std::string when = FormatTimestamp(s.timestamp_ms, 1000, false);  // 2026-12-01T10:00:00.000
-  when = when.substr(0, std::min<size_t>(when.size(), 19));
-  std::replace(when.begin(), when.end(), 'T', ' ');
-  out += " " + when;
+  out += " " + FormatCommitTime(s.timestamp_ms);
   std::string op = s.operation();
   if (!op.empty()) out += " " + op;
   out += SummaryCount(s, "added-data-files", "deleted-data-files", "files");

@@ -20,6 +20,14 @@ size_t FileSizeBucket(int64_t bytes) {
   return kFileSizeBuckets - 1;
 }
 
+std::string FormatByteSize(int64_t n) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(n);
+  size_t u = 0;
+  while (v >= 1024 && u + 1 < std::size(units)) v /= 1024, ++u;
+  return u == 0 ? fmt::format("{} B", n) : fmt::format("{:.1f} {}", v, units[u]);
+}
+
 std::string FileSizeBucketLabel(size_t bucket) {
   static const char* kLabels[kFileSizeBuckets] = {"<64K", "<256K", "<1M", "<4M", "<16M", "<64M", "<256M", ">=256M"};
   return bucket < kFileSizeBuckets ? kLabels[bucket] : "?";

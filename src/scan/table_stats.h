@@ -22,6 +22,8 @@ inline constexpr size_t kFileSizeBuckets = 8;
 // The bucket `bytes` falls in, and a bucket's label ("<64K", ..., ">=256M").
 size_t FileSizeBucket(int64_t bytes);
 std::string FileSizeBucketLabel(size_t bucket);
+// A size as people read it: "512 B", "1.5 KiB", "3.2 GiB" (powers of 1024, one decimal).
+std::string FormatByteSize(int64_t bytes);
 
 struct PartitionStats {
   std::string partition;  // JSON text of {field: value}; "{}" when unpartitioned

@@ -66,12 +66,6 @@ std::string Crumbs(const std::string& ns = "", const std::string& table = "") {
   return out;
 }
 
-std::string Time(int64_t ms) {
-  std::string t = FormatTimestamp(ms, 1000, false);
-  t = t.substr(0, std::min<size_t>(t.size(), 19));
-  std::replace(t.begin(), t.end(), 'T', ' ');
-  return t;
-}
 
 std::string Summary(const Snapshot& s, const char* key) {
   auto it = s.summary.find(key);
@@ -163,7 +157,7 @@ std::string TimelineSection(const TableMetadata& m) {
       bool tag = label.rfind("tag: ", 0) == 0;
       text += fmt::format(R"( <tspan class="{}" font-weight="600">[{}]</tspan>)", tag ? "tag" : "ref", Html(label));
     }
-    text += fmt::format(" {} {}", Html(Time(s.timestamp_ms)), Html(s.operation()));
+    text += fmt::format(" {} {}", Html(FormatCommitTime(s.timestamp_ms)), Html(s.operation()));
     std::string files = Summary(s, "added-data-files"), rows_added = Summary(s, "added-records");
     std::string removed = Summary(s, "deleted-data-files"), deletes = Summary(s, "added-delete-files");
     if (!files.empty()) text += " +" + Html(files) + " files";
@@ -203,14 +197,6 @@ std::string HistogramSvg(const PartitionStats& p, int width, int height, bool la
   return svg + "</svg>";
 }
 
-std::string Bytes(int64_t n) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = static_cast<double>(n);
-  size_t u = 0;
-  while (v >= 1024 && u + 1 < std::size(units)) v /= 1024, ++u;
-  return u == 0 ? fmt::format("{} B", n) : fmt::format("{:.1f} {}", v, units[u]);
-}
-
 std::string FilesSection(const UiTable& t) {
   std::string out = "<h2>Files</h2>";
   if (t.stats == nullptr) return out + fmt::format("<p class=\"hint\">files not read: {}</p>", Html(t.files_error));
@@ -219,8 +205,8 @@ std::string FilesSection(const UiTable& t) {
   out += fmt::format(
       "<p id=\"files-summary\">{} data files ({}, {} rows) in {} partitions; {} position and {} equality delete "
       "files; {} manifests; target file size {}</p>",
-      total.data_files, Html(Bytes(total.data_bytes)), total.records, s.partitions.size(),
-      total.position_delete_files, total.equality_delete_files, s.manifests, Html(Bytes(s.target_file_size)));
+      total.data_files, Html(FormatByteSize(total.data_bytes)), total.records, s.partitions.size(),
+      total.position_delete_files, total.equality_delete_files, s.manifests, Html(FormatByteSize(s.target_file_size)));
   out += "<p>File sizes, all partitions:</p>" + HistogramSvg(total, 480, 110, true);
   for (const std::string& hint : s.hints) out += fmt::format("<p class=\"hint\">{}</p>", Html(hint));
   if (s.partitions.empty()) return out;
@@ -229,7 +215,7 @@ std::string FilesSection(const UiTable& t) {
   for (const PartitionStats& p : s.partitions) {
     out += fmt::format(
         "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-        Html(p.partition), p.data_files, Html(Bytes(p.data_bytes)), p.records, p.small_files,
+        Html(p.partition), p.data_files, Html(FormatByteSize(p.data_bytes)), p.records, p.small_files,
         p.position_delete_files + p.equality_delete_files, HistogramSvg(p, 120, 24, false));
   }
   return out + "</table>";

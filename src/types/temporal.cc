@@ -1,5 +1,7 @@
 #include "types/temporal.h"
 
+#include <algorithm>
+
 #include <cctype>
 #include <cstdio>
 
@@ -181,6 +183,13 @@ std::string FormatTimestamp(int64_t value, int64_t units_per_second, bool with_z
   int64_t rest = value - days * per_day;
   std::string out = FormatDate(static_cast<int32_t>(days)) + "T" + FormatTimeOfDay(rest, units_per_second);
   if (with_zone) out += "+00:00";
+  return out;
+}
+
+std::string FormatCommitTime(int64_t millis) {
+  std::string out = FormatTimestamp(millis, 1000, false);  // 2026-12-01T10:00:00.000
+  out = out.substr(0, std::min<size_t>(out.size(), 19));
+  std::replace(out.begin(), out.end(), 'T', ' ');
   return out;
 }
 

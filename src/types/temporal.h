@@ -29,5 +29,8 @@ std::string FormatDate(int32_t days);
 std::string FormatTimeMicros(int64_t micros);
 // ISO form with 6 (micros) or 9 (nanos) fractional digits; `with_zone` appends "+00:00".
 std::string FormatTimestamp(int64_t value, int64_t units_per_second, bool with_zone);
+// Milliseconds since the epoch as people read a commit time: "2026-12-01 10:00:00" (UTC, whole
+// seconds, a space instead of the ISO 'T').
+std::string FormatCommitTime(int64_t millis);
 
 }  // namespace floe
