@@ -109,6 +109,13 @@ class CommitEngine {
   // How the last attempt ended, when it did not land.
   std::optional<Error> error_;
   bool may_retry_ = false;
+  bool lost_race_ = false;  // the last attempt lost the swap to another writer's landed commit
+  // Lost attempts charged to commit.retry.num-retries. An append's lost race is not: it is the
+  // client-side form of the server's append rebase (only its manifest list and metadata are
+  // rebuilt on the new head), bounded by commit.retry.total-timeout-ms alone, as Iceberg's
+  // time budget bounds every retry. Under a table saturated by writers in processes that share
+  // nothing, a count would make the unlucky give up however the waits are spread.
+  int retries_spent_ = 0;
   std::string last_conflict_;
 };
 
@@ -140,8 +147,9 @@ Result<CommitOutcome> CommitEngine::Run() {
     (void)attempt.WaitForLists();  // a build that stopped half-way may still be writing
     files_.AttemptLost(attempt.files);
     if (!may_retry_) return AllLost(*error_);
+    if (!(lost_race_ && plan_.OnlyAppends())) ++retries_spent_;
     const double elapsed = MillisSince(start_us_);
-    if (!policy_.MayRetry(attempt.number, elapsed))
+    if (!policy_.MayRetry(retries_spent_, elapsed))
       return AllLost(policy_.GaveUp(plan_.what(), attempt.number, elapsed, last_conflict_));
     const int64_t wait_us = pacer_.LostAttemptWaitUs(policy_, MonotonicMicros() - attempt_start_us_);
     report_.backoff_ms += static_cast<double>(wait_us) / 1000.0;
@@ -229,7 +237,9 @@ void CommitEngine::Swap(Attempt& attempt) {
     ++report_.conflicts;
     report_.conflict_reasons.push_back(error.message);
     last_conflict_ = error.message;
-    return Lose(attempt, error, /*may_retry=*/true);
+    Lose(attempt, error, /*may_retry=*/true);
+    lost_race_ = true;
+    return;
   }
   // Anything else (I/O, unavailable) may have happened before or after the swap point of a
   // backend we do not know.
@@ -264,6 +274,7 @@ bool CommitEngine::SequenceNumberTaken(const Attempt& attempt, const Error& erro
 
 void CommitEngine::Lose(Attempt& attempt, Error error, bool may_retry) {
   attempt.state = AttemptState::kLost;
+  lost_race_ = false;
   error_ = std::move(error);
   may_retry_ = may_retry;
 }
