@@ -31,6 +31,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,6 +57,19 @@ class S3FileIO : public FileIO {
   Result<std::vector<FileInfo>> ListPrefix(std::string_view prefix) override;
   Status Delete(std::string_view path) override;
   Status DeleteFiles(const std::vector<std::string>& paths) override;
+
+  // The object's ETag (quotes removed) from one HEAD; nullopt when there is no such object.
+  Result<std::optional<std::string>> ETag(std::string_view path);
+  // The ETag a CreateIfAbsent of `data` gets from S3 (the MD5 of the bytes), or "" when it would
+  // be a multipart upload, whose ETag is not predictable from the bytes alone. Stores that
+  // encrypt with KMS name objects otherwise: a comparison with their ETags fails, never matches
+  // falsely.
+  std::string ContentETag(std::string_view data) const;
+  // A plain PUT that replaces the object if there is one: S3 swaps the whole object atomically
+  // (a reader gets the old bytes or the new, never a mix). Outside FileIO on purpose, since no
+  // table file is ever overwritten; only the storage catalog's version hint, which is a hint, is.
+  // For small objects (one request).
+  Status Overwrite(std::string_view path, std::string_view data);
 
   // Creates the bucket (for tests and set-up scripts); an existing bucket of ours is fine.
   Status CreateBucket(std::string_view bucket);
