@@ -111,6 +111,7 @@ Result<std::unique_ptr<InputFile>> S3FileIO::NewInputFile(std::string_view path)
 }
 
 Result<std::string> S3FileIO::ReadAll(std::string_view path) {
+  if (auto bytes = recent_.Find(path)) return std::move(*bytes);
   FLOE_ASSIGN_OR_RETURN(S3Location location, ParseS3Location(path));
   const std::string uri = location.Uri();
   FLOE_ASSIGN_OR_RETURN(S3Response response, client_->Send({"GET", location.bucket, location.key}, "GET " + uri));
@@ -124,6 +125,10 @@ Result<std::string> S3FileIO::ReadRange(std::string_view path, int64_t offset, i
   if (offset < 0 || length < 0 || offset > INT64_MAX - length) {
     return InvalidArgument("read of " + std::to_string(length) + " bytes at offset " + std::to_string(offset) +
                            " is outside " + std::string(path));
+  }
+  if (auto bytes = recent_.Find(path)) {
+    FLOE_RETURN_IF_ERROR(CheckReadRange(path, static_cast<int64_t>(bytes->size()), offset, length));
+    return bytes->substr(static_cast<size_t>(offset), static_cast<size_t>(length));
   }
   if (length == 0) {  // no byte range to ask for: check the bounds by size
     FLOE_ASSIGN_OR_RETURN(auto size, HeadSize(*client_, location));
@@ -180,6 +185,12 @@ Status S3FileIO::CreateIfAbsent(std::string_view path, std::string_view data) {
   return out.Close();
 }
 
+Status S3FileIO::CreateUnreferenced(std::string_view path, std::string_view data) {
+  FLOE_RETURN_IF_ERROR(CreateIfAbsent(path, data));
+  recent_.Remember(path, data);
+  return Ok();
+}
+
 Result<std::unique_ptr<OutputFile>> S3FileIO::NewOutputFile(std::string_view path) {
   FLOE_ASSIGN_OR_RETURN(S3Location location, ParseS3Location(path));
   FLOE_ASSIGN_OR_RETURN(bool exists, Exists(path));
@@ -214,6 +225,7 @@ Result<std::vector<FileInfo>> S3FileIO::ListPrefix(std::string_view prefix) {
 }
 
 Status S3FileIO::Delete(std::string_view path) {
+  recent_.Forget(path);
   FLOE_ASSIGN_OR_RETURN(S3Location location, ParseS3Location(path));
   const std::string what = "DELETE " + location.Uri();
   FLOE_ASSIGN_OR_RETURN(S3Response response, client_->Send({"DELETE", location.bucket, location.key}, what));
@@ -230,6 +242,7 @@ Status S3FileIO::DeleteFiles(const std::vector<std::string>& paths) {
   std::map<std::string, std::vector<std::string>> keys_by_bucket;
   Status first = Ok();
   for (const std::string& path : paths) {
+    recent_.Forget(path);
     auto location = ParseS3Location(path);
     if (!location) {
       if (first) first = std::unexpected(location.error());

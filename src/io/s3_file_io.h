@@ -1,6 +1,8 @@
 // FileIO on S3 and S3-compatible object stores.
 //
-//   ReadAll / ReadRange / InputFile::ReadAt   GET (with Range); an InputFile HEADs once for its size
+//   ReadAll / ReadRange / InputFile::ReadAt   GET (with Range); an InputFile HEADs once for its size;
+//                                             a small object this FileIO created unreferenced
+//                                             (a manifest, a manifest list) is served from memory
 //   Size / Exists                             HEAD
 //   CreateIfAbsent                            PUT with If-None-Match: * (and Content-MD5); above
 //                                             the part size, a multipart upload as below
@@ -38,6 +40,7 @@
 
 #include "io/file_io.h"
 #include "io/s3_client.h"
+#include "io/s3_recent_writes.h"
 
 namespace floe {
 
@@ -53,6 +56,8 @@ class S3FileIO : public FileIO {
   Result<int64_t> Size(std::string_view path) override;
   Result<bool> Exists(std::string_view path) override;
   Status CreateIfAbsent(std::string_view path, std::string_view data) override;
+  // CreateIfAbsent, and small objects' bytes are kept for reading back (s3_recent_writes.h).
+  Status CreateUnreferenced(std::string_view path, std::string_view data) override;
   Result<std::unique_ptr<OutputFile>> NewOutputFile(std::string_view path) override;
   Result<std::vector<FileInfo>> ListPrefix(std::string_view prefix) override;
   Status Delete(std::string_view path) override;
@@ -79,6 +84,7 @@ class S3FileIO : public FileIO {
 
  private:
   std::shared_ptr<S3Client> client_;
+  S3RecentWrites recent_;
 };
 
 }  // namespace floe
