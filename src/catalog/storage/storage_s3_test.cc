@@ -205,3 +205,48 @@ TEST_F(StorageS3Test, CatalogUrisNameWhatIsWrong) {
 
 }  // namespace
 }  // namespace floe
+
+namespace floe {
+namespace {
+
+// Against a moto that checks credentials (scripts/s3.sh starts one that knows no key, so every
+// key is refused): each catalog on S3 says the access was refused and names the key, never
+// the secret, and nothing changes.
+TEST(S3Credentials, WrongCredentialsAreNamedAndChangeNothing) {
+  const char* endpoint = std::getenv("FLOE_TEST_S3_AUTH_ENDPOINT");
+  if (endpoint == nullptr || *endpoint == '\0') {
+    GTEST_SKIP() << "skipped: no S3 endpoint that checks credentials (FLOE_TEST_S3_AUTH_ENDPOINT; scripts/s3.sh "
+                    "starts one)";
+  }
+  const std::string secret = "the-wrong-secret-42";
+  const std::string params = std::string("s3.endpoint=") + endpoint +
+                             "&s3.access-key-id=AKIAFLOEWRONGKEY&s3.secret-access-key=" + secret +
+                             "&s3.region=us-east-1";
+  auto expect_refused = [&](const Error& e, const std::string& what) {
+    EXPECT_NE(e.message.find("access refused"), std::string::npos) << what << ": " << e.message;
+    EXPECT_NE(e.message.find("AKIAFLOEWRONGKEY"), std::string::npos) << what << ": " << e.message;
+    EXPECT_EQ(e.message.find(secret), std::string::npos) << what << " shows the secret: " << e.message;
+    EXPECT_NE(e.kind, ErrorKind::kNotFound) << what;
+  };
+
+  auto storage = OpenCatalog("s3://floe-test/wh?" + params);
+  ASSERT_TRUE(storage) << storage.error().ToString();
+  auto ns = (*storage)->CreateNamespace({"db"}, {});
+  ASSERT_FALSE(ns);
+  expect_refused(ns.error(), "storage catalog: create namespace");
+  auto load = (*storage)->LoadTable({{"db"}, "t"});
+  ASSERT_FALSE(load);
+  expect_refused(load.error(), "storage catalog: load table");
+
+  testing_env::TempDir dir("floe-s3-auth");
+  auto sqlite = OpenCatalog("sqlite://" + dir.path() + "/catalog.db?warehouse=s3://floe-test/wh&" + params);
+  ASSERT_TRUE(sqlite) << sqlite.error().ToString();
+  ASSERT_TRUE((*sqlite)->CreateNamespace({"db"}, {}));  // SQLite's own row: no S3 request
+  auto table = (*sqlite)->CreateTable({{"db"}, "t"}, CreateTableRequest{testing_env::SimpleSchema()});
+  ASSERT_FALSE(table);
+  expect_refused(table.error(), "sqlite catalog: create table");
+  EXPECT_TRUE((*sqlite)->ListTables({"db"}).value().empty()) << "the refused table was not registered";
+}
+
+}  // namespace
+}  // namespace floe
