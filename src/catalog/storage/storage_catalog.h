@@ -23,15 +23,17 @@
 // behind.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 
 #include "catalog/catalog.h"
 #include "catalog/commit.h"
+#include "catalog/intent_store.h"
 
 namespace floe {
 
-class StorageCatalog : public Catalog, public PointerStore {
+class StorageCatalog : public Catalog, public PointerStore, public IntentStore {
  public:
   StorageCatalog(std::string name, std::string warehouse, std::shared_ptr<FileIO> io);
 
@@ -72,6 +74,15 @@ class StorageCatalog : public Catalog, public PointerStore {
   Status SwapPointer(const PointerSwap& swap) override;
   Status SwapPointers(const std::vector<PointerSwap>& swaps) override;
 
+  // IntentStore (storage_intents.cc): objects under <metadata folder>/floe-intents/.
+  Status RecordIntent(const TableIdentifier& id, const std::string& metadata_folder, const std::string& attempt_id,
+                      int64_t batch_number, const std::vector<std::string>& paths) override;
+  Status ClearIntent(const TableIdentifier& id, const std::string& metadata_folder, const std::string& attempt_id,
+                     int64_t batches) override;
+  Result<std::vector<WriteIntentBatch>> ListIntents(const TableIdentifier& id,
+                                                    const std::string& metadata_folder) override;
+  int64_t intent_requests() const override { return intent_requests_; }
+
   std::string TableFolder(const TableIdentifier& id) const;
   std::string NamespaceFolder(const Namespace& ns) const;
 
@@ -86,6 +97,7 @@ class StorageCatalog : public Catalog, public PointerStore {
   std::string name_;
   std::string warehouse_;
   std::shared_ptr<FileIO> io_;
+  std::atomic<int64_t> intent_requests_ = 0;
 };
 
 }  // namespace floe
