@@ -65,7 +65,7 @@ void FillTable(Catalog& catalog, int files) {
     for (int i = 0; i < 1000 && done < files; ++i, ++done) {
       DataFile f;
       f.file_path = data + RandomUuidString() + ".parquet";
-      f.file_format = "PARQUET";
+      f.file_format = FileFormat::kParquet;
       f.record_count = 1;
       f.file_size_in_bytes = 1;
       Touch(LocalOf(f.file_path));

@@ -1,6 +1,6 @@
 // Listing-free reclamation (maint/intent_reclamation.h) against writers killed by SIGKILL while
-// their rows stream in: real `floe append` processes reading a FIFO, killed once their first
-// data files are on disk. Then:
+// their files stream out: real `floe append` processes, killed once their first data files are
+// on disk. Then:
 //   - an intent younger than the window is left alone (nothing deleted);
 //   - `remove-orphan-files --from-intents` deletes exactly the files the killed writers left,
 //     none that a commit references, and no file that no intent names (it lists nothing);
@@ -8,7 +8,6 @@
 // On SQLite, PostgreSQL (FLOE_TEST_PG_URI) and the storage catalog.
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,7 +55,9 @@ class IntentReclaim : public ::testing::TestWithParam<Backend> {
     place_ = testing_env::MakePlace(GetParam(), dir_.path());
     if (place_.uri.empty()) GTEST_SKIP() << place_.skip_reason;
     if (!std::filesystem::exists(FLOE_BINARY)) GTEST_SKIP() << "no floe binary at " FLOE_BINARY;
-    auto opened = OpenCatalog(place_.uri, CatalogOptions{.name = place_.name});
+    CatalogOptions options;
+    options.name = place_.name;
+    auto opened = OpenCatalog(place_.uri, options);
     ASSERT_TRUE(opened.has_value()) << opened.error().message;
     catalog_ = std::move(*opened);
     id_ = TableIdentifier{{"r" + place_.name}, "orders"};
@@ -116,29 +117,25 @@ class IntentReclaim : public ::testing::TestWithParam<Backend> {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
 
-  // A `floe append` fed through a FIFO, killed with SIGKILL once at least `files` new data
-  // files of it are on disk while it still waits for more rows.
+  // A `floe append` of many rows (a file every 1,024 of them), killed with SIGKILL once at
+  // least `files` new data files of it are on disk: in the middle of its stream of files.
   void KillWriterMidWrite(int writer, size_t files) {
-    const std::string fifo = dir_.path() + "/rows-" + std::to_string(writer) + ".csv";
-    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
-    const std::set<std::string> before = FilesUnder(table_dir_ + "/data");
-    pid_t pid = Spawn({"append", id_.ToString(), fifo});
-    int fd = open(fifo.c_str(), O_WRONLY);  // blocks until the writer opens it
-    ASSERT_GE(fd, 0);
-    std::string rows = "order_id,note\n";
-    // One reader batch (65,536 rows) and a little more: the writer writes the batch's files
-    // and then waits for the rest, which never comes.
-    for (int64_t i = 0; i < 70000; ++i) rows += std::to_string(1000000 * (writer + 1) + i) + ",killed\n";
-    ASSERT_EQ(write(fd, rows.data(), rows.size()), static_cast<ssize_t>(rows.size()));
+    const std::string input = dir_.path() + "/rows-" + std::to_string(writer) + ".csv";
+    {
+      std::ofstream out(input);
+      out << "order_id,note\n";
+      for (int64_t i = 0; i < 400000; ++i) out << 1000000 * (writer + 1) + i << ",killed\n";
+    }
+    const size_t before = FilesUnder(table_dir_ + "/data").size();
+    pid_t pid = Spawn({"append", id_.ToString(), input});
     bool written = false;
-    for (int i = 0; i < 6000 && !written; ++i) {
-      written = FilesUnder(table_dir_ + "/data").size() >= before.size() + files;
-      if (!written) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    for (int i = 0; i < 60000 && !written; ++i) {
+      written = FilesUnder(table_dir_ + "/data").size() >= before + files;
+      if (!written) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     kill(pid, SIGKILL);
     int status = 0;
     waitpid(pid, &status, 0);
-    close(fd);
     ASSERT_TRUE(written) << "writer " << writer << " never wrote " << files << " files";
     ASSERT_TRUE(WIFSIGNALED(status)) << "writer " << writer << " ended before it was killed";
   }
@@ -192,8 +189,9 @@ TEST_P(IntentReclaim, KilledWritersFilesAreReclaimedFromIntentsAlone) {
   EXPECT_NE(out.find("nothing listed"), std::string::npos) << out;
   std::set<std::string> now = FilesUnder(table_dir_);
   for (const auto& f : left) EXPECT_FALSE(now.contains(f)) << f << " was left behind";
-  for (const auto& f : committed)
+  for (const auto& f : committed) {
     if (!IsIntentObject(f)) EXPECT_TRUE(now.contains(f)) << f << " was committed and is gone";
+  }
   EXPECT_TRUE(now.contains(stray));
   EXPECT_TRUE(Intents().empty());
   auto rows = ReadTable(*catalog_->io(), Metadata(), ScanOptions{});

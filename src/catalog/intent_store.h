@@ -43,6 +43,14 @@ class IntentStore {
   // Removes batches [0, batches) of the attempt; a batch already gone is not an error.
   virtual Status ClearIntent(const TableIdentifier& id, const std::string& metadata_folder,
                              const std::string& attempt_id, int64_t batches) = 0;
+  // ClearIntent for several attempts, (attempt id, batches) each: the SQL catalog does it in
+  // one transaction.
+  virtual Status ClearIntents(const TableIdentifier& id, const std::string& metadata_folder,
+                              const std::vector<std::pair<std::string, int64_t>>& attempts) {
+    for (const auto& [attempt_id, batches] : attempts)
+      FLOE_RETURN_IF_ERROR(ClearIntent(id, metadata_folder, attempt_id, batches));
+    return Ok();
+  }
   // Every batch recorded for the table. A batch that cannot be read (a corrupt object) is an
   // error naming it.
   virtual Result<std::vector<WriteIntentBatch>> ListIntents(const TableIdentifier& id,

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 namespace floe {
@@ -24,13 +25,18 @@ struct RecordingLog : IntentLog {
   }
 };
 
+FileNamer RecordingNamer(std::vector<std::vector<std::string>>* records, int* clears, bool fail = false) {
+  auto log = std::make_unique<RecordingLog>();
+  log->records = records;
+  log->clears = clears;
+  log->fail = fail;
+  return FileNamer(std::move(log));
+}
+
 TEST(FileNamer, NamesAreRecordedFirstInGrowingBatchesPerFolder) {
   std::vector<std::vector<std::string>> records;
   int clears = 0;
-  auto log = std::make_unique<RecordingLog>();
-  log->records = &records;
-  log->clears = &clears;
-  FileNamer namer(std::move(log));
+  FileNamer namer = RecordingNamer(&records, &clears);
   std::set<std::string> handed_out;
   for (int i = 0; i < 200; ++i) {
     auto path = namer.NewPath("/t/data", "", ".parquet");
@@ -62,11 +68,7 @@ TEST(FileNamer, NamesAreRecordedFirstInGrowingBatchesPerFolder) {
 TEST(FileNamer, AnIntentThatCannotBeRecordedGivesNoName) {
   std::vector<std::vector<std::string>> records;
   int clears = 0;
-  auto log = std::make_unique<RecordingLog>();
-  log->records = &records;
-  log->clears = &clears;
-  log->fail = true;
-  FileNamer namer(std::move(log));
+  FileNamer namer = RecordingNamer(&records, &clears, /*fail=*/true);
   auto path = namer.NewPath("/t/data", "", ".parquet");
   ASSERT_FALSE(path.has_value());
   EXPECT_EQ(path.error().kind, ErrorKind::kUnavailable);

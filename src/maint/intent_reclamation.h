@@ -9,7 +9,9 @@
 //   - data and delete files: named while the rows stream, before the commit loop starts
 //     (DataWriter and WriteDeleteFile take the namer; AppendRows and compaction pass one);
 //   - manifests and manifest lists: named by the commit engine through OperationContext::names,
-//     the caller's namer when it gave one (CommitOptions::names), else one of the engine's own;
+//     in the same intent as the data files (CommitOptions::names); a commit whose caller gave
+//     no namer records none (each record is a durable catalog write: about one fsync on
+//     SQLite, a PUT on S3);
 //   - the metadata document is the catalog's: in the storage catalog writing it is the commit
 //     itself (never an orphan); a SQL catalog writes it just before its swap, unrecorded.
 // The engine clears the intent when the commit landed and its lost attempts' files are

@@ -5,7 +5,6 @@
 #include <thread>
 #include <utility>
 
-#include "catalog/intent_store.h"
 #include "meta/metadata_builder.h"
 #include "txn/commit_pacing.h"
 #include "util/clock.h"
@@ -117,7 +116,6 @@ class CommitEngine {
   CommitFiles files_;
   CommitPacer& pacer_;
   OperationContext ctx_;
-  std::unique_ptr<FileNamer> own_names_;  // when the caller named no files of its own
   RetryPolicy policy_;
   CommitReport report_;
   const int64_t start_us_ = MonotonicMicros();
@@ -134,11 +132,6 @@ class CommitEngine {
 Result<CommitOutcome> CommitEngine::Run() {
   if (Status loaded = Load(); !loaded) return AllLost(loaded.error());
   ctx_.names = options_.names;
-  if (!ctx_.names) {
-    own_names_ = NewWriteNamer(catalog_, plan_.id(), *table_.metadata);
-    ctx_.names = own_names_.get();
-  }
-  files_.SetNames(ctx_.names);
   if (plan_.empty()) return Done(table_);
   auto policy = RetryPolicy::Resolve(options_.retry, table_.metadata->properties);
   if (!policy) return AllLost(policy.error());

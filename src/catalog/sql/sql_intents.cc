@@ -66,6 +66,22 @@ Status SqlCatalog::ClearIntent(const TableIdentifier& id, const std::string&, co
   return Ok();
 }
 
+Status SqlCatalog::ClearIntents(const TableIdentifier& id, const std::string&,
+                                const std::vector<std::pair<std::string, int64_t>>& attempts) {
+  if (attempts.empty()) return Ok();
+  std::lock_guard lock(mu_);
+  FLOE_RETURN_IF_ERROR(EnsureIntentTableLocked());
+  ++intent_requests_;
+  Status cleared = InWriteTransaction([&]() -> Status {
+    for (const auto& [attempt_id, batches] : attempts)
+      FLOE_RETURN_IF_ERROR(conn_->Execute("DELETE FROM floe_write_intents WHERE catalog_name = ? AND attempt_id = ?",
+                                          {name_, attempt_id}));
+    return Ok();
+  });
+  if (!cleared) return std::unexpected(cleared.error().WithContext("clearing the write intents of " + id.ToString()));
+  return Ok();
+}
+
 Result<std::vector<WriteIntentBatch>> SqlCatalog::ListIntents(const TableIdentifier& id, const std::string&) {
   std::lock_guard lock(mu_);
   FLOE_ASSIGN_OR_RETURN(bool exists, conn_->HasColumn("floe_write_intents", "paths"));

@@ -79,6 +79,8 @@ class StorageCatalog : public Catalog, public PointerStore, public IntentStore {
                       int64_t batch_number, const std::vector<std::string>& paths) override;
   Status ClearIntent(const TableIdentifier& id, const std::string& metadata_folder, const std::string& attempt_id,
                      int64_t batches) override;
+  Status ClearIntents(const TableIdentifier& id, const std::string& metadata_folder,
+                      const std::vector<std::pair<std::string, int64_t>>& attempts) override;
   Result<std::vector<WriteIntentBatch>> ListIntents(const TableIdentifier& id,
                                                     const std::string& metadata_folder) override;
   int64_t intent_requests() const override { return intent_requests_; }

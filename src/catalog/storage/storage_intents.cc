@@ -29,8 +29,16 @@ Status StorageCatalog::RecordIntent(const TableIdentifier& id, const std::string
 
 Status StorageCatalog::ClearIntent(const TableIdentifier& id, const std::string& metadata_folder,
                                    const std::string& attempt_id, int64_t batches) {
+  return ClearIntents(id, metadata_folder, {{attempt_id, batches}});
+}
+
+// One DeleteFiles for all (S3: 1,000 keys a request).
+Status StorageCatalog::ClearIntents(const TableIdentifier& id, const std::string& metadata_folder,
+                                    const std::vector<std::pair<std::string, int64_t>>& attempts) {
   std::vector<std::string> objects;
-  for (int64_t b = 0; b < batches; ++b) objects.push_back(IntentObject(metadata_folder, attempt_id, b));
+  for (const auto& [attempt_id, batches] : attempts)
+    for (int64_t b = 0; b < batches; ++b) objects.push_back(IntentObject(metadata_folder, attempt_id, b));
+  if (objects.empty()) return Ok();
   ++intent_requests_;
   if (Status st = io_->DeleteFiles(objects); !st)
     return std::unexpected(st.error().WithContext("clearing the write intent of " + id.ToString()));
