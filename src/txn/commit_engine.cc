@@ -16,8 +16,11 @@ double MillisSince(int64_t start_micros) { return (MonotonicMicros() - start_mic
 
 void SleepMicros(int64_t us) { std::this_thread::sleep_for(std::chrono::microseconds(us)); }
 
-void DeleteQuietly(FileIO& io, const std::vector<std::string>& paths) {
-  for (const auto& p : paths) (void)io.Delete(p);
+// Whether every one is gone (a file already absent counts).
+bool DeleteQuietly(FileIO& io, const std::vector<std::string>& paths) {
+  bool all = true;
+  for (const auto& p : paths) all = io.Delete(p).has_value() && all;
+  return all;
 }
 
 // Whether `table` already shows every one of `updates`: applying them again changes nothing.
@@ -36,25 +39,38 @@ class CommitFiles {
   CommitFiles(FileIO& io, const CommitPlan& plan, std::function<void()> discard_written, BackgroundWrites& background)
       : io_(io), plan_(plan), discard_written_(std::move(discard_written)), background_(background) {}
 
+  // The write intent naming the commit's files (cleared here, and only here, for the engine).
+  void SetNames(FileNamer* names) { names_ = names; }
   // An attempt that wrote `files` is lost: they are garbage.
   void AttemptLost(const std::vector<std::string>& files) { lost_.insert(lost_.end(), files.begin(), files.end()); }
   // The commit landed: lost attempts' files are garbage, and so are those it wrote but lists
-  // nowhere.
+  // nowhere. Every file the intent names is then referenced or gone: it is cleared.
   void Landed(const std::vector<std::string>& unlisted) {
-    (void)background_.WaitAll();  // nothing is deleted while it may still be being written
-    DeleteQuietly(io_, lost_);
-    DeleteQuietly(io_, unlisted);
+    const bool deleted = DeleteLost();
+    if (DeleteQuietly(io_, unlisted) && deleted) ClearIntent();
   }
-  // Every attempt is lost (or none was needed): everything the commit wrote goes.
+  // Every attempt is lost (or none was needed): everything the commit wrote goes, then its
+  // intent.
   void AllLost() {
-    Landed({});
-    DeleteQuietly(io_, plan_.prepared_files());
+    const bool deleted = DeleteLost() && DeleteQuietly(io_, plan_.prepared_files());
     if (discard_written_) std::exchange(discard_written_, nullptr)();
+    if (deleted) ClearIntent();
   }
-  // The last attempt's fate is unknown: only the lost attempts' own files go.
-  void OutcomeUnknown() { Landed({}); }
+  // The last attempt's fate is unknown: only the lost attempts' own files go; the intent stays
+  // for the reclamation, which keeps whatever a landed commit references.
+  void OutcomeUnknown() { (void)DeleteLost(); }
 
  private:
+  bool DeleteLost() {
+    (void)background_.WaitAll();  // nothing is deleted while it may still be being written
+    return DeleteQuietly(io_, lost_);
+  }
+  // A failed clear leaves a stale intent whose files are referenced or gone: harmless.
+  void ClearIntent() {
+    if (names_) (void)names_->Clear();
+  }
+
+  FileNamer* names_ = nullptr;
   FileIO& io_;
   const CommitPlan& plan_;
   std::function<void()> discard_written_;  // called at most once
@@ -72,6 +88,7 @@ class CommitEngine {
         pacer_(CommitPacer::ForTable(catalog.name() + "/" + plan.id().ToString())) {
     ctx_.io = catalog.io().get();
     ctx_.background_writes = &background_;
+    files_.SetNames(options.names);
   }
 
   Result<CommitOutcome> Run();
@@ -121,6 +138,7 @@ class CommitEngine {
 
 Result<CommitOutcome> CommitEngine::Run() {
   if (Status loaded = Load(); !loaded) return AllLost(loaded.error());
+  ctx_.names = options_.names;
   if (plan_.empty()) return Done(table_);
   auto policy = RetryPolicy::Resolve(options_.retry, table_.metadata->properties);
   if (!policy) return AllLost(policy.error());
