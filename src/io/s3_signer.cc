@@ -26,14 +26,9 @@ std::string Hmac(std::string_view key, std::string_view data) {
   return std::string(reinterpret_cast<const char*>(out), size);
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-// Leading and trailing blanks removed, inner runs of blanks made one space.
-std::string Trim(std::string_view s) {
+// A header value as SigV4 canonicalizes it: leading and trailing blanks removed, inner runs of
+// blanks made one space.
+std::string CanonicalHeaderValue(std::string_view s) {
   std::string out;
   bool blank = false;
   for (char c : s) {
@@ -101,8 +96,8 @@ HttpHeaders SignV4(const SignableRequest& request, const S3Credentials& credenti
   HttpHeaders added = {{"x-amz-date", amz_date}, {"x-amz-content-sha256", request.payload_sha256}};
   if (!credentials.session_token.empty()) added.emplace_back("x-amz-security-token", credentials.session_token);
 
-  std::vector<std::pair<std::string, std::string>> canonical = {{"host", Trim(request.host)}};
-  for (const auto& [name, value] : request.headers) canonical.emplace_back(Lower(name), Trim(value));
+  std::vector<std::pair<std::string, std::string>> canonical = {{"host", CanonicalHeaderValue(request.host)}};
+  for (const auto& [name, value] : request.headers) canonical.emplace_back(AsciiLower(name), CanonicalHeaderValue(value));
   for (const auto& [name, value] : added) canonical.emplace_back(name, value);
   std::sort(canonical.begin(), canonical.end());
 
