@@ -6,7 +6,9 @@
 //                   [--seconds 5] [--latency-ms 0,20] [--clients 1,8,32] [--paths direct,group]
 // Paths (the server's FLOE_SERVE_COMMIT): direct = the catalog's commit as before (every lost
 // swap is a 409 the client retries), retry = server-side retry and append rebase, group = those
-// and group commit. Every writer uses Iceberg's default commit.retry.* (the table sets none).
+// and group commit; catalog = no server: every writer opens the (delayed) PostgreSQL catalog
+// itself, as CLI processes do. Every writer uses Iceberg's default commit.retry.* (the table
+// sets none).
 // Per run: landed commits/s, the 1/RTT ceiling (one commit per added round trip), client
 // retries per landed commit, p50/p99 commit latency, the unluckiest writer's share of the
 // mean, and commits that gave up.
@@ -43,6 +45,8 @@ using namespace floe;
 namespace {
 
 const TableIdentifier kTable{{"hot"}, "events"};
+// How writers (and the bench) open the catalog: the run's catalog name, for the catalog path.
+CatalogOptions catalog_options;
 
 [[noreturn]] void Die(const std::string& message) {
   std::fprintf(stderr, "hot_table_bench: %s\n", message.c_str());
@@ -164,7 +168,7 @@ struct RunResult {
 };
 
 [[noreturn]] void Writer(const std::string& url, const std::string& dir, int w, double seconds) {
-  auto catalog = OpenCatalog(url);
+  auto catalog = OpenCatalog(url, catalog_options);
   if (!catalog) Die(catalog.error().ToString());
   auto table = (*catalog)->LoadTable(kTable);
   if (!table) Die(table.error().ToString());
@@ -204,7 +208,14 @@ RunResult Run(const std::string& url, int clients, double seconds) {
     pids.push_back(pid);
   }
   for (int w = 0; w < clients; ++w) {
-    while (!std::filesystem::exists(dir + "/ready-" + std::to_string(w))) usleep(1000);
+    // A writer that died before it was ready (e.g. refused a connection) ends the run.
+    while (!std::filesystem::exists(dir + "/ready-" + std::to_string(w))) {
+      if (waitpid(pids[w], nullptr, WNOHANG) == pids[w]) {
+        for (pid_t pid : pids) kill(pid, SIGKILL);
+        Die("writer " + std::to_string(w) + " exited before it was ready");
+      }
+      usleep(1000);
+    }
   }
   std::ofstream(dir + "/go") << "go";
   for (pid_t pid : pids) waitpid(pid, nullptr, 0);
@@ -283,20 +294,26 @@ int main(int argc, char** argv) {
         const std::string name = "hot" + RandomUuidString().substr(0, 8);
         const std::string uri = proxied + (proxied.find('?') == std::string::npos ? "?" : "&") + "warehouse=" +
                                 (std::filesystem::temp_directory_path() / name).string();
-        setenv("FLOE_SERVE_COMMIT", path.c_str(), 1);
-        std::string error;
-        auto server = testing_env::ServeProcess::Start(floe_binary, {"--catalog", uri, "--catalog-name", name, "serve"},
-                                                       &error);
-        if (!server) Die(error);
+        std::unique_ptr<testing_env::ServeProcess> server;
+        std::string writers_uri = uri;
+        catalog_options.name = path == "catalog" ? name : "default";
+        if (path != "catalog") {
+          setenv("FLOE_SERVE_COMMIT", path.c_str(), 1);
+          std::string error;
+          server = testing_env::ServeProcess::Start(floe_binary, {"--catalog", uri, "--catalog-name", name, "serve"},
+                                                    &error);
+          if (!server) Die(error);
+          writers_uri = server->url();
+        }
         {
-          auto catalog = OpenCatalog(server->url());
+          auto catalog = OpenCatalog(writers_uri, catalog_options);
           if (!catalog) Die(catalog.error().ToString());
           if (auto ns = (*catalog)->CreateNamespace({"hot"}, {}); !ns) Die(ns.error().ToString());
           Schema schema(0, {NestedField{1, "id", Type::Long(), true, ""}, NestedField{2, "data", Type::String(), false, ""}});
           if (auto t = (*catalog)->CreateTable(kTable, CreateTableRequest{schema}); !t) Die(t.error().ToString());
         }
-        RunResult r = Run(server->url(), clients, seconds);
-        server->Stop();
+        RunResult r = Run(writers_uri, clients, seconds);
+        if (server) server->Stop();
         std::filesystem::remove_all(std::filesystem::temp_directory_path() / name);
         if (clients == 1) single = r.rate;
         char ceiling[32] = "-";

@@ -6,7 +6,8 @@
 //   - writers of the same key leave exactly one row for it (serializable: one lands, the rest
 //     are refused naming the key; snapshot: each later one replaces the earlier);
 //   - a delete by key racing an upsert of another key of the same file: both land;
-//   - an upsert whose keys span the whole key range next to an append of other keys: lands.
+//   - an upsert whose keys span the whole key range next to an append of other keys: lands;
+//     next to an append sharing one of its keys: that key keeps one row.
 // Each writer writes its files, then waits until every writer has written its own before it
 // commits, so the commits really race (each sees the others' commits as concurrent).
 #include <sys/wait.h>
@@ -99,8 +100,10 @@ class KeyRace {
   // Runs each body in its own process; returns each one's exit status (0 = its write landed).
   std::vector<int> Race(const std::vector<std::function<Status(Catalog&, const RowWriteOptions&)>>& bodies,
                         std::vector<std::string>* errors = nullptr) {
+    // Flags and error files are named by round, so a test may race several times.
+    const std::string round = std::to_string(rounds_++);
     std::vector<std::string> ready;
-    for (size_t w = 0; w < bodies.size(); ++w) ready.push_back("ready-" + std::to_string(w));
+    for (size_t w = 0; w < bodies.size(); ++w) ready.push_back("ready-" + round + "-" + std::to_string(w));
     std::vector<pid_t> pids;
     for (size_t w = 0; w < bodies.size(); ++w) {
       pid_t pid = fork();
@@ -113,7 +116,7 @@ class KeyRace {
           (void)env_.Await(ready);
         };
         auto status = bodies[w](**catalog, options);
-        std::ofstream(env_.dir + "/error-" + std::to_string(w)) << (status ? "" : status.error().message);
+        std::ofstream(env_.dir + "/error-" + round + "-" + std::to_string(w)) << (status ? "" : status.error().message);
         _exit(status ? 0 : 1);
       }
       pids.push_back(pid);
@@ -124,7 +127,7 @@ class KeyRace {
       waitpid(pids[w], &status, 0);
       codes.push_back(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
       if (errors) {
-        std::ifstream in(env_.dir + "/error-" + std::to_string(w));
+        std::ifstream in(env_.dir + "/error-" + round + "-" + std::to_string(w));
         errors->emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
       }
     }
@@ -146,6 +149,7 @@ class KeyRace {
  private:
   Env env_;
   std::unique_ptr<Catalog> catalog_;
+  int rounds_ = 0;
 };
 
 Status Landed(const Result<RowWriteResult>& r) {
@@ -249,27 +253,45 @@ TEST_P(KeyRaceTest, DeleteByKeyRacingUpsertOfAnotherKeyInTheSameFileBothLand) {
   EXPECT_EQ(table.size(), 7u);
 }
 
+// An upsert of `keys` (amount `amount`) that commits right after the concurrent write `first`,
+// both having read the same table state: the upsert's files are written before `first` lands,
+// so `first` is concurrent to it.
+using Write = std::function<Result<RowWriteResult>(Catalog&, const RowWriteOptions&)>;
+std::vector<int> UpsertAfter(KeyRace& race, const Write& first, const std::vector<int64_t>& keys, int64_t amount,
+                             std::vector<std::string>* errors) {
+  std::vector<std::function<Status(Catalog&, const RowWriteOptions&)>> bodies;
+  const std::string flag = "first-landed-" + std::to_string(amount);
+  bodies.push_back([&race, first, flag](Catalog& c, const RowWriteOptions& options) -> Status {
+    auto r = first(c, options);
+    race.env().Raise(flag);
+    return Landed(r);
+  });
+  bodies.push_back([&race, keys, amount, flag](Catalog& c, const RowWriteOptions& options) -> Status {
+    RowWriteOptions after = options;
+    after.after_files_written = [&race, flag, hook = options.after_files_written] {
+      hook();
+      (void)race.env().Await({flag});
+    };
+    return Landed(Upsert(c, race.env().id, Rows(keys, amount), {}, after));
+  });
+  return race.Race(bodies, errors);
+}
+
 // iceberg#13091: a merge whose conflict filter admits every file ("matching true" for file
-// metrics: its keys span the whole range) next to an append of other keys inside that range.
+// metrics: its keys span the whole range) next to an append of other keys inside that range
+// lands. Then the same merge next to an upsert of another key (12) and of a new key it shares
+// (45), the write skew of two jobs that each found no row for 45: 45 must end with one row,
+// the isolation deciding which: serializable refuses the merge naming the key (the other
+// upsert's row stays), snapshot redoes it on the new state (its row replaces the other's).
 TEST_P(KeyRaceTest, UpsertSpanningTheKeyRangeNextToAnAppendOfOtherKeysLands) {
   KeyRace race(GetParam().mode, GetParam().isolation);
   ASSERT_TRUE(AppendBatch(race.catalog(), race.env().id, Rows({0, 100}, 0)).has_value());
-  std::vector<std::function<Status(Catalog&, const RowWriteOptions&)>> bodies;
-  bodies.push_back([&race](Catalog& c, const RowWriteOptions& options) -> Status {
-    auto r = AppendBatch(c, race.env().id, Rows({11, 33, 55, 77}, 7), options);
-    race.env().Raise("appended");
-    return Landed(r);
-  });
-  bodies.push_back([&race](Catalog& c, const RowWriteOptions& options) -> Status {
-    RowWriteOptions after = options;
-    after.after_files_written = [&, hook = options.after_files_written] {
-      hook();
-      (void)race.env().Await({"appended"});
-    };
-    return Landed(Upsert(c, race.env().id, Rows({0, 22, 44, 66, 88, 100}, 9), {}, after));
-  });
   std::vector<std::string> errors;
-  auto codes = race.Race(bodies, &errors);
+  const TableIdentifier id = race.env().id;
+  auto append = [id](Catalog& c, const RowWriteOptions& options) {
+    return AppendBatch(c, id, Rows({11, 33, 55, 77}, 7), options);
+  };
+  auto codes = UpsertAfter(race, append, {0, 22, 44, 66, 88, 100}, 9, &errors);
   EXPECT_EQ(codes[0], 0) << errors[0];
   EXPECT_EQ(codes[1], 0) << errors[1];
   auto table = race.Table();
@@ -277,6 +299,26 @@ TEST_P(KeyRaceTest, UpsertSpanningTheKeyRangeNextToAnAppendOfOtherKeysLands) {
   for (const auto& [customer, amounts] : table) {
     ASSERT_EQ(amounts.size(), 1u) << customer;
     EXPECT_EQ(amounts[0], customer % 11 == 0 && customer % 2 == 1 ? 7 : 9) << customer;
+  }
+
+  errors.clear();
+  auto upsert = [id](Catalog& c, const RowWriteOptions& options) {
+    return Upsert(c, id, Rows({12, 45}, 7), {}, options);
+  };
+  codes = UpsertAfter(race, upsert, {0, 22, 45, 66, 88, 100}, 10, &errors);
+  EXPECT_EQ(codes[0], 0) << errors[0];
+  table = race.Table();
+  ASSERT_EQ(table[45].size(), 1u) << "customer 45 must have exactly one row";
+  EXPECT_EQ(table[12], std::vector<int64_t>{7});
+  if (std::string(GetParam().isolation) == "serializable") {
+    EXPECT_NE(codes[1], 0) << "serializable: a row with key 45 landed meanwhile";
+    EXPECT_NE(errors[1].find("rows (45, 2026-01-02) in ["), std::string::npos) << errors[1];
+    EXPECT_EQ(table[45][0], 7);
+    EXPECT_EQ(table[22], std::vector<int64_t>{9}) << "the refused merge changed nothing";
+  } else {
+    EXPECT_EQ(codes[1], 0) << errors[1];
+    EXPECT_EQ(table[45][0], 10) << "snapshot: the later upsert replaces the other's row";
+    EXPECT_EQ(table[22], std::vector<int64_t>{10});
   }
 }
 

@@ -113,6 +113,7 @@ class CommitEngine {
   Result<std::vector<CommitOutcome>> AllLost(const Error& error);
   std::vector<CommitOutcome> Done();
   bool empty() const;
+  bool OnlyAppends() const;  // every table's plan only appends
   // "commit to db.t" for one table, "commit to db.a, db.b" for several.
   std::string What() const;
 
@@ -133,6 +134,13 @@ class CommitEngine {
   AttemptState state_ = AttemptState::kPrepared;
   std::optional<Error> error_;
   bool may_retry_ = false;
+  bool lost_race_ = false;  // the last attempt lost the swap to another writer's landed commit
+  // Lost attempts charged to commit.retry.num-retries. An append's lost race is not: it is the
+  // client-side form of the server's append rebase (only its manifest list and metadata are
+  // rebuilt on the new head), bounded by commit.retry.total-timeout-ms alone, as Iceberg's
+  // time budget bounds every retry. Under a table saturated by writers in processes that share
+  // nothing, a count would make the unlucky give up however the waits are spread.
+  int retries_spent_ = 0;
   std::string last_conflict_;
 };
 
@@ -172,8 +180,9 @@ Result<std::vector<CommitOutcome>> CommitEngine::Run() {
       part->files.AttemptLost(part->attempt.files);
     }
     if (!may_retry_) return AllLost(*error_);
+    if (!(lost_race_ && OnlyAppends())) ++retries_spent_;
     const double elapsed = MillisSince(start_us_);
-    if (!policy_.MayRetry(report_.attempts, elapsed))
+    if (!policy_.MayRetry(retries_spent_, elapsed))
       return AllLost(policy_.GaveUp(What(), report_.attempts, elapsed, last_conflict_));
     int64_t wait_us = 0;
     for (const auto& part : parts_)
@@ -190,6 +199,10 @@ Status CommitEngine::Load() {
     FLOE_ASSIGN_OR_RETURN(part->table, catalog_.LoadSharedTable(part->plan.id()));
   }
   return Ok();
+}
+
+bool CommitEngine::OnlyAppends() const {
+  return std::all_of(parts_.begin(), parts_.end(), [](const auto& part) { return part->plan.OnlyAppends(); });
 }
 
 bool CommitEngine::empty() const {
@@ -315,7 +328,9 @@ void CommitEngine::Swap() {
     ++report_.conflicts;
     report_.conflict_reasons.push_back(error.message);
     last_conflict_ = error.message;
-    return Lose(error, /*may_retry=*/true);
+    Lose(error, /*may_retry=*/true);
+    lost_race_ = true;
+    return;
   }
   // Anything else (I/O, unavailable) may have happened before or after the swap point of a
   // backend we do not know.
@@ -366,6 +381,7 @@ void CommitEngine::SetState(AttemptState state) {
 
 void CommitEngine::Lose(Error error, bool may_retry) {
   SetState(AttemptState::kLost);
+  lost_race_ = false;
   error_ = std::move(error);
   may_retry_ = may_retry;
 }

@@ -6,7 +6,8 @@
 //     swapped  the pointer names its document (or the reload after a lost answer shows it)
 //     lost     certainly not landed: a lost race (CommitConflict, a taken sequence number,
 //              a lost answer the reload shows did not land) is retried after the pacer's wait
-//              (commit_pacing.h) until commit.retry.* is used up; a refusal (ValidationFailed,
+//              (commit_pacing.h) until commit.retry.* is used up (an append's lost races
+//              spend only total-timeout-ms, not num-retries); a refusal (ValidationFailed,
 //              a metadata step's failed requirement, a bad branch) is final
 //     unknown  it may have landed (the reload failed, or the catalog gave an error the engine
 //              cannot place before or after its swap point): the error is returned and none of

@@ -47,6 +47,13 @@ std::string CommitPlan::what() const {
   return (what.empty() ? std::string("metadata change") : what) + " to " + id_.ToString();
 }
 
+bool CommitPlan::OnlyAppends() const {
+  if (steps_.empty()) return false;
+  for (const Step& step : steps_)
+    if (!step.operation || step.operation->operation() != "append") return false;
+  return true;
+}
+
 size_t CommitPlan::LastOperationIndex() const {
   for (size_t i = steps_.size(); i-- > 0;)
     if (steps_[i].operation) return i;

@@ -77,6 +77,9 @@ class CommitPlan {
   // The branch whose ancestry holds the idempotency key (the last operation's, else main), when
   // a key is set.
   std::optional<std::string> key_branch() const;
+  // Whether every step is an operation that only adds data files (Iceberg's "append"): a
+  // retry after a lost race re-applies it on the new base, re-validated like every retry.
+  bool OnlyAppends() const;
 
   // Once, before the first attempt: prepares every operation against the metadata it will
   // first see (the base with the metadata steps before it applied).

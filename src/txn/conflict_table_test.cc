@@ -279,20 +279,43 @@ TEST(ConflictTable, RewriteLandsOnTopOfAnAppend) {
   EXPECT_EQ(t.Rows(), expected);
 }
 
+// A delete that keeps losing the race (B lands an order in another partition before every swap
+// of A's: no conflict, only a lost swap) spends its retries and gives up.
 TEST(ConflictTable, RetriesRunOutWithAClearError) {
   OrdersTable t("country", {{"commit.retry.num-retries", "2"}});
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{1, "DE", 1}})).has_value());
   auto b = t.Open();
   int64_t next_id = 100;
   RowWriteOptions a_options;
   a_options.commit.before_swap = [&](int) {
-    ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{next_id++, "DE", 1}})).has_value());
+    ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{next_id++, "FR", 1}})).has_value());
   };
-  auto a = AppendBatch(t.catalog(), t.id(), Batch({{1, "DE", 1}}), a_options);
+  auto a = DeleteWhere(t.catalog(), t.id(), Where("country = 'DE'"), a_options);
   ASSERT_FALSE(a.has_value());
   EXPECT_EQ(a.error().kind, ErrorKind::kCommitConflict);
   EXPECT_NE(a.error().message.find("gave up after 3 attempts"), std::string::npos) << a.error().message;
+  EXPECT_NE(a.error().message.find("commit.retry.num-retries=2"), std::string::npos) << a.error().message;
   EXPECT_NE(a.error().message.find("kept conflicting"), std::string::npos) << a.error().message;
-  EXPECT_EQ(t.Rows().size(), 3u);  // B's three appends, none of A's
+  EXPECT_EQ(t.Rows().size(), 4u);  // the German order and B's three
+}
+
+// An append never conflicts: a race it loses is re-applied on the new head without spending
+// commit.retry.num-retries (only total-timeout-ms bounds it). B wins the first 6 swaps of A's.
+TEST(ConflictTable, AnAppendThatLosesRacesDoesNotSpendItsRetries) {
+  OrdersTable t("country", {{"commit.retry.num-retries", "2"},
+                            {"commit.retry.min-wait-ms", "1"},
+                            {"commit.retry.max-wait-ms", "5"}});
+  auto b = t.Open();
+  int64_t next_id = 100;
+  RowWriteOptions a_options;
+  a_options.commit.before_swap = [&](int attempt) {
+    if (attempt <= 6) ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{next_id++, "FR", 1}})).has_value());
+  };
+  auto a = AppendBatch(t.catalog(), t.id(), Batch({{1, "DE", 1}}), a_options);
+  ASSERT_TRUE(a.has_value()) << a.error().message;
+  EXPECT_EQ(a->commit.attempts, 7);
+  EXPECT_EQ(a->commit.conflicts, 6);
+  EXPECT_EQ(t.Rows().size(), 7u);  // B's six and A's one, once
 }
 
 TEST(Idempotency, ARerunOfACommittedBatchWritesNothing) {

@@ -80,6 +80,10 @@ std::string KeyOfRow(const ColumnBatch& batch, const std::vector<int>& columns, 
   return key;
 }
 
+void RowTouch::NoteKey(const std::string& label) {
+  if (keys.size() < kKeysShown && std::find(keys.begin(), keys.end(), label) == keys.end()) keys.push_back(label);
+}
+
 std::string RowTouch::Describe(const std::vector<std::string>& files) const {
   std::string out;
   if (!keys.empty()) {
@@ -103,6 +107,40 @@ struct RowConflictCheck::Hits {
   bool unjudged = false;
 };
 
+std::optional<JudgedFiles::Verdict> JudgedFiles::Find(int schema_id, const std::string& path) const {
+  std::lock_guard lock(mutex_);
+  auto it = verdicts_.find(std::to_string(schema_id) + "/" + path);
+  if (it == verdicts_.end()) return std::nullopt;
+  return it->second;
+}
+
+void JudgedFiles::Keep(int schema_id, const std::string& path, Verdict verdict) {
+  std::lock_guard lock(mutex_);
+  verdicts_.insert_or_assign(std::to_string(schema_id) + "/" + path, std::move(verdict));
+}
+
+size_t JudgedFiles::size() const {
+  std::lock_guard lock(mutex_);
+  return verdicts_.size();
+}
+
+std::vector<int> RowConflictCheck::DecidingIds() const {
+  return scope_.keyed() ? scope_.key_ids : ReferencedFieldIds(filter_.bound());
+}
+
+std::optional<Schema> RowConflictCheck::DecidingProjection(const std::vector<int>& ids) const {
+  if (ids.empty()) return table_.CurrentSchema();
+  return TopLevelProjection(table_, ids);
+}
+
+Result<std::vector<uint8_t>> RowConflictCheck::OursAmong(const ColumnBatch& rows,
+                                                        const std::vector<int>& columns) const {
+  if (!scope_.keyed()) return EvaluateRows(filter_.bound(), rows);
+  std::vector<uint8_t> match(rows.num_rows, 0);
+  for (size_t r = 0; r < rows.num_rows; ++r) match[r] = scope_.keys->count(KeyOfRow(rows, columns, r)) > 0;
+  return match;
+}
+
 bool RowConflictCheck::Charge(const DataFile& file, RowTouch* touch) {
   if (touch->files_read + 1 > scope_.max_files_read ||
       touch->bytes_read + file.file_size_in_bytes > scope_.max_bytes_read) {
@@ -118,18 +156,26 @@ bool RowConflictCheck::Charge(const DataFile& file, RowTouch* touch) {
 }
 
 Result<RowConflictCheck::Hits> RowConflictCheck::RowsOfOurs(FileIO& io, const DataFile& file, RowTouch* touch) {
-  Hits hits;
   FLOE_ASSIGN_OR_RETURN(bool may, filter_.MayMatch(file));
-  if (!may) return hits;
-  if (!Charge(file, touch)) {
-    hits.unjudged = true;
-    return hits;
+  if (!may) return Hits{};
+  const int schema_id = table_.current_schema_id;
+  if (auto known = scope_.judged->Find(schema_id, file.file_path)) {
+    touch->files_recalled += 1;
+    return Hits{std::move(known->rows), std::move(known->labels), false};
   }
+  if (!Charge(file, touch)) return Hits{{}, {}, true};
+  FLOE_ASSIGN_OR_RETURN(Hits hits, ReadRowsOfOurs(io, file, touch));
+  if (!hits.unjudged)
+    scope_.judged->Keep(schema_id, file.file_path, JudgedFiles::Verdict{hits.rows, hits.labels, false});
+  return hits;
+}
+
+Result<RowConflictCheck::Hits> RowConflictCheck::ReadRowsOfOurs(FileIO& io, const DataFile& file, RowTouch* touch) {
+  Hits hits;
   // 1. The deciding columns only: the key, or what the filter reads (a filter that reads no
   // column, `true`, makes every row ours: the whole file is read at once).
-  std::vector<int> ids = scope_.keyed() ? scope_.key_ids : ReferencedFieldIds(filter_.bound());
-  std::optional<Schema> projection = ids.empty() ? std::optional<Schema>(table_.CurrentSchema())
-                                                 : TopLevelProjection(table_, ids);
+  std::vector<int> ids = DecidingIds();
+  std::optional<Schema> projection = DecidingProjection(ids);
   if (!projection) {
     touch->gave_up = "a key or filter column is not a top-level column";
     hits.unjudged = true;
@@ -138,15 +184,10 @@ Result<RowConflictCheck::Hits> RowConflictCheck::RowsOfOurs(FileIO& io, const Da
   FLOE_ASSIGN_OR_RETURN(ColumnBatch deciding, ReadDataColumns(io, table_, file, *projection));
   std::vector<int> columns;
   for (int id : ids) columns.push_back(deciding.ColumnIndexById(id));
+  FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> match, OursAmong(deciding, columns));
   std::vector<size_t> ours;
-  if (scope_.keyed()) {
-    for (size_t r = 0; r < deciding.num_rows; ++r)
-      if (scope_.keys->count(KeyOfRow(deciding, columns, r))) ours.push_back(r);
-  } else {
-    FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> match, EvaluateRows(filter_.bound(), deciding));
-    for (size_t r = 0; r < match.size(); ++r)
-      if (match[r]) ours.push_back(r);
-  }
+  for (size_t r = 0; r < match.size(); ++r)
+    if (match[r]) ours.push_back(r);
   if (ours.empty()) return hits;
   // 2. Whole rows, only for a file that holds rows of ours.
   FLOE_ASSIGN_OR_RETURN(ColumnBatch whole, ReadDataColumns(io, table_, file, table_.CurrentSchema()));
@@ -165,18 +206,44 @@ Result<RowConflictCheck::Hits> RowConflictCheck::RowsOfOurs(FileIO& io, const Da
 Status RowConflictCheck::DeletedByDeleteFile(FileIO& io, const DataFile& del, RowTouch* touch) {
   FLOE_ASSIGN_OR_RETURN(bool may, filter_.MayMatch(del));
   if (!may) return Ok();
-  auto conservative = [&](const std::string& why) {
+  const int schema_id = table_.current_schema_id;
+  std::optional<JudgedFiles::Verdict> verdict = scope_.judged->Find(schema_id, del.file_path);
+  if (verdict) {
+    touch->files_recalled += 1;
+  } else {
+    FLOE_ASSIGN_OR_RETURN(verdict, JudgeDeleteFile(io, del, touch));
+    if (!verdict) {  // judged conservatively: it counts as deleting rows of ours
+      touch->deleted_by.push_back(del.file_path);
+      return Ok();
+    }
+    scope_.judged->Keep(schema_id, del.file_path, *verdict);
+  }
+  if (!verdict->deletes_ours) return Ok();
+  for (const auto& label : verdict->labels)
+    touch->NoteKey(label);
+  touch->deleted_by.push_back(del.file_path);
+  return Ok();
+}
+
+Result<std::optional<JudgedFiles::Verdict>> RowConflictCheck::JudgeDeleteFile(FileIO& io, const DataFile& del,
+                                                                              RowTouch* touch) {
+  using Answer = std::optional<JudgedFiles::Verdict>;
+  auto conservative = [&](const std::string& why) -> Answer {
     if (touch->gave_up.empty()) touch->gave_up = why;
-    touch->deleted_by.push_back(del.file_path);
-    return Ok();
+    return std::nullopt;
   };
   if (!Charge(del, touch)) return conservative(touch->gave_up);
   if (del.file_format != FileFormat::kParquet) return conservative(del.file_path + " is not Parquet");
+  JudgedFiles::Verdict verdict;
+  auto note = [&](const ColumnBatch& rows, const std::vector<int>& columns, size_t r) {
+    verdict.deletes_ours = true;
+    if (verdict.labels.size() < kKeysShown) verdict.labels.push_back(Label(rows, columns, r));
+  };
 
   if (del.content == FileContent::kEqualityDeletes) {
     // Judged when the delete's columns decide our rows: they cover the key (a delete on more
     // columns than the key counts if its key part is ours), or, keyless, the filter's columns.
-    std::vector<int> deciding = scope_.keyed() ? scope_.key_ids : ReferencedFieldIds(filter_.bound());
+    std::vector<int> deciding = DecidingIds();
     for (int id : deciding)
       if (std::find(del.equality_ids.begin(), del.equality_ids.end(), id) == del.equality_ids.end())
         return conservative("equality delete " + del.file_path + " is on other columns than the key");
@@ -187,20 +254,10 @@ Status RowConflictCheck::DeletedByDeleteFile(FileIO& io, const DataFile& del, Ro
     for (int id : deciding) columns.push_back(rows.ColumnIndexById(id));
     if (std::find(columns.begin(), columns.end(), -1) != columns.end())
       return conservative("equality delete " + del.file_path + " lacks one of its equality columns");
-    std::vector<uint8_t> match(rows.num_rows, 0);
-    if (scope_.keyed()) {
-      for (size_t r = 0; r < rows.num_rows; ++r) match[r] = scope_.keys->count(KeyOfRow(rows, columns, r)) > 0;
-    } else {
-      FLOE_ASSIGN_OR_RETURN(match, EvaluateRows(filter_.bound(), rows));
-    }
-    bool any = false;
-    for (size_t r = 0; r < rows.num_rows; ++r) {
-      if (!match[r]) continue;
-      any = true;
-      if (touch->keys.size() < kKeysShown) touch->keys.push_back(Label(rows, columns, r));
-    }
-    if (any) touch->deleted_by.push_back(del.file_path);
-    return Ok();
+    FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> match, OursAmong(rows, columns));
+    for (size_t r = 0; r < rows.num_rows; ++r)
+      if (match[r]) note(rows, columns, r);
+    return verdict;
   }
 
   // Position deletes: the rows they name, looked up in the data files they point at.
@@ -217,6 +274,9 @@ Status RowConflictCheck::DeletedByDeleteFile(FileIO& io, const DataFile& del, Ro
     if (!as_long) return conservative(del.file_path + " has a pos that is not a long");
     by_file[std::string(positions.columns[path_index].BytesAt(r))].push_back(as_long->AsLong());
   }
+  std::vector<int> ids = DecidingIds();
+  std::optional<Schema> projection = DecidingProjection(ids);
+  if (!projection) return conservative("a key or filter column is not a top-level column");
   for (const auto& [path, rows_deleted] : by_file) {
     DataFile data;  // what the delete says of the file it points at: its path and partition
     data.file_path = path;
@@ -225,31 +285,15 @@ Status RowConflictCheck::DeletedByDeleteFile(FileIO& io, const DataFile& del, Ro
     data.spec_id = del.spec_id;
     data.partition = del.partition;
     if (!Charge(data, touch)) return conservative(touch->gave_up);
-    std::vector<int> ids = scope_.keyed() ? scope_.key_ids : ReferencedFieldIds(filter_.bound());
-    std::optional<Schema> projection = ids.empty() ? std::optional<Schema>(table_.CurrentSchema())
-                                                   : TopLevelProjection(table_, ids);
-    if (!projection) return conservative("a key or filter column is not a top-level column");
     FLOE_ASSIGN_OR_RETURN(ColumnBatch rows, ReadDataColumns(io, table_, data, *projection));
     std::vector<int> columns;
     for (int id : ids) columns.push_back(rows.ColumnIndexById(id));
-    std::vector<uint8_t> match(rows.num_rows, 0);
-    if (scope_.keyed()) {
-      for (size_t r = 0; r < rows.num_rows; ++r) match[r] = scope_.keys->count(KeyOfRow(rows, columns, r)) > 0;
-    } else {
-      FLOE_ASSIGN_OR_RETURN(match, EvaluateRows(filter_.bound(), rows));
-    }
-    bool any = false;
-    for (int64_t p : rows_deleted) {
-      if (p < 0 || static_cast<size_t>(p) >= rows.num_rows || !match[p]) continue;
-      any = true;
-      if (touch->keys.size() < kKeysShown) touch->keys.push_back(Label(rows, columns, static_cast<size_t>(p)));
-    }
-    if (any) {
-      touch->deleted_by.push_back(del.file_path);
-      return Ok();
-    }
+    FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> match, OursAmong(rows, columns));
+    for (int64_t p : rows_deleted)
+      if (p >= 0 && static_cast<size_t>(p) < rows.num_rows && match[p]) note(rows, columns, static_cast<size_t>(p));
+    if (verdict.deletes_ours) return verdict;
   }
-  return Ok();
+  return verdict;
 }
 
 Status RowConflictCheck::Inspect(FileIO& io, const SnapshotChanges& changes, bool added_rows, bool deleted_rows,
@@ -290,7 +334,7 @@ Status RowConflictCheck::Inspect(FileIO& io, const SnapshotChanges& changes, boo
     const bool added = c.balance > 0 && added_rows;
     const bool deleted = c.balance < 0 && deleted_rows;
     if (!added && !deleted) continue;
-    if (touch->keys.size() < kKeysShown) touch->keys.push_back(c.label);
+    touch->NoteKey(c.label);
     auto& files = added ? touch->added_in : touch->deleted_by;
     const std::string& file = added ? c.added_in : c.removed_in;
     if (std::find(files.begin(), files.end(), file) == files.end()) files.push_back(file);

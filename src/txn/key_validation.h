@@ -18,11 +18,20 @@
 // read cap (RowScope::max_bytes_read / max_files_read) reached. Deletes that the concurrent
 // commits added are not applied to the files they added (a key added and deleted meanwhile
 // still counts as added).
+//
+// A commit that loses the swap validates again against everything since its snapshot, which
+// grows by the winners' files with every lost round. Files never change, so what a file holds
+// of a write's rows is judged once per write (RowScope::judged) and a retry reads only the
+// files that landed since its last attempt; the cap bounds the files and bytes READ by one
+// validation, not those it looked up.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -42,6 +51,26 @@ using KeySet = std::unordered_set<std::string>;
 // The encoding of row `row`'s values in `columns` (indexes into `batch`), in that order.
 std::string KeyOfRow(const ColumnBatch& batch, const std::vector<int>& columns, size_t row);
 
+// What files hold of one write's rows, by file path and the schema id they were read with
+// (files are immutable: a verdict holds for the write's lifetime). Only verdicts from reading
+// the file are kept, never a conservative answer. Shared by the attempts of one commit, which
+// may validate on other threads than the first, hence the lock.
+class JudgedFiles {
+ public:
+  struct Verdict {
+    std::vector<std::string> rows;    // data file: full-row encodings of the rows of ours
+    std::vector<std::string> labels;  // their key labels; for a delete file, the rows it deletes
+    bool deletes_ours = false;        // delete file: it deletes a row of ours
+  };
+  std::optional<Verdict> Find(int schema_id, const std::string& path) const;
+  void Keep(int schema_id, const std::string& path, Verdict verdict);
+  size_t size() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::unordered_map<std::string, Verdict> verdicts_;
+};
+
 // The rows a row-level write reads and changes, as validation checks them.
 struct RowScope {
   // Bound to the table's current schema; prunes files by partition and metrics and, for a
@@ -55,6 +84,8 @@ struct RowScope {
   // answers "conflict" as file-grain validation would, naming the cap.
   int64_t max_bytes_read = 64LL << 20;
   int max_files_read = 64;
+  // Verdicts of the files already read, kept across the attempts (and rebases) of the write.
+  std::shared_ptr<JudgedFiles> judged = std::make_shared<JudgedFiles>();
 
   bool keyed() const { return !key_ids.empty() && keys; }
 };
@@ -65,9 +96,12 @@ struct RowTouch {
   std::vector<std::string> deleted_by;  // files that deleted rows of ours
   std::vector<std::string> keys;        // the rows, as "(v1, v2)" (the first few)
   std::string gave_up;                  // non-empty: why the check answered conservatively
-  int64_t bytes_read = 0;
+  int64_t bytes_read = 0;               // read by this validation (charged to the cap)
   int files_read = 0;
+  int files_recalled = 0;               // judged by an earlier attempt: not read again
 
+  // Adds a row's label to `keys` (once; the first few only).
+  void NoteKey(const std::string& label);
   bool added() const { return !added_in.empty(); }
   bool deleted() const { return !deleted_by.empty(); }
   // "keys (5, '2026-01-02'), ... in [files]" for a refusal message.
@@ -86,8 +120,16 @@ class RowConflictCheck {
  private:
   struct Hits;
   Result<Hits> RowsOfOurs(FileIO& io, const DataFile& file, RowTouch* touch);
+  Result<Hits> ReadRowsOfOurs(FileIO& io, const DataFile& file, RowTouch* touch);
   Status DeletedByDeleteFile(FileIO& io, const DataFile& del, RowTouch* touch);
+  // The verdict on a delete file; nullopt when judged conservatively (touch->gave_up says why).
+  Result<std::optional<JudgedFiles::Verdict>> JudgeDeleteFile(FileIO& io, const DataFile& del, RowTouch* touch);
   bool Charge(const DataFile& file, RowTouch* touch);
+  // The columns that decide whether a row is ours (the key, or the filter's), their schema,
+  // and which rows of `rows` (holding them at `columns`) are ours.
+  std::vector<int> DecidingIds() const;
+  std::optional<Schema> DecidingProjection(const std::vector<int>& ids) const;
+  Result<std::vector<uint8_t>> OursAmong(const ColumnBatch& rows, const std::vector<int>& columns) const;
 
   const RowScope& scope_;
   const TableMetadata& table_;

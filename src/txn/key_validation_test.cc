@@ -1,5 +1,8 @@
 // Key-aware validation (key_validation.h), in one process: writer B commits inside A's first
 // attempt (before its swap); A's outcome, its message and the rows afterwards are asserted.
+#include <filesystem>
+#include <set>
+
 #include <gtest/gtest.h>
 
 #include "txn/key_validation.h"
@@ -15,6 +18,13 @@ using txn_test::OnFirstAttempt;
 using txn_test::Order;
 using txn_test::OrdersTable;
 using txn_test::Where;
+
+std::set<std::string> ParquetFilesUnder(const std::string& dir) {
+  std::set<std::string> out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+    if (e.path().extension() == ".parquet") out.insert(e.path().string());
+  return out;
+}
 
 std::vector<Order> Initial() { return {{1, "DE", 100}, {3, "DE", 300}, {5, "DE", 500}, {7, "DE", 700}}; }
 
@@ -61,6 +71,44 @@ TEST(KeyValidation, PastTheReadCapFallsBackToFileMetricsAndSaysSo) {
   EXPECT_NE(r.error().message.find("judged by file metrics only: the key check reads at most 0 concurrent files"),
             std::string::npos)
       << r.error().message;
+}
+
+// A merge-on-read upsert that loses the swap round after round: each round, B lands an upsert
+// of other keys (a data file whose bounds span A's key). Every retry validates against all of
+// B's commits since A's snapshot, but reads only the files that landed since its previous
+// attempt: with a cap of 3 files per validation, A still judges by key after 4 lost rounds
+// (4 concurrent files) and lands. Its retries rewrite only metadata: the data and delete files
+// it wrote before its first attempt are the ones that land (a redo would have replaced them).
+TEST(KeyValidation, ARetryReadsOnlyTheFilesThatLandedSinceItsLastAttempt) {
+  OrdersTable t("country", {{"write.merge.isolation-level", "serializable"},
+                            {"write.merge.mode", "merge-on-read"},
+                            {"commit.retry.num-retries", "10"},
+                            {"commit.retry.min-wait-ms", "1"},
+                            {"commit.retry.max-wait-ms", "2"}});
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  auto b = t.Open();
+  constexpr int kLostRounds = 4;
+  RowWriteOptions a;
+  a.key_check_max_files = 3;
+  std::set<std::string> written_first;  // every Parquet file of the table once A's are written
+  a.after_files_written = [&] { written_first = ParquetFilesUnder(t.dir()); };
+  int attempts = 0;
+  a.commit.before_swap = [&](int attempt) {
+    attempts = attempt;
+    if (attempt > kLostRounds) return;
+    // Keys -1 and 101, -2 and 102, ...: every file's bounds span A's key 5.
+    ASSERT_TRUE(Upsert(*b, t.id(), Batch({{-attempt, "DE", 1}, {100 + attempt, "DE", 1}}), {"order_id"}).has_value());
+  };
+  auto r = Upsert(t.catalog(), t.id(), Batch({{5, "DE", 555}}), {"order_id"}, a);
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  EXPECT_EQ(attempts, kLostRounds + 1);
+  EXPECT_EQ(r->rebases, 0);
+  std::set<std::string> now = ParquetFilesUnder(t.dir());
+  for (const auto& f : written_first) EXPECT_TRUE(now.count(f)) << f << " was replaced";
+  EXPECT_EQ(now.size(), written_first.size() + kLostRounds) << "A's files plus one data file per round of B";
+  EXPECT_EQ(t.Rows(), (std::vector<Order>{{-4, "DE", 1}, {-3, "DE", 1}, {-2, "DE", 1}, {-1, "DE", 1}, {1, "DE", 100},
+                                          {3, "DE", 300}, {5, "DE", 555}, {7, "DE", 700}, {101, "DE", 1},
+                                          {102, "DE", 1}, {103, "DE", 1}, {104, "DE", 1}}));
 }
 
 // A keyless delete: B's appended rows may match by metrics (2..4 spans 3) but none is 3.

@@ -30,10 +30,12 @@ Result<RetryPolicy> RetryPolicy::FromProperties(const std::map<std::string, std:
 Error RetryPolicy::GaveUp(const std::string& what, int attempts, double elapsed_ms,
                           const std::string& last_conflict) const {
   char limit[128];
-  if (attempts > num_retries) {
-    std::snprintf(limit, sizeof limit, "commit.retry.num-retries=%d", num_retries);
-  } else {
+  // The time budget first: a commit whose lost races were not charged to the retries (an
+  // append's, commit_engine.cc) may have run more attempts than num-retries allows.
+  if (elapsed_ms >= static_cast<double>(total_timeout_ms)) {
     std::snprintf(limit, sizeof limit, "commit.retry.total-timeout-ms=%lld", static_cast<long long>(total_timeout_ms));
+  } else {
+    std::snprintf(limit, sizeof limit, "commit.retry.num-retries=%d", num_retries);
   }
   char over[64];
   std::snprintf(over, sizeof over, "%.0f ms", elapsed_ms);

@@ -28,10 +28,11 @@ struct RetryPolicy {
   }
   BackoffPolicy backoff() const { return BackoffPolicy{min_wait_ms, max_wait_ms}; }
 
-  // Whether a commit that has run `elapsed_ms` may start another attempt after losing
-  // attempt number `attempt`: neither the retries nor the total timeout are used up.
-  bool MayRetry(int attempt, double elapsed_ms) const {
-    return attempt <= num_retries && elapsed_ms < static_cast<double>(total_timeout_ms);
+  // Whether a commit that has run `elapsed_ms` and spent `retries` of its retries (counting the
+  // one it is about to start) may start another attempt: neither the retries nor the total
+  // timeout are used up. (A caller that charges every lost attempt passes its number.)
+  bool MayRetry(int retries, double elapsed_ms) const {
+    return retries <= num_retries && elapsed_ms < static_cast<double>(total_timeout_ms);
   }
   // The refusal once it may not: how many attempts, over how long, which limit ended it, and
   // what kept conflicting. `what` names the commit ("commit to db.t").
