@@ -3,11 +3,13 @@
 #
 #   scripts/s3.sh start   start moto's S3 on 127.0.0.1:<free port>, one request
 #                         at a time (scripts/s3_server.py says why), and write
-#                         <build>/s3.env with FLOE_TEST_S3_ENDPOINT=http://127.0.0.1:PORT
-#   scripts/s3.sh stop    stop that server and remove s3.env
+#                         <build>/s3.env with FLOE_TEST_S3_ENDPOINT=http://127.0.0.1:PORT;
+#                         also a second one that checks credentials and refuses
+#                         every key, FLOE_TEST_S3_AUTH_ENDPOINT (tests of wrong credentials)
+#   scripts/s3.sh stop    stop those servers and remove s3.env
 #
-# moto keeps everything in memory: a restart starts empty. Any credentials are
-# accepted; tests use test/test and region us-east-1.
+# moto keeps everything in memory: a restart starts empty. The first server accepts
+# any credentials; tests use testing/testing-secret and region us-east-1.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -34,40 +36,35 @@ port_in_use() {
 cmd_stop() {
   if [[ -f "$env_file" ]]; then
     local pid
-    pid="$(sed -n 's/^FLOE_TEST_S3_PID=//p' "$env_file")"
-    # Only the server this file names, and only if it is still our launcher.
-    if [[ "$pid" =~ ^[0-9]+$ ]] && grep -q s3_server.py "/proc/$pid/cmdline" 2>/dev/null; then
-      kill "$pid" 2>/dev/null || true
-      for _ in 1 2 3 4 5 6 7 8 9 10; do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.2
-      done
-      kill -9 "$pid" 2>/dev/null || true
-    fi
+    for pid in $(sed -n 's/^FLOE_TEST_S3\(_AUTH\)\{0,1\}_PID=//p' "$env_file"); do
+      # Only the servers this file names, and only if they are still our launchers.
+      if [[ "$pid" =~ ^[0-9]+$ ]] && grep -q s3_server.py "/proc/$pid/cmdline" 2>/dev/null; then
+        kill "$pid" 2>/dev/null || true
+        for _ in 1 2 3 4 5 6 7 8 9 10; do
+          kill -0 "$pid" 2>/dev/null || break
+          sleep 0.2
+        done
+        kill -9 "$pid" 2>/dev/null || true
+      fi
+    done
     rm -f "$env_file"
     echo "s3.sh: stopped"
   fi
 }
 
-cmd_start() {
-  cmd_stop >/dev/null
-  local py port pid attempt log
-  py="$(find_python)"
-  mkdir -p "$build"
-  log="$build/s3.log"
+# Starts one server (extra arguments go to s3_server.py); prints "PORT PID".
+start_server() {
+  local py="$1" log="$2" port pid attempt
+  shift 2
   for attempt in 1 2 3 4 5 6 7 8; do
     port=$(( 20000 + RANDOM % 20000 ))
     port_in_use "$port" && continue
-    nohup "$py" "$repo/scripts/s3_server.py" "$port" >"$log" 2>&1 &
+    nohup "$py" "$repo/scripts/s3_server.py" "$port" "$@" >"$log" 2>&1 &
     pid=$!
     for _ in $(seq 1 100); do
       if ! kill -0 "$pid" 2>/dev/null; then break; fi
       if port_in_use "$port"; then  # listening
-        cat >"$env_file" <<ENV
-FLOE_TEST_S3_ENDPOINT=http://127.0.0.1:$port
-FLOE_TEST_S3_PID=$pid
-ENV
-        echo "s3.sh: moto S3 at http://127.0.0.1:$port (settings in $env_file)"
+        echo "$port $pid"
         return
       fi
       sleep 0.1
@@ -76,6 +73,22 @@ ENV
   done
   tail -n 20 "$log" >&2 || true
   die "moto did not start"
+}
+
+cmd_start() {
+  cmd_stop >/dev/null
+  local py server auth
+  py="$(find_python)"
+  mkdir -p "$build"
+  server="$(start_server "$py" "$build/s3.log")"
+  auth="$(start_server "$py" "$build/s3-auth.log" --check-auth)" || { kill "${server#* }" 2>/dev/null; exit 1; }
+  cat >"$env_file" <<ENV
+FLOE_TEST_S3_ENDPOINT=http://127.0.0.1:${server% *}
+FLOE_TEST_S3_PID=${server#* }
+FLOE_TEST_S3_AUTH_ENDPOINT=http://127.0.0.1:${auth% *}
+FLOE_TEST_S3_AUTH_PID=${auth#* }
+ENV
+  echo "s3.sh: moto S3 at http://127.0.0.1:${server% *}, checking credentials at http://127.0.0.1:${auth% *} (settings in $env_file)"
 }
 
 case "${1:-}" in

@@ -6,12 +6,20 @@ one request at a time a race test can only fail through floe. (werkzeug then
 answers HTTP/1.0 and closes each connection, so an idle client never holds the
 only worker.)
 
-usage: python3 s3_server.py PORT
+With --check-auth, moto checks every request's credentials from the first one on
+(INITIAL_NO_AUTH_ACTION_COUNT=0): an S3-only server knows no IAM users, so it
+refuses every access key, which is what the tests of wrong credentials need.
+
+usage: python3 s3_server.py PORT [--check-auth]
 """
+import os
 import sys
 
-from moto.moto_server.werkzeug_app import create_backend_app
-from werkzeug.serving import run_simple
+if "--check-auth" in sys.argv[2:]:
+    os.environ["INITIAL_NO_AUTH_ACTION_COUNT"] = "0"  # read by moto.settings at import
+
+from moto.moto_server.werkzeug_app import create_backend_app  # noqa: E402
+from werkzeug.serving import run_simple  # noqa: E402
 
 
 def main() -> None:

@@ -6,6 +6,7 @@
 # Environment the tests receive:
 #   FLOE_TEST_PG_URI  postgresql://postgres@127.0.0.1:PORT/floe_test
 #   FLOE_TEST_S3_ENDPOINT  http://127.0.0.1:PORT (moto, scripts/s3.sh)
+#   FLOE_TEST_S3_AUTH_ENDPOINT  a moto that refuses every credential (scripts/s3.sh)
 #   FLOE_FIXTURES     ../shared/fixtures beside the repository, when it exists
 # FLOE_CTEST_ARGS adds ctest arguments (for example "-R io" to run a subset).
 set -euo pipefail
@@ -25,7 +26,8 @@ FLOE_TEST_PG_URI="$(sed -n 's/^FLOE_TEST_PG_URI=//p' "$build/pg.env")"
 export FLOE_TEST_PG_URI
 bash scripts/s3.sh start
 FLOE_TEST_S3_ENDPOINT="$(sed -n 's/^FLOE_TEST_S3_ENDPOINT=//p' "$build/s3.env")"
-export FLOE_TEST_S3_ENDPOINT
+FLOE_TEST_S3_AUTH_ENDPOINT="$(sed -n 's/^FLOE_TEST_S3_AUTH_ENDPOINT=//p' "$build/s3.env")"
+export FLOE_TEST_S3_ENDPOINT FLOE_TEST_S3_AUTH_ENDPOINT
 
 if [[ -z "${FLOE_FIXTURES:-}" && -d "$repo/../shared/fixtures" ]]; then
   FLOE_FIXTURES="$(cd "$repo/../shared/fixtures" && pwd)"

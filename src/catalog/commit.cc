@@ -66,7 +66,7 @@ Result<Prepared> Prepare(PointerStore& store, FileIO& io, const TableCommit& com
   FLOE_RETURN_IF_ERROR(ValidateIdentifier(commit.id));
   std::string base_location;
   std::shared_ptr<const TableMetadata> base;
-  auto current = store.CurrentMetadataLocation(commit.id);
+  auto current = store.CommitBaseLocation(commit.id);
   if (current) {
     base_location = *current;
     FLOE_ASSIGN_OR_RETURN(base, ReadMetadataShared(io, store.metadata_cache(), base_location));

@@ -33,6 +33,11 @@ class PointerStore {
   // The location of the table's current metadata document; NotFound when there is no table.
   virtual Result<std::string> CurrentMetadataLocation(const TableIdentifier& id) = 0;
 
+  // The location a commit starts from. By default the current one; a store whose swap itself
+  // fails when the pointer moved (DocumentIsPointer) may answer with the last location it saw,
+  // without asking storage: a stale base only costs a CommitConflict, after which it must ask.
+  virtual Result<std::string> CommitBaseLocation(const TableIdentifier& id) { return CurrentMetadataLocation(id); }
+
   // The name of the document that will follow `base_location` (empty for a new table).
   virtual Result<std::string> NewMetadataLocation(const TableIdentifier& id, const TableMetadata& next,
                                                   const std::string& base_location) = 0;

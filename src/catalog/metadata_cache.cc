@@ -153,6 +153,13 @@ bool MetadataCache::TakeIfUnshared(const std::string& location, const std::share
   return true;
 }
 
+void MetadataCache::Erase(const std::string& location) {
+  Entry removed;  // destroyed after the lock is released, as in Add
+  std::lock_guard lock(mu_);
+  auto it = by_location_.find(location);
+  if (it != by_location_.end()) removed = RemoveLocked(it->second);
+}
+
 size_t MetadataCache::entries() const {
   std::lock_guard lock(mu_);
   return lru_.size();

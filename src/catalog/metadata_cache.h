@@ -83,6 +83,10 @@ class MetadataCache {
   // out (a commit building its successor does; the successor takes the entry's place).
   bool TakeIfUnshared(const std::string& location, const std::shared_ptr<const TableMetadata>& held);
 
+  // Forgets the document at `location`, for a store whose names can come back with other
+  // content (the storage catalog, once it saw that the object under a name changed).
+  void Erase(const std::string& location);
+
   size_t entries() const;
 
  private:

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <optional>
 
+#include "io/s3_signer.h"
 #include "io/s3_upload.h"
 #include "io/s3_xml.h"
 
@@ -16,10 +17,10 @@ Error ObjectNotFound(const S3Response& response, const std::string& uri, const S
   return Error{ErrorKind::kNotFound, "no such file: " + uri};
 }
 
-// The object's size from a HEAD; NotFound when there is none, or nullopt with `quiet_missing`
-// (Exists: a missing object is an answer, and asking whether the bucket exists would cost a
-// second round trip on every miss).
-Result<std::optional<int64_t>> HeadSize(S3Client& client, const S3Location& location, bool quiet_missing = false) {
+// A HEAD of the object; NotFound when there is none, or nullopt with `quiet_missing` (Exists:
+// a missing object is an answer, and asking whether the bucket exists would cost a second round
+// trip on every miss).
+Result<std::optional<S3Response>> Head(S3Client& client, const S3Location& location, bool quiet_missing) {
   const std::string uri = location.Uri();
   FLOE_ASSIGN_OR_RETURN(S3Response head, client.Send({"HEAD", location.bucket, location.key}, "HEAD " + uri));
   if (head.status == 404 && quiet_missing) return std::nullopt;
@@ -33,8 +34,15 @@ Result<std::optional<int64_t>> HeadSize(S3Client& client, const S3Location& loca
     return NotFound("no such file: " + uri);
   }
   if (head.status != 200) return std::unexpected(S3Error(head, "HEAD " + uri, client.config()));
-  const std::string* length = head.Header("content-length");
-  if (length == nullptr) return IOError("HEAD " + uri + ": no Content-Length in the answer");
+  return std::optional<S3Response>(std::move(head));
+}
+
+// The object's size from a HEAD (NotFound or nullopt as Head).
+Result<std::optional<int64_t>> HeadSize(S3Client& client, const S3Location& location, bool quiet_missing = false) {
+  FLOE_ASSIGN_OR_RETURN(auto head, Head(client, location, quiet_missing));
+  if (!head) return std::nullopt;
+  const std::string* length = head->Header("content-length");
+  if (length == nullptr) return IOError("HEAD " + location.Uri() + ": no Content-Length in the answer");
   return std::optional<int64_t>(std::strtoll(length->c_str(), nullptr, 10));
 }
 
@@ -103,6 +111,7 @@ Result<std::unique_ptr<InputFile>> S3FileIO::NewInputFile(std::string_view path)
 }
 
 Result<std::string> S3FileIO::ReadAll(std::string_view path) {
+  if (auto bytes = recent_.Find(path)) return std::move(*bytes);
   FLOE_ASSIGN_OR_RETURN(S3Location location, ParseS3Location(path));
   const std::string uri = location.Uri();
   FLOE_ASSIGN_OR_RETURN(S3Response response, client_->Send({"GET", location.bucket, location.key}, "GET " + uri));
@@ -116,6 +125,10 @@ Result<std::string> S3FileIO::ReadRange(std::string_view path, int64_t offset, i
   if (offset < 0 || length < 0 || offset > INT64_MAX - length) {
     return InvalidArgument("read of " + std::to_string(length) + " bytes at offset " + std::to_string(offset) +
                            " is outside " + std::string(path));
+  }
+  if (auto bytes = recent_.Find(path)) {
+    FLOE_RETURN_IF_ERROR(CheckReadRange(path, static_cast<int64_t>(bytes->size()), offset, length));
+    return bytes->substr(static_cast<size_t>(offset), static_cast<size_t>(length));
   }
   if (length == 0) {  // no byte range to ask for: check the bounds by size
     FLOE_ASSIGN_OR_RETURN(auto size, HeadSize(*client_, location));
@@ -137,12 +150,45 @@ Result<bool> S3FileIO::Exists(std::string_view path) {
   return size.has_value();
 }
 
+Result<std::optional<std::string>> S3FileIO::ETag(std::string_view path) {
+  FLOE_ASSIGN_OR_RETURN(S3Location location, ParseS3Location(path));
+  FLOE_ASSIGN_OR_RETURN(auto head, Head(*client_, location, /*quiet_missing=*/true));
+  if (!head) return std::nullopt;
+  const std::string* etag = head->Header("etag");
+  std::string value = etag ? *etag : "";
+  if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+  return std::optional<std::string>(std::move(value));
+}
+
+std::string S3FileIO::ContentETag(std::string_view data) const {
+  if (static_cast<int64_t>(data.size()) > client_->config().part_size) return "";
+  return HexEncode(Md5Raw(data));
+}
+
+Status S3FileIO::Overwrite(std::string_view path, std::string_view data) {
+  FLOE_ASSIGN_OR_RETURN(S3Location location, ParseS3Location(path));
+  const std::string what = "PUT " + location.Uri();
+  S3Request put{"PUT", location.bucket, location.key};
+  put.headers = {{"Content-Type", "application/octet-stream"}};
+  put.body = data;
+  put.body_md5 = Md5Raw(data);
+  FLOE_ASSIGN_OR_RETURN(S3Response response, client_->Send(put, what));
+  if (response.status == 200) return Ok();
+  return std::unexpected(S3Error(response, what, client_->config()));
+}
+
 Status S3FileIO::CreateIfAbsent(std::string_view path, std::string_view data) {
   FLOE_ASSIGN_OR_RETURN(S3Location location, ParseS3Location(path));
   if (static_cast<int64_t>(data.size()) <= client_->config().part_size) return PutIfAbsent(*client_, location, data);
   S3OutputFile out(client_, std::move(location), std::string(path));
   FLOE_RETURN_IF_ERROR(out.Write(data));
   return out.Close();
+}
+
+Status S3FileIO::CreateUnreferenced(std::string_view path, std::string_view data) {
+  FLOE_RETURN_IF_ERROR(CreateIfAbsent(path, data));
+  recent_.Remember(path, data);
+  return Ok();
 }
 
 Result<std::unique_ptr<OutputFile>> S3FileIO::NewOutputFile(std::string_view path) {
@@ -179,6 +225,7 @@ Result<std::vector<FileInfo>> S3FileIO::ListPrefix(std::string_view prefix) {
 }
 
 Status S3FileIO::Delete(std::string_view path) {
+  recent_.Forget(path);
   FLOE_ASSIGN_OR_RETURN(S3Location location, ParseS3Location(path));
   const std::string what = "DELETE " + location.Uri();
   FLOE_ASSIGN_OR_RETURN(S3Response response, client_->Send({"DELETE", location.bucket, location.key}, what));
@@ -195,6 +242,7 @@ Status S3FileIO::DeleteFiles(const std::vector<std::string>& paths) {
   std::map<std::string, std::vector<std::string>> keys_by_bucket;
   Status first = Ok();
   for (const std::string& path : paths) {
+    recent_.Forget(path);
     auto location = ParseS3Location(path);
     if (!location) {
       if (first) first = std::unexpected(location.error());

@@ -1,6 +1,8 @@
 // FileIO on S3 and S3-compatible object stores.
 //
-//   ReadAll / ReadRange / InputFile::ReadAt   GET (with Range); an InputFile HEADs once for its size
+//   ReadAll / ReadRange / InputFile::ReadAt   GET (with Range); an InputFile HEADs once for its size;
+//                                             a small object this FileIO created unreferenced
+//                                             (a manifest, a manifest list) is served from memory
 //   Size / Exists                             HEAD
 //   CreateIfAbsent                            PUT with If-None-Match: * (and Content-MD5); above
 //                                             the part size, a multipart upload as below
@@ -31,12 +33,14 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "io/file_io.h"
 #include "io/s3_client.h"
+#include "io/s3_recent_writes.h"
 
 namespace floe {
 
@@ -52,10 +56,25 @@ class S3FileIO : public FileIO {
   Result<int64_t> Size(std::string_view path) override;
   Result<bool> Exists(std::string_view path) override;
   Status CreateIfAbsent(std::string_view path, std::string_view data) override;
+  // CreateIfAbsent, and small objects' bytes are kept for reading back (s3_recent_writes.h).
+  Status CreateUnreferenced(std::string_view path, std::string_view data) override;
   Result<std::unique_ptr<OutputFile>> NewOutputFile(std::string_view path) override;
   Result<std::vector<FileInfo>> ListPrefix(std::string_view prefix) override;
   Status Delete(std::string_view path) override;
   Status DeleteFiles(const std::vector<std::string>& paths) override;
+
+  // The object's ETag (quotes removed) from one HEAD; nullopt when there is no such object.
+  Result<std::optional<std::string>> ETag(std::string_view path);
+  // The ETag a CreateIfAbsent of `data` gets from S3 (the MD5 of the bytes), or "" when it would
+  // be a multipart upload, whose ETag is not predictable from the bytes alone. Stores that
+  // encrypt with KMS name objects otherwise: a comparison with their ETags fails, never matches
+  // falsely.
+  std::string ContentETag(std::string_view data) const;
+  // A plain PUT that replaces the object if there is one: S3 swaps the whole object atomically
+  // (a reader gets the old bytes or the new, never a mix). Outside FileIO on purpose, since no
+  // table file is ever overwritten; only the storage catalog's version hint, which is a hint, is.
+  // For small objects (one request).
+  Status Overwrite(std::string_view path, std::string_view data);
 
   // Creates the bucket (for tests and set-up scripts); an existing bucket of ours is fine.
   Status CreateBucket(std::string_view bucket);
@@ -65,6 +84,7 @@ class S3FileIO : public FileIO {
 
  private:
   std::shared_ptr<S3Client> client_;
+  S3RecentWrites recent_;
 };
 
 }  // namespace floe

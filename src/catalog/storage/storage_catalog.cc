@@ -7,6 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/purge.h"
+#include "io/s3_client.h"
+#include "io/s3_file_io.h"
+#include "io/scheme_file_io.h"
 #include "meta/metadata_builder.h"
 #include "util/strings.h"
 
@@ -67,10 +70,26 @@ struct StorageCatalog::Listing {
   std::set<TableIdentifier> tables;
 };
 
+// The S3 FileIO that serves an s3:// warehouse through `io`, or nullptr (another FileIO, or
+// S3 settings that fail: the first access reports them).
+std::shared_ptr<S3FileIO> S3Behind(const std::shared_ptr<FileIO>& io, const std::string& warehouse) {
+  if (!IsS3Uri(warehouse)) return nullptr;
+  if (auto s3 = std::dynamic_pointer_cast<S3FileIO>(io)) return s3;
+  if (auto* scheme = dynamic_cast<SchemeFileIO*>(io.get())) {
+    if (auto s3 = scheme->S3()) return std::dynamic_pointer_cast<S3FileIO>(*s3);
+  }
+  return nullptr;
+}
+
 StorageCatalog::StorageCatalog(std::string name, std::string warehouse, std::shared_ptr<FileIO> io)
     : name_(std::move(name)), warehouse_(std::move(warehouse)), io_(std::move(io)) {
   warehouse_ = TrimTrailingSlashes(warehouse_);
+  s3_ = S3Behind(io_, warehouse_);
 }
+
+StorageCatalog::~StorageCatalog() { WaitForHintWrite(); }
+
+MetadataCache* StorageCatalog::metadata_cache() { return s3_ ? &cache_ : nullptr; }
 
 std::string StorageCatalog::NamespaceFolder(const Namespace& ns) const {
   std::string folder = warehouse_;
@@ -243,30 +262,94 @@ Status StorageCatalog::DropNamespace(const Namespace& ns) {
 
 // ---- tables ----
 
+Result<std::optional<std::string>> StorageCatalog::Probe(const std::string& path) {
+  if (s3_) return s3_->ETag(path);
+  FLOE_ASSIGN_OR_RETURN(bool exists, io_->Exists(path));
+  return exists ? std::optional<std::string>("") : std::nullopt;
+}
+
+Result<std::optional<StorageCatalog::KnownVersion>> StorageCatalog::WalkForward(const TableIdentifier& id,
+                                                                                int64_t from, std::string etag) {
+  constexpr int64_t kMaxWalk = 64;
+  const std::string metadata = TableFolder(id) + "/metadata/";
+  for (int64_t v = from; v < from + kMaxWalk; ++v) {
+    FLOE_ASSIGN_OR_RETURN(auto next, Probe(metadata + "v" + std::to_string(v + 1) + ".metadata.json"));
+    if (!next) return KnownVersion{v, metadata + "v" + std::to_string(v) + ".metadata.json", std::move(etag)};
+    etag = std::move(*next);
+  }
+  return std::nullopt;
+}
+
+std::string StorageCatalog::Settle(const TableIdentifier& id, KnownVersion found,
+                                   const std::optional<KnownVersion>& before) {
+  if (!s3_) return found.location;
+  const bool same = before && before->location == found.location && before->etag == found.etag;
+  // v<N> may have been dropped and written again by another table of this name.
+  if (!same) cache_.Erase(found.location);
+  std::string location = found.location;
+  if (found.etag.empty()) {
+    Forget(id);
+  } else {
+    std::lock_guard lock(known_mu_);
+    known_[id] = std::move(found);
+  }
+  return location;
+}
+
+std::optional<StorageCatalog::KnownVersion> StorageCatalog::Known(const TableIdentifier& id) {
+  std::lock_guard lock(known_mu_);
+  auto it = known_.find(id);
+  if (it == known_.end()) return std::nullopt;
+  return it->second;
+}
+
+void StorageCatalog::Forget(const TableIdentifier& id) {
+  std::lock_guard lock(known_mu_);
+  known_.erase(id);
+}
+
+void StorageCatalog::AfterCommit(const TableIdentifier& id, const std::string* landed_location) {
+  if (!s3_) return;
+  if (!landed_location) return Forget(id);
+  // Our own bytes: the cache kept the text the commit wrote, and S3 names it by its MD5.
+  auto text = cache_.FindText(*landed_location);
+  std::string etag = text ? s3_->ContentETag(text->text) : "";
+  if (etag.empty()) return Forget(id);
+  std::lock_guard lock(known_mu_);
+  known_[id] = KnownVersion{ParseMetadataVersion(*landed_location), *landed_location, std::move(etag)};
+}
+
 Result<std::string> StorageCatalog::CurrentMetadataLocation(const TableIdentifier& id) {
   FLOE_RETURN_IF_ERROR(CheckName(id.ns, &id.name));
   const std::string metadata = TableFolder(id) + "/metadata/";
   auto version_path = [&](int64_t v) { return metadata + "v" + std::to_string(v) + ".metadata.json"; };
-  // The hint first: on an object store a listing costs more than a few HEADs and grows with
-  // the table's history. The hint is only a place to start; what exists decides.
-  auto hint_text = io_->ReadAll(metadata + kVersionHint);
-  if (!hint_text && hint_text.error().kind != ErrorKind::kNotFound) return std::unexpected(hint_text.error());
-  const int64_t hint = hint_text ? ParseVersionHint(*hint_text) : -1;
-  if (hint > 0) {
-    // Whether v<hint> and v<hint+1> exist, asked at once (one round trip, not two).
-    auto next = std::async(std::launch::async, [&] { return io_->Exists(version_path(hint + 1)); });
-    auto at_hint = io_->Exists(version_path(hint));
-    auto after_hint = next.get();
-    FLOE_RETURN_IF_ERROR(at_hint);
-    FLOE_RETURN_IF_ERROR(after_hint);
-    if (*at_hint && !*after_hint) return version_path(hint);
-    if (*after_hint) {
-      // The hint lags behind commits in flight: walk forward while versions exist.
-      constexpr int64_t kMaxWalk = 64;
-      for (int64_t v = hint + 1; v < hint + kMaxWalk; ++v) {
-        FLOE_ASSIGN_OR_RETURN(bool more, io_->Exists(version_path(v + 1)));
-        if (!more) return version_path(v);
-      }
+  // Where to start: the version this catalog saw last, else the hint. On an object store a
+  // listing costs more than a few HEADs and grows with the table's history. What exists decides.
+  const std::optional<KnownVersion> known = Known(id);
+  int64_t start = known ? known->version : -1;
+  if (!known) {
+    auto hint_text = io_->ReadAll(metadata + kVersionHint);
+    if (!hint_text && hint_text.error().kind != ErrorKind::kNotFound) return std::unexpected(hint_text.error());
+    start = hint_text ? ParseVersionHint(*hint_text) : -1;
+  }
+  if (start > 0) {
+    // Whether v<start> (still with the ETag we know) and v<start+1> exist, asked at once.
+    auto next = std::async(std::launch::async, [&] { return Probe(version_path(start + 1)); });
+    auto at_start = Probe(version_path(start));
+    auto after_start = next.get();
+    FLOE_RETURN_IF_ERROR(at_start);
+    FLOE_RETURN_IF_ERROR(after_start);
+    const bool start_holds = at_start->has_value() && (!known || **at_start == known->etag);
+    if (start_holds && !after_start->has_value()) return Settle(id, {start, version_path(start), **at_start}, known);
+    if (start_holds) {
+      // Commits landed since (or the hint lags behind them): walk forward while versions exist.
+      FLOE_ASSIGN_OR_RETURN(auto newest, WalkForward(id, start + 1, **after_start));
+      if (newest) return Settle(id, std::move(*newest), known);
+    }
+    if (known && !start_holds) {
+      // Not the document we knew: the table was dropped (and maybe created again).
+      Forget(id);
+      cache_.Erase(known->location);
     }
   }
   // No hint, a wrong one (v<hint> is missing: a dropped and re-created table, or a gzipped
@@ -282,7 +365,19 @@ Result<std::string> StorageCatalog::CurrentMetadataLocation(const TableIdentifie
     }
   }
   if (best < 0) return NotFound("table " + id.ToString() + " does not exist in " + warehouse_);
+  if (s3_ && location == version_path(best)) {
+    FLOE_ASSIGN_OR_RETURN(auto etag, Probe(location));
+    if (etag) return Settle(id, {best, location, *etag}, std::nullopt);
+  }
+  if (s3_) cache_.Erase(location);  // a name not remembered: what the cache holds may be older
   return location;
+}
+
+Result<std::string> StorageCatalog::CommitBaseLocation(const TableIdentifier& id) {
+  FLOE_RETURN_IF_ERROR(CheckName(id.ns, &id.name));
+  // The conditional create of v<N+1> is the check that v<N> is still current.
+  if (auto known = Known(id)) return known->location;
+  return CurrentMetadataLocation(id);
 }
 
 Result<std::string> StorageCatalog::NewMetadataLocation(const TableIdentifier& id, const TableMetadata& next,
@@ -299,13 +394,29 @@ Result<std::string> StorageCatalog::NewMetadataLocation(const TableIdentifier& i
 }
 
 Status StorageCatalog::SwapPointer(const PointerSwap& swap) {
-  // The document's create-if-absent was the swap. The hint is for other engines only; it
-  // cannot be replaced atomically without overwriting, so it is deleted and created again, and
-  // a failure to write it changes nothing about the commit.
+  // The document's create-if-absent was the swap. The hint is for other engines and for cold
+  // loads only, and a failure to write it changes nothing about the commit.
   std::string hint = TableFolder(swap.id) + "/metadata/" + kVersionHint;
+  std::string text = std::to_string(ParseMetadataVersion(swap.new_location));
+  if (s3_) {
+    // One plain PUT replaces it atomically; in the background, so that the commit's answer
+    // does not wait for it. One at a time, so that this catalog's hints land in order.
+    std::lock_guard lock(hint_mu_);
+    if (hint_write_.valid()) hint_write_.wait();
+    hint_write_ = std::async(std::launch::async, [s3 = s3_, hint = std::move(hint), text = std::move(text)] {
+      (void)s3->Overwrite(hint, text);
+    });
+    return Ok();
+  }
+  // FileIO never overwrites: deleted and created again.
   (void)io_->Delete(hint);
-  (void)io_->CreateIfAbsent(hint, std::to_string(ParseMetadataVersion(swap.new_location)));
+  (void)io_->CreateIfAbsent(hint, text);
   return Ok();
+}
+
+void StorageCatalog::WaitForHintWrite() {
+  std::lock_guard lock(hint_mu_);
+  if (hint_write_.valid()) hint_write_.wait();
 }
 
 Status StorageCatalog::SwapPointers(const std::vector<PointerSwap>& swaps) {
@@ -327,6 +438,8 @@ Result<LoadedTable> StorageCatalog::CreateTable(const TableIdentifier& id, const
   FLOE_ASSIGN_OR_RETURN(auto updates, NewTableUpdates(request.schema, request.spec, request.sort_order, folder,
                                                       request.properties, request.format_version));
   auto created = CommitTableVia(*this, *io_, TableCommit{id, {AssertCreate{}}, std::move(updates)});
+  AfterCommit(id, created ? &created->metadata_location : nullptr);
+  WaitForHintWrite();
   if (!created && created.error().kind == ErrorKind::kCommitConflict) {
     return AlreadyExists("table " + id.ToString() + " already exists in " + warehouse_);
   }
@@ -336,6 +449,11 @@ Result<LoadedTable> StorageCatalog::CreateTable(const TableIdentifier& id, const
 Result<LoadedTable> StorageCatalog::LoadTable(const TableIdentifier& id) {
   FLOE_RETURN_IF_ERROR(CheckName(id.ns, &id.name));
   return LoadTableVia(*this, *io_, id);
+}
+
+Result<SharedTable> StorageCatalog::LoadSharedTable(const TableIdentifier& id) {
+  FLOE_RETURN_IF_ERROR(CheckName(id.ns, &id.name));
+  return LoadSharedTableVia(*this, *io_, id);
 }
 
 Result<bool> StorageCatalog::TableExists(const TableIdentifier& id) {
@@ -371,6 +489,9 @@ Status StorageCatalog::DropTable(const TableIdentifier& id, bool purge) {
     if (v >= 0) versions.emplace_back(v, f.path);
   }
   std::sort(versions.begin(), versions.end());
+  WaitForHintWrite();  // a hint landing after the drop would name a version that is gone
+  if (auto known = Known(id)) cache_.Erase(known->location);
+  Forget(id);
   (void)io_->Delete(TableFolder(id) + "/metadata/" + kVersionHint);
   for (const auto& [v, path] : versions) FLOE_RETURN_IF_ERROR(io_->Delete(path));
   if (plan) return DeletePurgeFiles(*io_, *plan);
@@ -400,12 +521,22 @@ Result<LoadedTable> StorageCatalog::RegisterTable(const TableIdentifier& id, con
   }
   FLOE_RETURN_IF_ERROR(created);
   (void)SwapPointer(PointerSwap{id, "", location});
+  WaitForHintWrite();
   return LoadedTable{id, location, std::move(metadata)};
 }
 
 Result<LoadedTable> StorageCatalog::CommitTable(const TableCommit& commit) {
   FLOE_RETURN_IF_ERROR(CheckName(commit.id.ns, &commit.id.name));
-  return CommitTableVia(*this, *io_, commit);
+  auto done = CommitTableVia(*this, *io_, commit);
+  AfterCommit(commit.id, done ? &done->metadata_location : nullptr);
+  return done;
+}
+
+Result<SharedTable> StorageCatalog::CommitSharedTable(const TableCommit& commit) {
+  FLOE_RETURN_IF_ERROR(CheckName(commit.id.ns, &commit.id.name));
+  auto done = CommitSharedTableVia(*this, *io_, commit);
+  AfterCommit(commit.id, done ? &done->metadata_location : nullptr);
+  return done;
 }
 
 Result<std::vector<LoadedTable>> StorageCatalog::CommitTransaction(const std::vector<TableCommit>& commits) {
@@ -415,7 +546,11 @@ Result<std::vector<LoadedTable>> StorageCatalog::CommitTransaction(const std::ve
                         "or use a SQL catalog");
   }
   for (const auto& c : commits) FLOE_RETURN_IF_ERROR(CheckName(c.id.ns, &c.id.name));
-  return CommitTransactionVia(*this, *io_, commits);
+  auto done = CommitTransactionVia(*this, *io_, commits);
+  for (size_t i = 0; i < commits.size(); ++i) {
+    AfterCommit(commits[i].id, done ? &(*done)[i].metadata_location : nullptr);
+  }
+  return done;
 }
 
 }  // namespace floe

@@ -13,6 +13,17 @@
 // missing or names a missing version. On S3 a load is then a GET and two parallel HEADs, where a
 // listing would grow with the table's history.
 //
+// On S3 the catalog also remembers, per table, the last version it committed or found and that
+// object's ETag, and keeps the parsed documents (a MetadataCache):
+//   - a load asks only whether v<N> still has that ETag and whether v<N+1> exists (two HEADs in
+//     parallel, one round trip); unchanged and not followed, the cached document is the table;
+//     the names v<N> come back after a drop, so a changed ETag drops the cached document;
+//   - a commit starts from the remembered version without asking (CommitBaseLocation): the PUT
+//     If-None-Match of v<N+1> fails if anyone moved the table, and the conflict makes the next
+//     attempt ask;
+//   - the hint is replaced by one plain PUT (atomic on S3) in the background, after the commit
+//     landed, off the commit's path; the next hint write or the catalog's end waits for it.
+//
 // A namespace exists when it has a properties file or holds a table or a namespace below it.
 // Its properties are versioned the same way (create-if-absent of v<N+1>.json), so concurrent
 // property updates never lose one another. Names beginning with '.' are refused (they would
@@ -23,17 +34,25 @@
 // behind.
 #pragma once
 
+#include <future>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 
 #include "catalog/catalog.h"
 #include "catalog/commit.h"
+#include "catalog/metadata_cache.h"
 
 namespace floe {
+
+class S3FileIO;
 
 class StorageCatalog : public Catalog, public PointerStore {
  public:
   StorageCatalog(std::string name, std::string warehouse, std::shared_ptr<FileIO> io);
+  ~StorageCatalog() override;
 
   std::string name() const override { return name_; }
   std::shared_ptr<FileIO> io() const override { return io_; }
@@ -49,6 +68,7 @@ class StorageCatalog : public Catalog, public PointerStore {
 
   Result<LoadedTable> CreateTable(const TableIdentifier& id, const CreateTableRequest& request) override;
   Result<LoadedTable> LoadTable(const TableIdentifier& id) override;
+  Result<SharedTable> LoadSharedTable(const TableIdentifier& id) override;
   Result<bool> TableExists(const TableIdentifier& id) override;
   Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) override;
   // Without purge: deletes the version documents and the hint (the table's catalog entry);
@@ -61,16 +81,23 @@ class StorageCatalog : public Catalog, public PointerStore {
   Result<LoadedTable> RegisterTable(const TableIdentifier& id, const std::string& metadata_location) override;
 
   Result<LoadedTable> CommitTable(const TableCommit& commit) override;
+  Result<SharedTable> CommitSharedTable(const TableCommit& commit) override;
   // One table only: several tables cannot be committed atomically without a catalog service.
   Result<std::vector<LoadedTable>> CommitTransaction(const std::vector<TableCommit>& commits) override;
 
   // PointerStore.
   Result<std::string> CurrentMetadataLocation(const TableIdentifier& id) override;
+  Result<std::string> CommitBaseLocation(const TableIdentifier& id) override;
   Result<std::string> NewMetadataLocation(const TableIdentifier& id, const TableMetadata& next,
                                           const std::string& base_location) override;
   bool DocumentIsPointer() const override { return true; }
   Status SwapPointer(const PointerSwap& swap) override;
   Status SwapPointers(const std::vector<PointerSwap>& swaps) override;
+  MetadataCache* metadata_cache() override;
+
+  // Returns once the version hint of this catalog's last commit is written (a creation waits
+  // for it itself, so that a table is complete when CreateTable returns).
+  void WaitForHintWrite();
 
   std::string TableFolder(const TableIdentifier& id) const;
   std::string NamespaceFolder(const Namespace& ns) const;
@@ -83,9 +110,34 @@ class StorageCatalog : public Catalog, public PointerStore {
   Result<std::pair<int64_t, std::string>> CurrentPropertiesFile(const Namespace& ns);
   Status CheckName(const Namespace& ns, const std::string* table) const;
 
+  // A version of a table's document this catalog wrote or found, and the ETag S3 gave it.
+  struct KnownVersion {
+    int64_t version = 0;
+    std::string location;
+    std::string etag;
+  };
+  // Whether the object at `path` exists, and its ETag on S3 ("" elsewhere); nullopt: missing.
+  Result<std::optional<std::string>> Probe(const std::string& path);
+  // The newest version from v<from> on (which exists with `etag`), HEAD by HEAD; nullopt
+  // when the walk is longer than a few versions (the listing is cheaper then).
+  Result<std::optional<KnownVersion>> WalkForward(const TableIdentifier& id, int64_t from, std::string etag);
+  // The version found is the table's: remembered, and its cached document dropped unless it
+  // is the one remembered before (same name, same ETag).
+  std::string Settle(const TableIdentifier& id, KnownVersion found, const std::optional<KnownVersion>& before);
+  std::optional<KnownVersion> Known(const TableIdentifier& id);
+  void Forget(const TableIdentifier& id);
+  // After a commit: its document is the version to start from next, or (failed) nothing is.
+  void AfterCommit(const TableIdentifier& id, const std::string* landed_location);
+
   std::string name_;
   std::string warehouse_;
   std::shared_ptr<FileIO> io_;
+  std::shared_ptr<S3FileIO> s3_;  // the S3 FileIO behind io_ when the warehouse is on S3
+  MetadataCache cache_;
+  std::mutex known_mu_;
+  std::map<TableIdentifier, KnownVersion> known_;
+  std::mutex hint_mu_;
+  std::future<void> hint_write_;
 };
 
 }  // namespace floe
