@@ -10,6 +10,7 @@
 #include "cli/output.h"
 #include "cli/progress.h"
 #include "expr/parser.h"
+#include "maint/intent_reclamation.h"
 #include "maint/maintenance.h"
 #include "types/temporal.h"
 #include "util/clock.h"
@@ -113,6 +114,7 @@ struct OrphanArgs {
   std::string older_than;
   std::string location;
   bool dry_run = false;
+  bool from_intents = false;
 };
 
 int RunOrphans(CliContext& ctx, const OrphanArgs& args) {
@@ -133,16 +135,24 @@ int RunOrphans(CliContext& ctx, const OrphanArgs& args) {
     progress.Update(0, 0, done);
     PauseAfterDeletes(done);
   };
-  auto result = RemoveOrphanFiles(**catalog, *id, options);
+  auto result = args.from_intents ? ReclaimFromIntents(**catalog, *id, options) : RemoveOrphanFiles(**catalog, *id, options);
   progress.Finish();
   if (!result) {
     if (result.error().kind == ErrorKind::kInvalidArgument) return ctx.Usage(result.error().message);
     return ctx.Fail(result.error());
   }
   std::cout << "remove-orphan-files " << id->ToString() << ": " << (args.dry_run ? "would delete " : "deleted ")
-            << result->orphans.size() << " orphan files (" << result->files_listed << " files listed, "
-            << result->metadata_documents_read << " metadata documents read, " << result->young_files_kept
-            << " unreached files younger than the window kept)\n";
+            << result->orphans.size() << " orphan files (";
+  if (args.from_intents) {
+    std::cout << result->intents_read << " intent records read, " << result->intents_cleared
+              << " stale intents cleared, " << result->young_intents_kept << " intents younger than the window kept, "
+              << result->referenced_kept << " recorded files referenced, " << result->metadata_documents_read
+              << " metadata documents read; nothing listed)\n";
+  } else {
+    std::cout << result->files_listed << " files listed, " << result->metadata_documents_read
+              << " metadata documents read, " << result->young_files_kept
+              << " unreached files younger than the window kept)\n";
+  }
   if (args.dry_run) PrintFiles("orphan", result->orphans);
   for (const auto& failure : result->delete_failures) std::cerr << "floe: could not delete: " << failure << "\n";
   return result->delete_failures.empty() ? kExitOk : kExitError;
@@ -264,6 +274,8 @@ void RegisterMaintenanceCommands(CLI::App& app, CliContext& ctx, int* exit_statu
                       "floe.maintenance.orphan-older-than-ms)");
   orphans->add_option("--location", orphan_args.location, "only files under this prefix of the table's location");
   orphans->add_flag("--dry-run", orphan_args.dry_run, "list the orphans; delete nothing");
+  orphans->add_flag("--from-intents", orphan_args.from_intents,
+                    "reclaim only what the stale write intents of crashed or killed writers name; list no storage");
   OnRun(orphans, exit_status, [&ctx] { return RunOrphans(ctx, orphan_args); });
 
   auto* rewrite = app.add_subcommand("rewrite-data-files", "compact small files per partition, deletes applied");

@@ -7,6 +7,7 @@
 #include "io/s3_signer.h"
 #include "io/s3_upload.h"
 #include "io/s3_xml.h"
+#include "util/strings.h"
 
 namespace floe {
 namespace {
@@ -162,7 +163,7 @@ Result<std::optional<std::string>> S3FileIO::ETag(std::string_view path) {
 
 std::string S3FileIO::ContentETag(std::string_view data) const {
   if (static_cast<int64_t>(data.size()) > client_->config().part_size) return "";
-  return HexEncode(Md5Raw(data));
+  return Hex(Md5Raw(data));
 }
 
 Status S3FileIO::Overwrite(std::string_view path, std::string_view data) {

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <ctime>
 
+#include "util/strings.h"
+
 namespace floe {
 namespace {
 
@@ -48,16 +50,6 @@ std::string Trim(std::string_view s) {
 
 }  // namespace
 
-std::string HexEncode(std::string_view bytes) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (unsigned char c : bytes) {
-    out += kHex[c >> 4];
-    out += kHex[c & 15];
-  }
-  return out;
-}
 
 std::string Md5Raw(std::string_view data) { return Digest(EVP_md5(), data); }
 
@@ -131,7 +123,7 @@ HttpHeaders SignV4(const SignableRequest& request, const S3Credentials& credenti
   key = Hmac(key, region);
   key = Hmac(key, service);
   key = Hmac(key, "aws4_request");
-  const std::string signature = HexEncode(Hmac(key, string_to_sign));
+  const std::string signature = Hex(Hmac(key, string_to_sign));
 
   added.emplace_back("Authorization", "AWS4-HMAC-SHA256 Credential=" + credentials.access_key_id + "/" + scope +
                                           ",SignedHeaders=" + signed_headers + ",Signature=" + signature);

@@ -45,7 +45,6 @@ std::string UriEncode(std::string_view text, bool keep_slash);
 // The canonical query string: encoded name=value pairs sorted by name then value.
 std::string CanonicalQuery(const std::vector<std::pair<std::string, std::string>>& query);
 
-std::string HexEncode(std::string_view bytes);
 // Raw 16-byte MD5 digest (ETags, Content-MD5) and its forms.
 std::string Md5Raw(std::string_view data);
 std::string Base64Encode(std::string_view bytes);

@@ -1,6 +1,7 @@
 #include "io/s3_upload.h"
 
 #include "io/s3_xml.h"
+#include "util/strings.h"
 
 namespace floe {
 namespace {
@@ -56,7 +57,7 @@ Status PutIfAbsent(S3Client& client, const S3Location& location, std::string_vie
   if (response.status == 200) return Ok();
   if (response.status == 412) {
     if (!response.earlier_attempt_maybe_applied) return Refused(location);
-    FLOE_ASSIGN_OR_RETURN(bool ours, ObjectIsOurs(client, location, HexEncode(put.body_md5), &data));
+    FLOE_ASSIGN_OR_RETURN(bool ours, ObjectIsOurs(client, location, Hex(put.body_md5), &data));
     if (ours) return Ok();
     return Refused(location);
   }
@@ -114,14 +115,14 @@ Status S3OutputFile::UploadPart(std::string_view bytes) {
   if (!sent) return fail(sent.error());
   if (sent->status != 200) return fail(S3Error(*sent, what, client_->config()));
   const std::string* etag = sent->Header("etag");
-  parts_.push_back({etag ? *etag : "\"" + HexEncode(part.body_md5) + "\"", part.body_md5});
+  parts_.push_back({etag ? *etag : "\"" + Hex(part.body_md5) + "\"", part.body_md5});
   return Ok();
 }
 
 std::string S3OutputFile::ExpectedEtag() const {
   std::string md5s;
   for (const Part& p : parts_) md5s += p.md5;
-  return HexEncode(Md5Raw(md5s)) + "-" + std::to_string(parts_.size());
+  return Hex(Md5Raw(md5s)) + "-" + std::to_string(parts_.size());
 }
 
 Status S3OutputFile::Complete() {

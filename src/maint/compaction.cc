@@ -1,5 +1,7 @@
 #include "maint/compaction.h"
 
+#include "catalog/intent_store.h"
+
 #include <map>
 #include <set>
 
@@ -90,7 +92,8 @@ Status RewriteBatch(Catalog& catalog, const TableIdentifier& id, const TableMeta
   std::vector<const FileScanTask*> inputs;
   for (const FileGroup* g : batch.groups) inputs.insert(inputs.end(), g->tasks.begin(), g->tasks.end());
   std::vector<DataFile> removed_deletes = DeletesOnlyFor(tasks, inputs);
-  DataWriter writer(io, writing);
+  const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, writing);
+  DataWriter writer(io, writing, names.get());
   std::vector<DataFile> removed_data;
   for (const FileScanTask* t : inputs) {
     FileScanTask task = *t;
@@ -99,6 +102,7 @@ Status RewriteBatch(Catalog& catalog, const TableIdentifier& id, const TableMeta
     Status written = rows ? writer.Write(*rows) : Status(std::unexpected(rows.error()));
     if (!written) {
       writer.Abort();
+      (void)names->Clear();
       return std::unexpected(written.error().WithContext("compacting " + t->file.file_path));
     }
     removed_data.push_back(t->file);
@@ -106,6 +110,7 @@ Status RewriteBatch(Catalog& catalog, const TableIdentifier& id, const TableMeta
   auto added = writer.Finish();
   if (!added) {
     writer.Abort();
+    (void)names->Clear();
     return std::unexpected(added.error());
   }
   if (options.after_files_written) options.after_files_written();
@@ -115,6 +120,7 @@ Status RewriteBatch(Catalog& catalog, const TableIdentifier& id, const TableMeta
   FilesOperation operation(RewriteFiles(std::move(removed_data), std::move(*added), std::move(removed_deletes), head_id));
   CommitOptions commit = options.commit;
   commit.discard_written_files = [&writer] { writer.Abort(); };  // only when certainly failed
+  commit.names = names.get();
   auto report = CommitOperation(catalog, id, operation, commit);
   if (!report) return std::unexpected(report.error());
   result.commit = *report;

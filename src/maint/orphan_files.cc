@@ -4,6 +4,7 @@
 #include <set>
 
 #include "catalog/commit.h"
+#include "catalog/intent_store.h"
 #include "maint/expiry_record.h"
 #include "maint/path_identity.h"
 #include "maint/reachable_files.h"
@@ -14,7 +15,7 @@ namespace floe {
 namespace {
 
 bool NeverAnOrphan(std::string_view path) {
-  return IsExpiryRecord(path) || path.ends_with("/version-hint.text");
+  return IsExpiryRecord(path) || IsIntentObject(path) || path.ends_with("/version-hint.text");
 }
 
 std::string WithSlash(std::string s) {
@@ -65,21 +66,23 @@ Result<std::set<std::string>> FilesReachedByMetadataLog(FileIO& io, const TableM
   return reached;
 }
 
-Result<OrphanResult> RemoveOrphanFiles(Catalog& catalog, const TableIdentifier& id, const OrphanOptions& options) {
-  const int64_t now_ms = options.now_ms.value_or(NowMillis());
-  FileIO& io = *catalog.io();
-  FLOE_ASSIGN_OR_RETURN(LoadedTable first, catalog.LoadTable(id));
-  int64_t cutoff = 0;
+Result<int64_t> OrphanCutoffMs(const TableMetadata& table, const OrphanOptions& options, int64_t now_ms) {
   if (options.older_than_ms) {
     if (*options.older_than_ms > now_ms)
       return InvalidArgument("--older-than " + std::to_string(*options.older_than_ms) +
                              " ms is in the future: files of commits still in flight would be deleted");
-    cutoff = *options.older_than_ms;
-  } else {
-    FLOE_ASSIGN_OR_RETURN(int64_t window, first.metadata.CountProperty(props::kOrphanOlderThanMs,
-                                                                       props::kOrphanOlderThanMsDefault));
-    cutoff = now_ms - window;
+    return *options.older_than_ms;
   }
+  FLOE_ASSIGN_OR_RETURN(int64_t window,
+                        table.CountProperty(props::kOrphanOlderThanMs, props::kOrphanOlderThanMsDefault));
+  return now_ms - window;
+}
+
+Result<OrphanResult> RemoveOrphanFiles(Catalog& catalog, const TableIdentifier& id, const OrphanOptions& options) {
+  const int64_t now_ms = options.now_ms.value_or(NowMillis());
+  FileIO& io = *catalog.io();
+  FLOE_ASSIGN_OR_RETURN(LoadedTable first, catalog.LoadTable(id));
+  FLOE_ASSIGN_OR_RETURN(const int64_t cutoff, OrphanCutoffMs(first.metadata, options, now_ms));
   const std::string table_root = WithSlash(first.metadata.location);
   std::string prefix = table_root;
   if (options.location) {

@@ -36,9 +36,19 @@ struct OrphanResult {
   int64_t young_files_kept = 0;       // unreached but inside the window
   int64_t metadata_documents_read = 0;
   std::vector<std::string> delete_failures;
+  // By intents (intent_reclamation.h) only: batches read, stale attempts whose intent was
+  // cleared, attempts inside the window left alone, recorded files a metadata document reaches.
+  int64_t intents_read = 0;
+  int64_t intents_cleared = 0;
+  int64_t young_intents_kept = 0;
+  int64_t referenced_kept = 0;
 };
 
 Result<OrphanResult> RemoveOrphanFiles(Catalog& catalog, const TableIdentifier& id, const OrphanOptions& options = {});
+
+// The time before which an unreached file (or a write intent) is an orphan: --older-than (refused
+// when in the future), else now minus floe.maintenance.orphan-older-than-ms (3 days).
+Result<int64_t> OrphanCutoffMs(const TableMetadata& table, const OrphanOptions& options, int64_t now_ms);
 
 // The canonical paths of every file the table's metadata documents reach: the documents of
 // `table`'s metadata log and the current one (at `metadata_location`), and for each document

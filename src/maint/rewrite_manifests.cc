@@ -56,7 +56,7 @@ class ManifestRewrite : public SnapshotOperation {
       for (size_t first = 0; first < entries.size(); first += per_manifest) {
         std::vector<ManifestEntry> chunk(entries.begin() + first,
                                          entries.begin() + std::min(entries.size(), first + per_manifest));
-        std::string path = ctx.NewMetadataFilePath(base, "-m0.avro");
+        FLOE_ASSIGN_OR_RETURN(std::string path, ctx.NewMetadataFilePath(base, "-m0.avro"));
         FLOE_ASSIGN_OR_RETURN(ManifestFile written,
                               WriteManifestFile(*ctx.io, base, spec_id, ManifestContent::kData, chunk, path));
         int64_t min_seq = INT64_MAX;

@@ -18,8 +18,11 @@ double MillisSince(int64_t start_micros) { return (MonotonicMicros() - start_mic
 
 void SleepMicros(int64_t us) { std::this_thread::sleep_for(std::chrono::microseconds(us)); }
 
-void DeleteQuietly(FileIO& io, const std::vector<std::string>& paths) {
-  for (const auto& p : paths) (void)io.Delete(p);
+// Whether every one is gone (a file already absent counts).
+bool DeleteQuietly(FileIO& io, const std::vector<std::string>& paths) {
+  bool all = true;
+  for (const auto& p : paths) all = io.Delete(p).has_value() && all;
+  return all;
 }
 
 // Whether `table` already shows every one of `updates`: applying them again changes nothing.
@@ -44,25 +47,36 @@ class CommitFiles {
   CommitFiles(FileIO& io, const CommitPlan& plan, BackgroundWrites& background)
       : io_(io), plan_(plan), background_(background) {}
 
+  // The write intent naming the commit's files (cleared here, and only here, for the engine).
+  void SetNames(FileNamer* names) { names_ = names; }
   // An attempt that wrote `files` is lost: they are garbage.
   void AttemptLost(const std::vector<std::string>& files) { lost_.insert(lost_.end(), files.begin(), files.end()); }
   // The commit landed: lost attempts' files are garbage, and so are those it wrote but lists
-  // nowhere.
+  // nowhere. Every file the intent names is then referenced or gone: it is cleared.
   void Landed(const std::vector<std::string>& unlisted) {
-    (void)background_.WaitAll();  // nothing is deleted while it may still be being written
-    DeleteQuietly(io_, lost_);
-    lost_.clear();
-    DeleteQuietly(io_, unlisted);
+    const bool deleted = DeleteLost();
+    if (DeleteQuietly(io_, unlisted) && deleted) ClearIntent();
   }
-  // Every attempt is lost (or none was needed): everything the plan wrote goes.
-  void AllLost() {
-    Landed({});
-    DeleteQuietly(io_, plan_.prepared_files());
+  // Every attempt is lost (or none was needed): everything the plan wrote goes. Whether all of
+  // it is gone; the intent is cleared by the engine once the caller's files are gone too.
+  bool DeleteAll() { return DeleteLost() && DeleteQuietly(io_, plan_.prepared_files()); }
+  // The last attempt's fate is unknown: only the lost attempts' own files go; the intent stays
+  // for the reclamation, which keeps whatever a landed commit references.
+  void OutcomeUnknown() { (void)DeleteLost(); }
+  // A failed clear leaves a stale intent whose files are referenced or gone: harmless.
+  void ClearIntent() {
+    if (names_) (void)names_->Clear();
   }
-  // The last attempt's fate is unknown: only the lost attempts' own files go.
-  void OutcomeUnknown() { Landed({}); }
 
  private:
+  bool DeleteLost() {
+    (void)background_.WaitAll();  // nothing is deleted while it may still be being written
+    const bool deleted = DeleteQuietly(io_, lost_);
+    lost_.clear();
+    return deleted;
+  }
+
+  FileNamer* names_ = nullptr;
   FileIO& io_;
   const CommitPlan& plan_;
   BackgroundWrites& background_;
@@ -93,6 +107,12 @@ class CommitEngine {
     for (CommitPlan* plan : plans) parts_.push_back(std::make_unique<Part>(catalog, *plan, background_));
     ctx_.io = catalog.io().get();
     ctx_.background_writes = &background_;
+    // A write intent belongs to one table; a commit of several records none (the listing
+    // sweep of remove-orphan-files still finds what a killed one left).
+    if (parts_.size() == 1) {
+      ctx_.names = options.names;
+      parts_.front()->files.SetNames(options.names);
+    }
   }
 
   Result<std::vector<CommitOutcome>> Run();
@@ -112,6 +132,9 @@ class CommitEngine {
   std::vector<CommitOutcome> Landed();
   Result<std::vector<CommitOutcome>> AllLost(const Error& error);
   std::vector<CommitOutcome> Done();
+  // Everything the commit wrote is garbage: the plans' files, then the caller's, then the
+  // intents that named them.
+  void DiscardEverything();
   bool empty() const;
   bool OnlyAppends() const;  // every table's plan only appends
   // "commit to db.t" for one table, "commit to db.a, db.b" for several.
@@ -236,8 +259,7 @@ std::optional<std::vector<CommitOutcome>> CommitEngine::Replayed() {
     report_.reconciled_unknown = true;
   } else {
     report_.idempotent_replay = true;
-    for (const auto& part : parts_) part->files.AllLost();
-    if (discard_written_) std::exchange(discard_written_, nullptr)();
+    DiscardEverything();
   }
   for (const auto& part : parts_) part->landed = part->table;
   return Done();
@@ -400,9 +422,16 @@ std::vector<CommitOutcome> CommitEngine::Landed() {
 }
 
 Result<std::vector<CommitOutcome>> CommitEngine::AllLost(const Error& error) {
-  for (const auto& part : parts_) part->files.AllLost();
-  if (discard_written_) std::exchange(discard_written_, nullptr)();
+  DiscardEverything();
   return std::unexpected(error);
+}
+
+void CommitEngine::DiscardEverything() {
+  bool deleted = true;
+  for (const auto& part : parts_) deleted = part->files.DeleteAll() && deleted;
+  if (discard_written_) std::exchange(discard_written_, nullptr)();
+  if (!deleted) return;
+  for (const auto& part : parts_) part->files.ClearIntent();
 }
 
 // Each table's outcome: the shared counts and timings, its own snapshot and document. Before

@@ -22,7 +22,8 @@ int64_t NewSnapshotId(const TableMetadata& table) {
 
 // Manifests and manifest lists go where the metadata documents go (write.metadata.path when
 // set), as Iceberg's writers place them (TableOperations.metadataFileLocation).
-std::string OperationContext::NewMetadataFilePath(const TableMetadata& table, const std::string& suffix) const {
+Result<std::string> OperationContext::NewMetadataFilePath(const TableMetadata& table, const std::string& suffix) const {
+  if (names) return names->NewPath(MetadataFolder(table), "", suffix);
   return JoinPath(MetadataFolder(table), RandomUuidString() + suffix);
 }
 
@@ -47,11 +48,11 @@ SnapshotRef MovedBranch(const TableMetadata& base, const std::string& branch, in
   return ref;
 }
 
-std::string OperationContext::NewManifestListPath(const TableMetadata& table, int64_t snapshot_id, int attempt) const {
-  const std::string unique = NewMetadataFilePath(table, ".avro");
-  const size_t slash = unique.rfind('/');
-  return unique.substr(0, slash + 1) + "snap-" + std::to_string(snapshot_id) + "-" + std::to_string(attempt) + "-" +
-         unique.substr(slash + 1);
+Result<std::string> OperationContext::NewManifestListPath(const TableMetadata& table, int64_t snapshot_id,
+                                                          int attempt) const {
+  const std::string prefix = "snap-" + std::to_string(snapshot_id) + "-" + std::to_string(attempt) + "-";
+  if (names) return names->NewPath(MetadataFolder(table), prefix, ".avro");
+  return JoinPath(MetadataFolder(table), prefix + RandomUuidString() + ".avro");
 }
 
 Result<const Snapshot*> BranchHead(const TableMetadata& table, const TableIdentifier& id, const std::string& branch) {

@@ -32,6 +32,14 @@ struct CommitOptions {
   // landed; never when it landed or its outcome is unknown. Unset for files the table may
   // already reference (add-files, cherry-pick).
   std::function<void()> discard_written_files;
+  // The namer the caller's data and delete files were named by (io/file_namer.h), so that the
+  // commit's manifests join the same write intent; the engine clears that intent once the
+  // commit landed and its lost attempts' files are deleted, or once every attempt is lost and
+  // discard_written_files ran, never when the outcome is unknown. Unset, the commit's files are
+  // not recorded: an intent costs a durable write in the catalog before the first file and
+  // another to clear it, which a commit of files written earlier (add-files, a benchmark's
+  // prepared files, a metadata-only change) does not pay.
+  FileNamer* names = nullptr;
 };
 
 // Commits `operation` to table `id`. On success the report says what happened; on failure the

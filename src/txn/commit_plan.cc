@@ -165,7 +165,7 @@ Status CommitPlan::BuildOperationStep(OperationContext& ctx, const Step& step, b
   FLOE_ASSIGN_OR_RETURN(std::string list_bytes,
                         ManifestListBytes(table, output.manifests, snapshot_id, parent_id, sequence_number));
   // Written while the catalog writes the document; the engine awaits it before the swap.
-  const std::string list_path = ctx.NewManifestListPath(table, snapshot_id, attempt.number);
+  FLOE_ASSIGN_OR_RETURN(const std::string list_path, ctx.NewManifestListPath(table, snapshot_id, attempt.number));
   attempt.list_writes.push_back(std::make_unique<BackgroundWrite>(*ctx.io, list_path, std::move(list_bytes)));
   attempt.files.push_back(list_path);
 

@@ -126,7 +126,7 @@ Result<std::vector<ManifestFile>> FilesOperation::WriteNewManifests(const Operat
       by_spec[f.spec_id].push_back(std::move(e));
     }
     for (auto& [spec_id, entries] : by_spec) {
-      std::string path = ctx.NewMetadataFilePath(table, "-m0.avro");
+      FLOE_ASSIGN_OR_RETURN(std::string path, ctx.NewMetadataFilePath(table, "-m0.avro"));
       // Listed as written before the write ends: whoever cleans up waits for it first.
       written->push_back(path);
       FLOE_ASSIGN_OR_RETURN(ManifestFile m, WriteManifestFile(*ctx.io, table, spec_id, content, entries, path,
@@ -385,7 +385,7 @@ Result<AttemptOutput> FilesOperation::Apply(const OperationContext& ctx, const T
       kept.push_back(m);  // nothing of ours here; keep it byte for byte
       continue;
     }
-    std::string path = ctx.NewMetadataFilePath(current, "-m1.avro");
+    FLOE_ASSIGN_OR_RETURN(std::string path, ctx.NewMetadataFilePath(current, "-m1.avro"));
     FLOE_ASSIGN_OR_RETURN(ManifestFile rewritten_manifest,
                           WriteManifestFile(*ctx.io, current, m.partition_spec_id, m.content, rewritten, path));
     out.attempt_files.push_back(path);
@@ -460,7 +460,7 @@ Result<AttemptOutput> FilesOperation::Apply(const OperationContext& ctx, const T
         }
       }
       out.unlisted_files.push_back(m.manifest_path);  // merged away
-      std::string path = ctx.NewMetadataFilePath(current, "-m2.avro");
+      FLOE_ASSIGN_OR_RETURN(std::string path, ctx.NewMetadataFilePath(current, "-m2.avro"));
       FLOE_ASSIGN_OR_RETURN(ManifestFile merged,
                             WriteManifestFile(*ctx.io, current, m.partition_spec_id, m.content, entries, path));
       out.attempt_files.push_back(path);

@@ -1,5 +1,7 @@
 #include "txn/row_writes.h"
 
+#include "catalog/intent_store.h"
+
 #include "expr/binder.h"
 #include "expr/parser.h"
 #include "expr/row_evaluator.h"
@@ -87,33 +89,41 @@ Result<RowWriteResult> AppendRows(Catalog& catalog, const TableIdentifier& id, c
     FLOE_ASSIGN_OR_RETURN(result.commit, CommitOperation(catalog, id, nothing, options.commit));
     return result;
   }
-  DataWriter writer(*catalog.io(), table.metadata);
+  // One write intent for the data files and the commit's manifests (io/file_namer.h).
+  const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, table.metadata);
+  DataWriter writer(*catalog.io(), table.metadata, names.get());
+  auto abort = [&] {
+    writer.Abort();
+    (void)names->Clear();
+  };
   ColumnBatch batch;
   while (true) {
     auto more = rows(&batch);
     if (!more) {
-      writer.Abort();
+      abort();
       return std::unexpected(more.error());
     }
     if (!*more) break;
     auto st = writer.Write(std::move(batch));
     if (!st) {
-      writer.Abort();
+      abort();
       return std::unexpected(st.error());
     }
     if (options.progress) options.progress(writer.stats().rows, writer.stats().bytes);
   }
   auto files = writer.Finish();
   if (!files) {
-    writer.Abort();
+    abort();
     return std::unexpected(files.error());
   }
   result.rows_added = writer.stats().rows;
   result.files_added = static_cast<int64_t>(files->size());
   if (options.after_files_written) options.after_files_written();
   FilesChange change = options.merge_append ? MergeAppend(std::move(*files)) : FastAppend(std::move(*files));
+  RowWriteOptions named = options;
+  named.commit.names = names.get();
   FLOE_ASSIGN_OR_RETURN(result.commit,
-                        CommitWrittenFiles(catalog, id, std::move(change), options, [&] { writer.Abort(); }));
+                        CommitWrittenFiles(catalog, id, std::move(change), named, [&] { writer.Abort(); }));
   result.committed = !result.commit.idempotent_replay;
   return result;
 }

@@ -17,6 +17,7 @@
 
 #include "io/background_write.h"
 #include "io/file_io.h"
+#include "io/file_namer.h"
 #include "meta/manifest_file.h"
 #include "meta/table_metadata.h"
 #include "txn/snapshot_summary.h"
@@ -31,12 +32,16 @@ struct OperationContext {
   // loop awaits them before the swap and before deleting any file. Unset, writes are done
   // before the call that makes them returns.
   BackgroundWrites* background_writes = nullptr;
+  // Names new files and records them in the commit's write intent first (io/file_namer.h);
+  // unset, names are unique but unrecorded.
+  FileNamer* names = nullptr;
   // A unique path for a new metadata-side file (manifest, manifest list) in the table's
-  // metadata folder: write.metadata.path, else <location>/metadata.
-  std::string NewMetadataFilePath(const TableMetadata& table, const std::string& suffix) const;
+  // metadata folder: write.metadata.path, else <location>/metadata. An error is the intent's:
+  // no name, so no file.
+  Result<std::string> NewMetadataFilePath(const TableMetadata& table, const std::string& suffix) const;
   // A new manifest list's path: snap-<snapshot id>-<attempt>-<uuid>.avro, as Iceberg's writers
   // name them.
-  std::string NewManifestListPath(const TableMetadata& table, int64_t snapshot_id, int attempt) const;
+  Result<std::string> NewManifestListPath(const TableMetadata& table, int64_t snapshot_id, int attempt) const;
 };
 
 struct AttemptOutput {

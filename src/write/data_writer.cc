@@ -6,7 +6,6 @@
 #include "meta/table_properties.h"
 #include "parquet/parquet_writer.h"
 #include "util/strings.h"
-#include "util/uuid.h"
 #include "write/file_sink.h"
 #include "write/parquet_data_file.h"
 
@@ -47,9 +46,10 @@ std::string PartitionPath(const PartitionSpec& spec, const std::vector<Literal>&
   return out;
 }
 
-DataWriter::DataWriter(FileIO& io, const TableMetadata& table)
+DataWriter::DataWriter(FileIO& io, const TableMetadata& table, FileNamer* names)
     : io_(io),
       table_(table),
+      names_(names),
       schema_(table.CurrentSchema()),
       spec_(table.DefaultSpec()),
       target_file_size_(table.CountProperty(props::kTargetFileSizeBytes, props::kTargetFileSizeBytesDefault)) {}
@@ -97,7 +97,8 @@ Result<DataWriter::OpenFile*> DataWriter::FileFor(const std::vector<Literal>& pa
   if (it != open_.end()) return it->second.get();
   std::string dir = JoinPath(table_.location, "data");
   if (!spec_.fields().empty()) dir += "/" + PartitionPath(spec_, partition);
-  std::string path = dir + "/" + RandomUuidString() + ".parquet";
+  FileNamer unrecorded;
+  FLOE_ASSIGN_OR_RETURN(std::string path, (names_ ? *names_ : unrecorded).NewPath(dir, "", ".parquet"));
   FLOE_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> out, io_.NewUnreferencedOutputFile(path));
   auto file = std::make_unique<OpenFile>();
   file->partition = partition;

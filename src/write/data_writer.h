@@ -5,7 +5,8 @@
 // <location>/data/.
 //
 // Nothing is visible to readers until a commit lists the files; if the commit certainly
-// fails, Abort() (or the caller) deletes them.
+// fails, Abort() (or the caller) deletes them. With a FileNamer, each name is recorded in the
+// write's intent before its file is created (io/file_namer.h).
 #pragma once
 
 #include <map>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "io/file_io.h"
+#include "io/file_namer.h"
 #include "meta/data_file.h"
 #include "meta/table_metadata.h"
 #include "types/column_batch.h"
@@ -29,7 +31,7 @@ struct WriteStats {
 class DataWriter {
  public:
   // Writes with the table's current schema and default spec.
-  DataWriter(FileIO& io, const TableMetadata& table);
+  DataWriter(FileIO& io, const TableMetadata& table, FileNamer* names = nullptr);
   ~DataWriter();
 
   // The batch's columns are matched to the table schema by field id (missing optional columns
@@ -56,6 +58,7 @@ class DataWriter {
 
   FileIO& io_;
   const TableMetadata& table_;
+  FileNamer* names_;
   Schema schema_;
   PartitionSpec spec_;
   Result<int64_t> target_file_size_;  // an unreadable write.target-file-size-bytes fails Write

@@ -2,7 +2,6 @@
 
 #include "parquet/parquet_writer.h"
 #include "util/strings.h"
-#include "util/uuid.h"
 #include "write/data_writer.h"
 #include "write/file_sink.h"
 #include "write/parquet_data_file.h"
@@ -17,7 +16,8 @@ Result<DataFile> WriteDeleteFile(FileIO& io, const TableMetadata& table, const S
   if (!partition_spec) return InvalidArgument("delete file for unknown partition spec " + std::to_string(spec.spec_id));
   if (!partition_spec->fields().empty()) dir += "/" + PartitionPath(*partition_spec, spec.partition);
   const char* kind = spec.content == FileContent::kPositionDeletes ? "-deletes.parquet" : "-eq-deletes.parquet";
-  std::string path = dir + "/" + RandomUuidString() + kind;
+  FileNamer unrecorded;
+  FLOE_ASSIGN_OR_RETURN(std::string path, (spec.names ? *spec.names : unrecorded).NewPath(dir, "", kind));
 
   FLOE_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> out, io.NewUnreferencedOutputFile(path));
   FileIOSink sink(std::move(out));

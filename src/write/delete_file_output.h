@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "io/file_io.h"
+#include "io/file_namer.h"
 #include "meta/data_file.h"
 #include "meta/table_metadata.h"
 #include "types/column_batch.h"
@@ -23,6 +24,7 @@ struct DeleteFileSpec {
   std::vector<Literal> partition;
   std::vector<int> equality_ids;                   // equality deletes only
   std::map<std::string, std::string> properties;   // parquet and metrics properties
+  FileNamer* names = nullptr;                      // records the name first (io/file_namer.h)
 };
 
 // Writes `rows` (in `schema`) as one delete file. The path is unique (UUID). On failure nothing

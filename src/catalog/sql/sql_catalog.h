@@ -17,6 +17,7 @@
 // when the table has it, floe writes 'TABLE' and ignores rows of other types.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <functional>
 #include <mutex>
@@ -24,11 +25,12 @@
 
 #include "catalog/catalog.h"
 #include "catalog/commit.h"
+#include "catalog/intent_store.h"
 #include "catalog/sql/sql_connection.h"
 
 namespace floe {
 
-class SqlCatalog : public Catalog, public PointerStore {
+class SqlCatalog : public Catalog, public PointerStore, public IntentStore {
  public:
   // Creates the two tables if they are absent (with the DDL PyIceberg uses) and checks for the
   // optional iceberg_type column.
@@ -70,6 +72,17 @@ class SqlCatalog : public Catalog, public PointerStore {
   // Documents are named <version>-<uuid>.metadata.json, never reused: safe to cache.
   MetadataCache* metadata_cache() override { return metadata_cache_.get(); }
 
+  // IntentStore (sql_intents.cc): rows of floe_write_intents.
+  Status RecordIntent(const TableIdentifier& id, const std::string& metadata_folder, const std::string& attempt_id,
+                      int64_t batch_number, const std::vector<std::string>& paths) override;
+  Status ClearIntent(const TableIdentifier& id, const std::string& metadata_folder, const std::string& attempt_id,
+                     int64_t batches) override;
+  Status ClearIntents(const TableIdentifier& id, const std::string& metadata_folder,
+                      const std::vector<std::pair<std::string, int64_t>>& attempts) override;
+  Result<std::vector<WriteIntentBatch>> ListIntents(const TableIdentifier& id,
+                                                    const std::string& metadata_folder) override;
+  int64_t intent_requests() const override { return intent_requests_; }
+
   const std::string& database() const { return database_; }
 
  private:
@@ -85,6 +98,8 @@ class SqlCatalog : public Catalog, public PointerStore {
   Status InWriteTransaction(const std::function<Status()>& body);
 
   std::string TypeFilter() const;
+  // Creates floe_write_intents on first use (mu_ held).
+  Status EnsureIntentTableLocked();
 
   std::mutex mu_;  // one statement at a time on the connection
   std::unique_ptr<SqlConnection> conn_;
@@ -94,6 +109,8 @@ class SqlCatalog : public Catalog, public PointerStore {
   std::string database_;
   bool has_type_column_ = false;
   std::shared_ptr<MetadataCache> metadata_cache_;
+  bool intent_table_ready_ = false;
+  std::atomic<int64_t> intent_requests_ = 0;
 };
 
 }  // namespace floe

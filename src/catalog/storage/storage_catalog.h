@@ -34,6 +34,7 @@
 // behind.
 #pragma once
 
+#include <atomic>
 #include <future>
 #include <map>
 #include <memory>
@@ -43,13 +44,14 @@
 
 #include "catalog/catalog.h"
 #include "catalog/commit.h"
+#include "catalog/intent_store.h"
 #include "catalog/metadata_cache.h"
 
 namespace floe {
 
 class S3FileIO;
 
-class StorageCatalog : public Catalog, public PointerStore {
+class StorageCatalog : public Catalog, public PointerStore, public IntentStore {
  public:
   StorageCatalog(std::string name, std::string warehouse, std::shared_ptr<FileIO> io);
   ~StorageCatalog() override;
@@ -99,6 +101,17 @@ class StorageCatalog : public Catalog, public PointerStore {
   // for it itself, so that a table is complete when CreateTable returns).
   void WaitForHintWrite();
 
+  // IntentStore (storage_intents.cc): objects under <metadata folder>/floe-intents/.
+  Status RecordIntent(const TableIdentifier& id, const std::string& metadata_folder, const std::string& attempt_id,
+                      int64_t batch_number, const std::vector<std::string>& paths) override;
+  Status ClearIntent(const TableIdentifier& id, const std::string& metadata_folder, const std::string& attempt_id,
+                     int64_t batches) override;
+  Status ClearIntents(const TableIdentifier& id, const std::string& metadata_folder,
+                      const std::vector<std::pair<std::string, int64_t>>& attempts) override;
+  Result<std::vector<WriteIntentBatch>> ListIntents(const TableIdentifier& id,
+                                                    const std::string& metadata_folder) override;
+  int64_t intent_requests() const override { return intent_requests_; }
+
   std::string TableFolder(const TableIdentifier& id) const;
   std::string NamespaceFolder(const Namespace& ns) const;
 
@@ -138,6 +151,7 @@ class StorageCatalog : public Catalog, public PointerStore {
   std::map<TableIdentifier, KnownVersion> known_;
   std::mutex hint_mu_;
   std::future<void> hint_write_;
+  std::atomic<int64_t> intent_requests_ = 0;
 };
 
 }  // namespace floe

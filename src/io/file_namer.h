@@ -1,0 +1,73 @@
+// Names for the new files of one write, each recorded in the write's intent before it is
+// handed out (invariant 10 of DESIGN.md: every attempt's files are known before they are
+// written, so what a killed writer left can be reclaimed without listing storage).
+//
+// An IntentLog is the durable record of one write (one commit and its attempts): the catalog
+// supplies it (catalog/intent_store.h: a row set in the catalog database, or intent objects
+// under the table's metadata folder). FileNamer reserves names in batches per folder and kind:
+// the first name asked for in a folder is recorded alone, then 2, 4, ... up to 64 at once, so
+// a writer streaming thousands of files pays one record per 64 files and a small commit one
+// per file it writes. A reserved name that is never used costs nothing: reclaiming a name with
+// no file behind it is a delete of nothing.
+//
+// Order of events, which the reclamation relies on:
+//   1. Record(names) is durable        (the intent precedes every file it names)
+//   2. the files are created           (never a name that was not recorded)
+//   3. the commit lands (its files are referenced) or cleanup deleted them
+//   4. Clear()                         (only after 3; an outcome unknown leaves the intent)
+// A write without an IntentLog (a catalog that keeps none, such as the REST client) gets the
+// same unique names, unrecorded.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "util/result.h"
+
+namespace floe {
+
+class IntentLog {
+ public:
+  virtual ~IntentLog() = default;
+  // Makes `paths` part of the intent, durably, before returning Ok.
+  virtual Status Record(const std::vector<std::string>& paths) = 0;
+  // Forgets the intent: every file it names is referenced by a landed commit or deleted.
+  virtual Status Clear() = 0;
+};
+
+class FileNamer {
+ public:
+  static constexpr size_t kMaxBatch = 64;
+
+  // nullptr: names are not recorded.
+  explicit FileNamer(std::unique_ptr<IntentLog> log = nullptr);
+
+  // "<folder>/<prefix><uuid><suffix>", recorded in the intent before it is returned. An error
+  // from the intent is returned as is: no name, so no file.
+  Result<std::string> NewPath(const std::string& folder, const std::string& prefix, const std::string& suffix);
+
+  // Clears the intent (see the order above). Names reserved and not yet used are dropped with
+  // it; a name asked for afterwards starts a new record.
+  Status Clear();
+
+  bool recording() const { return log_ != nullptr; }
+  // How many records were made (a benchmark's count of intent writes).
+  int64_t records() const;
+
+ private:
+  struct Reserved {
+    std::deque<std::string> names;
+    size_t next_batch = 1;
+  };
+  mutable std::mutex mu_;
+  std::unique_ptr<IntentLog> log_;
+  std::map<std::string, Reserved> reserved_;  // by folder, prefix and suffix
+  int64_t records_ = 0;
+};
+
+}  // namespace floe
