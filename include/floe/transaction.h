@@ -46,7 +46,20 @@ class TableTransaction {
   explicit TableTransaction(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
  private:
+  friend Result<std::vector<CommitInfo>> CommitTogether(const std::vector<TableTransaction*>& transactions,
+                                                        const WriteOptions& options);
   std::shared_ptr<Impl> impl_;
 };
+
+// Commits transactions on several tables of one connection as one commit: every table's
+// changes become visible at once, or none do (a reader never sees one table changed and not
+// the other). Retried as a whole when another writer commits to any of the tables first.
+// options apply to every table (the appends go to options.branch of each; the idempotency key
+// is recorded in each). Infos in the order given. InvalidArgument: a table twice, tables of
+// different connections, or a transaction already committed; NotSupported: a catalog that
+// cannot swap several tables at once (a storage-only catalog: file://, s3://); otherwise the
+// errors of TableTransaction::Commit.
+Result<std::vector<CommitInfo>> CommitTogether(const std::vector<TableTransaction*>& transactions,
+                                               const WriteOptions& options = {});
 
 }  // namespace floe

@@ -32,19 +32,42 @@ Status TableTransaction::Append(const Rows& rows) {
 }
 
 Result<CommitInfo> TableTransaction::Commit(const WriteOptions& options) {
-  Impl& impl = *impl_;
-  if (!impl.appended.empty())
-    impl.tx.AddOperation(std::make_unique<FilesOperation>(FastAppend(std::exchange(impl.appended, {}))), options.branch);
+  FLOE_ASSIGN_OR_RETURN(std::vector<CommitInfo> infos, CommitTogether({this}, options));
+  return std::move(infos.front());
+}
+
+Result<std::vector<CommitInfo>> CommitTogether(const std::vector<TableTransaction*>& transactions,
+                                               const WriteOptions& options) {
+  if (transactions.empty()) return std::vector<CommitInfo>{};
+  std::shared_ptr<Catalog> catalog = transactions.front()->impl_->catalog;
+  std::vector<TableTransaction::Impl*> impls;
+  std::vector<Transaction*> txs;
+  for (TableTransaction* t : transactions) {
+    if (t->impl_->catalog != catalog)
+      return InvalidArgument("transaction on " + t->impl_->id.ToString() + " belongs to another connection");
+    impls.push_back(t->impl_.get());
+    txs.push_back(&t->impl_->tx);
+  }
+  for (TableTransaction::Impl* impl : impls) {
+    if (!impl->appended.empty())
+      impl->tx.AddOperation(std::make_unique<FilesOperation>(FastAppend(std::exchange(impl->appended, {}))),
+                            options.branch);
+  }
   CommitOptions commit;
   commit.idempotency_key = options.idempotency_key;
-  commit.discard_written_files = [&impl] {
-    for (const auto& path : impl.written) (void)impl.catalog->io()->Delete(path);
+  commit.discard_written_files = [&impls] {
+    for (TableTransaction::Impl* impl : impls)
+      for (const auto& path : impl->written) (void)impl->catalog->io()->Delete(path);
   };
   if (options.before_commit) options.before_commit();
-  FLOE_ASSIGN_OR_RETURN(CommitReport report, impl.tx.Commit(commit));
-  CommitInfo info = ToCommitInfo(report);
-  info.rows_added = info.committed ? impl.rows_added : 0;
-  return info;
+  FLOE_ASSIGN_OR_RETURN(std::vector<CommitReport> reports, CommitTransactions(*catalog, txs, commit));
+  std::vector<CommitInfo> infos;
+  for (size_t i = 0; i < reports.size(); ++i) {
+    CommitInfo info = ToCommitInfo(reports[i]);
+    info.rows_added = info.committed ? impls[i]->rows_added : 0;
+    infos.push_back(std::move(info));
+  }
+  return infos;
 }
 
 }  // namespace floe

@@ -15,8 +15,8 @@ class FaultInjectingCatalog : public Catalog {
  public:
   explicit FaultInjectingCatalog(std::unique_ptr<Catalog> inner) : inner_(std::move(inner)) {}
 
-  // Decides, per CommitTable call (numbered from 1), whether to drop the answer of a commit
-  // that succeeded. A commit that failed is reported as it failed.
+  // Decides, per commit call (CommitTable or CommitTransaction, numbered from 1 together),
+  // whether to drop the answer of a commit that succeeded. A commit that failed is reported as it failed.
   void DropAnswerWhen(std::function<bool(int call)> rule) { rule_ = std::move(rule); }
   // Decides whether a commit fails with CommitStateUnknown before reaching the wrapped catalog
   // (the request was lost on its way: nothing changed, but the caller cannot know that).
@@ -55,10 +55,20 @@ class FaultInjectingCatalog : public Catalog {
     return inner_->RegisterTable(id, location);
   }
   Result<LoadedTable> CommitTable(const TableCommit& commit) override {
+    return Injected([&] { return inner_->CommitTable(commit); });
+  }
+  Result<std::vector<LoadedTable>> CommitTransaction(const std::vector<TableCommit>& commits) override {
+    return Injected([&] { return inner_->CommitTransaction(commits); });
+  }
+
+ private:
+  // `apply` (the wrapped catalog's commit) under the rules above.
+  template <typename Apply>
+  auto Injected(Apply apply) -> decltype(apply()) {
     int call = ++calls_;
     if (before_rule_ && before_rule_(call))
       return CommitStateUnknown("injected: commit " + std::to_string(call) + " was lost before it arrived");
-    auto result = inner_->CommitTable(commit);
+    auto result = apply();
     if (result && rule_ && rule_(call)) {
       ++dropped_;
       return CommitStateUnknown("injected: the answer to commit " + std::to_string(call) + " was lost");
@@ -69,11 +79,7 @@ class FaultInjectingCatalog : public Catalog {
     }
     return result;
   }
-  Result<std::vector<LoadedTable>> CommitTransaction(const std::vector<TableCommit>& commits) override {
-    return inner_->CommitTransaction(commits);
-  }
 
- private:
   std::unique_ptr<Catalog> inner_;
   std::shared_ptr<FileIO> io_;
   std::function<bool(int)> rule_;

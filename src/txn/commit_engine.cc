@@ -1,6 +1,8 @@
 #include "txn/commit_engine.h"
 
+#include <algorithm>
 #include <chrono>
+#include <memory>
 #include <set>
 #include <thread>
 #include <utility>
@@ -33,11 +35,17 @@ bool AlreadyApplied(const SharedTable& table, const std::vector<TableUpdate>& up
          built->last_updated_ms == table.metadata->last_updated_ms;
 }
 
-// The files a commit has written, and the one place that decides which of them may go.
+SharedTable Share(LoadedTable&& table) {
+  return SharedTable{std::move(table.id), std::move(table.metadata_location),
+                     std::make_shared<TableMetadata>(std::move(table.metadata))};
+}
+
+// The files one table's share of a commit has written, and the one place that decides which
+// of them may go. (The caller's own written files are the engine's: see CommitEngine::AllLost.)
 class CommitFiles {
  public:
-  CommitFiles(FileIO& io, const CommitPlan& plan, std::function<void()> discard_written, BackgroundWrites& background)
-      : io_(io), plan_(plan), discard_written_(std::move(discard_written)), background_(background) {}
+  CommitFiles(FileIO& io, const CommitPlan& plan, BackgroundWrites& background)
+      : io_(io), plan_(plan), background_(background) {}
 
   // The write intent naming the commit's files (cleared here, and only here, for the engine).
   void SetNames(FileNamer* names) { names_ = names; }
@@ -49,81 +57,104 @@ class CommitFiles {
     const bool deleted = DeleteLost();
     if (DeleteQuietly(io_, unlisted) && deleted) ClearIntent();
   }
-  // Every attempt is lost (or none was needed): everything the commit wrote goes, then its
-  // intent.
-  void AllLost() {
-    const bool deleted = DeleteLost() && DeleteQuietly(io_, plan_.prepared_files());
-    if (discard_written_) std::exchange(discard_written_, nullptr)();
-    if (deleted) ClearIntent();
-  }
+  // Every attempt is lost (or none was needed): everything the plan wrote goes. Whether all of
+  // it is gone; the intent is cleared by the engine once the caller's files are gone too.
+  bool DeleteAll() { return DeleteLost() && DeleteQuietly(io_, plan_.prepared_files()); }
   // The last attempt's fate is unknown: only the lost attempts' own files go; the intent stays
   // for the reclamation, which keeps whatever a landed commit references.
   void OutcomeUnknown() { (void)DeleteLost(); }
-
- private:
-  bool DeleteLost() {
-    (void)background_.WaitAll();  // nothing is deleted while it may still be being written
-    return DeleteQuietly(io_, lost_);
-  }
   // A failed clear leaves a stale intent whose files are referenced or gone: harmless.
   void ClearIntent() {
     if (names_) (void)names_->Clear();
   }
 
+ private:
+  bool DeleteLost() {
+    (void)background_.WaitAll();  // nothing is deleted while it may still be being written
+    const bool deleted = DeleteQuietly(io_, lost_);
+    lost_.clear();
+    return deleted;
+  }
+
   FileNamer* names_ = nullptr;
   FileIO& io_;
   const CommitPlan& plan_;
-  std::function<void()> discard_written_;  // called at most once
   BackgroundWrites& background_;
   std::vector<std::string> lost_;
 };
 
+// One table's share of a commit: its plan, the table as last loaded, and the current attempt.
+struct Part {
+  Part(Catalog& catalog, CommitPlan& plan, BackgroundWrites& background)
+      : plan(plan),
+        files(*catalog.io(), plan, background),
+        pacer(CommitPacer::ForTable(catalog.name() + "/" + plan.id().ToString())) {}
+
+  CommitPlan& plan;
+  CommitFiles files;
+  CommitPacer& pacer;
+  SharedTable table;   // as last loaded; let go of before each swap
+  SharedTable landed;  // set when the attempt is swapped
+  std::set<int64_t> our_snapshot_ids;
+  Attempt attempt;
+  const Snapshot* replayed = nullptr;  // the snapshot holding the plan's key, when found
+};
+
 class CommitEngine {
  public:
-  CommitEngine(Catalog& catalog, CommitPlan& plan, const CommitOptions& options)
-      : catalog_(catalog),
-        plan_(plan),
-        options_(options),
-        files_(*catalog.io(), plan, options.discard_written_files, background_),
-        pacer_(CommitPacer::ForTable(catalog.name() + "/" + plan.id().ToString())) {
+  CommitEngine(Catalog& catalog, const std::vector<CommitPlan*>& plans, const CommitOptions& options)
+      : catalog_(catalog), options_(options), discard_written_(options.discard_written_files) {
+    for (CommitPlan* plan : plans) parts_.push_back(std::make_unique<Part>(catalog, *plan, background_));
     ctx_.io = catalog.io().get();
     ctx_.background_writes = &background_;
-    files_.SetNames(options.names);
+    // A write intent belongs to one table; a commit of several records none (the listing
+    // sweep of remove-orphan-files still finds what a killed one left).
+    if (parts_.size() == 1) {
+      ctx_.names = options.names;
+      parts_.front()->files.SetNames(options.names);
+    }
   }
 
-  Result<CommitOutcome> Run();
+  Result<std::vector<CommitOutcome>> Run();
 
  private:
   Status Load();
-  std::optional<CommitOutcome> Replayed();
+  std::optional<std::vector<CommitOutcome>> Replayed();
   bool PaceFirstAttempt();
-  void RunAttempt(Attempt& attempt);
-  void Swap(Attempt& attempt);
-  void Reconcile(Attempt& attempt, const Error& error);
-  bool SequenceNumberTaken(const Attempt& attempt, const Error& error);
-  void Lose(Attempt& attempt, Error error, bool may_retry);
-  void Unknown(Attempt& attempt, Error error);
-  CommitOutcome Landed(Attempt& attempt);
-  Result<CommitOutcome> AllLost(const Error& error);
-  CommitOutcome Done(const SharedTable& table);
+  void RunAttempt(int number);
+  void Swap();
+  Result<std::vector<SharedTable>> SwapPointers();
+  void Reconcile(const Error& error);
+  bool SequenceNumberTaken(const Error& error);
+  void SetState(AttemptState state);
+  void Lose(Error error, bool may_retry);
+  void Unknown(Error error);
+  std::vector<CommitOutcome> Landed();
+  Result<std::vector<CommitOutcome>> AllLost(const Error& error);
+  std::vector<CommitOutcome> Done();
+  // Everything the commit wrote is garbage: the plans' files, then the caller's, then the
+  // intents that named them.
+  void DiscardEverything();
+  bool empty() const;
+  bool OnlyAppends() const;  // every table's plan only appends
+  // "commit to db.t" for one table, "commit to db.a, db.b" for several.
+  std::string What() const;
 
   Catalog& catalog_;
-  CommitPlan& plan_;
   const CommitOptions& options_;
+  std::function<void()> discard_written_;  // called at most once
   // New manifests are made durable while the commit goes on; every attempt awaits them before
   // its swap (with its manifest lists, through TableCommit::await_files).
   BackgroundWrites background_;
-  CommitFiles files_;
-  CommitPacer& pacer_;
+  std::vector<std::unique_ptr<Part>> parts_;
   OperationContext ctx_;
   RetryPolicy policy_;
   CommitReport report_;
   const int64_t start_us_ = MonotonicMicros();
   int64_t attempt_start_us_ = 0;  // an attempt runs from its load to the swap's answer
-  SharedTable table_;             // as last loaded; let go of before each swap
-  SharedTable landed_;            // set when an attempt is swapped
-  std::set<int64_t> our_snapshot_ids_;
-  // How the last attempt ended, when it did not land.
+  // How the current attempt ended, when it did not land. One state for every part: the
+  // catalog swaps all of a commit's tables or none.
+  AttemptState state_ = AttemptState::kPrepared;
   std::optional<Error> error_;
   bool may_retry_ = false;
   bool lost_race_ = false;  // the last attempt lost the swap to another writer's landed commit
@@ -136,40 +167,49 @@ class CommitEngine {
   std::string last_conflict_;
 };
 
-Result<CommitOutcome> CommitEngine::Run() {
+Result<std::vector<CommitOutcome>> CommitEngine::Run() {
   if (Status loaded = Load(); !loaded) return AllLost(loaded.error());
-  ctx_.names = options_.names;
-  if (plan_.empty()) return Done(table_);
-  auto policy = RetryPolicy::Resolve(options_.retry, table_.metadata->properties);
-  if (!policy) return AllLost(policy.error());
-  policy_ = *policy;
+  if (empty()) return Done();
+  // The strictest table's policy binds the whole commit (for one table: its own).
+  for (const auto& part : parts_) {
+    auto policy = RetryPolicy::Resolve(options_.retry, part->table.metadata->properties);
+    if (!policy) return AllLost(policy.error());
+    if (&part == &parts_.front() || policy->num_retries < policy_.num_retries) policy_ = *policy;
+  }
   if (auto replayed = Replayed()) return *replayed;
   const int64_t t = MonotonicMicros();
-  Status prepared = plan_.Prepare(ctx_, *table_.metadata);
+  for (const auto& part : parts_) {
+    Status prepared = part->plan.Prepare(ctx_, *part->table.metadata);
+    if (!prepared) {
+      report_.write_ms += MillisSince(t);
+      return AllLost(prepared.error());
+    }
+  }
   report_.write_ms += MillisSince(t);
-  if (!prepared) return AllLost(prepared.error());
 
   for (bool reload = PaceFirstAttempt();; reload = true) {
     if (reload) {
       if (Status loaded = Load(); !loaded) return AllLost(loaded.error());
       if (auto replayed = Replayed()) return *replayed;
     }
-    Attempt attempt;
-    attempt.number = ++report_.attempts;
-    RunAttempt(attempt);
-    if (attempt.state == AttemptState::kSwapped) return Landed(attempt);
-    if (attempt.state == AttemptState::kUnknown) {
-      files_.OutcomeUnknown();
+    RunAttempt(++report_.attempts);
+    if (state_ == AttemptState::kSwapped) return Landed();
+    if (state_ == AttemptState::kUnknown) {
+      for (const auto& part : parts_) part->files.OutcomeUnknown();
       return std::unexpected(*error_);
     }
-    (void)attempt.WaitForLists();  // a build that stopped half-way may still be writing
-    files_.AttemptLost(attempt.files);
+    for (const auto& part : parts_) {
+      (void)part->attempt.WaitForLists();  // a build that stopped half-way may still be writing
+      part->files.AttemptLost(part->attempt.files);
+    }
     if (!may_retry_) return AllLost(*error_);
-    if (!(lost_race_ && plan_.OnlyAppends())) ++retries_spent_;
+    if (!(lost_race_ && OnlyAppends())) ++retries_spent_;
     const double elapsed = MillisSince(start_us_);
     if (!policy_.MayRetry(retries_spent_, elapsed))
-      return AllLost(policy_.GaveUp(plan_.what(), attempt.number, elapsed, last_conflict_));
-    const int64_t wait_us = pacer_.LostAttemptWaitUs(policy_, MonotonicMicros() - attempt_start_us_);
+      return AllLost(policy_.GaveUp(What(), report_.attempts, elapsed, last_conflict_));
+    int64_t wait_us = 0;
+    for (const auto& part : parts_)
+      wait_us = std::max(wait_us, part->pacer.LostAttemptWaitUs(policy_, MonotonicMicros() - attempt_start_us_));
     report_.backoff_ms += static_cast<double>(wait_us) / 1000.0;
     SleepMicros(wait_us);
   }
@@ -178,153 +218,258 @@ Result<CommitOutcome> CommitEngine::Run() {
 // Shared, not copied: with a long history a copy costs more than the commit's own I/O.
 Status CommitEngine::Load() {
   attempt_start_us_ = MonotonicMicros();
-  FLOE_ASSIGN_OR_RETURN(table_, catalog_.LoadSharedTable(plan_.id()));
+  for (const auto& part : parts_) {
+    FLOE_ASSIGN_OR_RETURN(part->table, catalog_.LoadSharedTable(part->plan.id()));
+  }
   return Ok();
 }
 
-// The plan's idempotency key already in its branch's ancestry: the commit is done, by another
-// process or by one of our own attempts whose answer was lost.
-std::optional<CommitOutcome> CommitEngine::Replayed() {
-  const auto branch = plan_.key_branch();
-  if (!branch) return std::nullopt;
-  const Snapshot* done = FindIdempotentSnapshot(*table_.metadata, *branch, *plan_.idempotency_key());
-  if (!done) return std::nullopt;
-  report_.snapshot_id = done->snapshot_id;
-  report_.sequence_number = done->sequence_number;
-  if (our_snapshot_ids_.count(done->snapshot_id)) {
+bool CommitEngine::OnlyAppends() const {
+  return std::all_of(parts_.begin(), parts_.end(), [](const auto& part) { return part->plan.OnlyAppends(); });
+}
+
+bool CommitEngine::empty() const {
+  return std::all_of(parts_.begin(), parts_.end(), [](const auto& part) { return part->plan.empty(); });
+}
+
+std::string CommitEngine::What() const {
+  if (parts_.size() == 1) return parts_.front()->plan.what();
+  std::string tables;
+  for (const auto& part : parts_) tables += (tables.empty() ? "" : ", ") + part->plan.id().ToString();
+  return "commit to " + tables;
+}
+
+// Every plan's idempotency key already in its branch's ancestry: the commit is done, by
+// another process or by one of our own attempts whose answer was lost. A commit of several
+// tables lands in all of them or none, so it is done only when every table shows its key.
+std::optional<std::vector<CommitOutcome>> CommitEngine::Replayed() {
+  bool ours = false;
+  std::vector<const Snapshot*> done;
+  for (const auto& part : parts_) {
+    const auto branch = part->plan.key_branch();
+    if (!branch) return std::nullopt;
+    done.push_back(FindIdempotentSnapshot(*part->table.metadata, *branch, *part->plan.idempotency_key()));
+    if (!done.back()) return std::nullopt;
+    ours = ours || part->our_snapshot_ids.count(done.back()->snapshot_id) > 0;
+  }
+  for (size_t i = 0; i < parts_.size(); ++i) parts_[i]->replayed = done[i];
+  if (ours) {
     // An attempt of ours landed after a reload said it had not: its files stay, and so does
     // everything else (which attempt wrote which is not worth the risk).
     report_.reconciled_unknown = true;
   } else {
     report_.idempotent_replay = true;
-    files_.AllLost();
+    DiscardEverything();
   }
-  return Done(table_);
+  for (const auto& part : parts_) part->landed = part->table;
+  return Done();
 }
 
 // Under recent contention even a first attempt waits its turn (commit_pacing.h); it then
 // starts from the table as it is after the wait.
 bool CommitEngine::PaceFirstAttempt() {
-  const int64_t wait_us = pacer_.FirstAttemptWaitUs(policy_);
+  int64_t wait_us = 0;
+  for (const auto& part : parts_) wait_us = std::max(wait_us, part->pacer.FirstAttemptWaitUs(policy_));
   if (wait_us <= 0) return false;
   report_.backoff_ms += static_cast<double>(wait_us) / 1000.0;
   SleepMicros(wait_us);
   return true;
 }
 
-void CommitEngine::RunAttempt(Attempt& attempt) {
-  Status built = plan_.Build(ctx_, *table_.metadata, attempt, report_);
-  if (!built) return Lose(attempt, built.error(), /*may_retry=*/false);
-  our_snapshot_ids_.insert(attempt.snapshot_ids.begin(), attempt.snapshot_ids.end());
+void CommitEngine::RunAttempt(int number) {
+  state_ = AttemptState::kPrepared;
+  for (const auto& part : parts_) {
+    part->attempt = Attempt{};
+    part->attempt.number = number;
+  }
+  for (const auto& part : parts_) {
+    Status built = part->plan.Build(ctx_, *part->table.metadata, part->attempt, report_);
+    if (!built) return Lose(built.error(), /*may_retry=*/false);
+    part->our_snapshot_ids.insert(part->attempt.snapshot_ids.begin(), part->attempt.snapshot_ids.end());
+  }
   // With the base let go of, the catalog can move it into the new document instead of
   // copying the whole history (catalog/commit.cc, OwnedBase).
-  table_.metadata.reset();
-  if (options_.before_swap) options_.before_swap(attempt.number);
-  Swap(attempt);
+  for (const auto& part : parts_) part->table.metadata.reset();
+  if (options_.before_swap) options_.before_swap(number);
+  Swap();
 }
 
-void CommitEngine::Swap(Attempt& attempt) {
+// One table: its own swap. Several: the catalog's atomic swap of all their pointers.
+Result<std::vector<SharedTable>> CommitEngine::SwapPointers() {
+  if (parts_.size() == 1) {
+    FLOE_ASSIGN_OR_RETURN(SharedTable table, catalog_.CommitSharedTable(parts_.front()->attempt.commit));
+    return std::vector<SharedTable>{std::move(table)};
+  }
+  std::vector<TableCommit> commits;
+  for (const auto& part : parts_) commits.push_back(part->attempt.commit);
+  FLOE_ASSIGN_OR_RETURN(std::vector<LoadedTable> tables, catalog_.CommitTransaction(commits));
+  std::vector<SharedTable> shared;
+  for (auto& table : tables) shared.push_back(Share(std::move(table)));
+  return shared;
+}
+
+void CommitEngine::Swap() {
   const int64_t t = MonotonicMicros();
   // Both are always joined, so that nothing is deleted while it is still being written.
-  attempt.commit.await_files = [this, &attempt]() -> Status {
-    Status manifests = background_.WaitAll();
-    Status lists = attempt.WaitForLists();
-    return manifests ? lists : manifests;
-  };
-  auto committed = catalog_.CommitSharedTable(attempt.commit);
+  for (const auto& part : parts_) {
+    Attempt& attempt = part->attempt;
+    attempt.commit.await_files = [this, &attempt]() -> Status {
+      Status manifests = background_.WaitAll();
+      Status lists = attempt.WaitForLists();
+      return manifests ? lists : manifests;
+    };
+  }
+  auto committed = SwapPointers();
   // Whatever the catalog did, the writes have ended before any file is kept or deleted.
-  const Status written = attempt.commit.await_files();
+  Status written = Ok();
+  for (const auto& part : parts_) {
+    Status own = part->attempt.commit.await_files();
+    if (written && !own) written = std::move(own);
+  }
   report_.swap_ms += MillisSince(t);
-  const std::string& what = plan_.what();
   if (!written && committed) {
     // Catalogs await the files before they swap (TableCommit::await_files); one that did not
     // has published a snapshot whose files may be missing. Keep every file and say so.
-    return Unknown(attempt, Error{ErrorKind::kIOError, what + " landed but a file it points to failed to be written: " +
-                                                           written.error().message});
+    return Unknown(Error{ErrorKind::kIOError,
+                         What() + " landed but a file it points to failed to be written: " + written.error().message});
   }
   // The catalog swaps only after the files are written: this attempt certainly failed.
-  if (!written) return Lose(attempt, written.error().WithContext("writing the manifests of " + plan_.id().ToString()), false);
+  if (!written) return Lose(written.error().WithContext("writing the manifests of " + What()), false);
   if (committed) {
-    attempt.state = AttemptState::kSwapped;
-    landed_ = std::move(*committed);
-    return;
+    if (committed->size() != parts_.size())
+      return Unknown(Error{ErrorKind::kIOError, What() + ": the catalog answered for " +
+                                                   std::to_string(committed->size()) + " tables"});
+    for (size_t i = 0; i < parts_.size(); ++i) parts_[i]->landed = std::move((*committed)[i]);
+    return SetState(AttemptState::kSwapped);
   }
   const Error& error = committed.error();
-  if (error.kind == ErrorKind::kCommitStateUnknown) return Reconcile(attempt, error);
-  if (error.kind == ErrorKind::kCommitConflict || SequenceNumberTaken(attempt, error)) {
+  if (error.kind == ErrorKind::kCommitStateUnknown) return Reconcile(error);
+  // A catalog that cannot do what was asked (several tables in a storage catalog) swapped nothing.
+  if (error.kind == ErrorKind::kNotSupported) return Lose(error, /*may_retry=*/false);
+  if (error.kind == ErrorKind::kCommitConflict || SequenceNumberTaken(error)) {
     ++report_.conflicts;
     report_.conflict_reasons.push_back(error.message);
     last_conflict_ = error.message;
-    Lose(attempt, error, /*may_retry=*/true);
+    Lose(error, /*may_retry=*/true);
     lost_race_ = true;
     return;
   }
   // Anything else (I/O, unavailable) may have happened before or after the swap point of a
   // backend we do not know.
-  Unknown(attempt, error);
+  Unknown(error);
 }
 
-// A lost answer: the reload tells whether the swap happened.
-void CommitEngine::Reconcile(Attempt& attempt, const Error& error) {
-  auto reloaded = catalog_.LoadSharedTable(plan_.id());
-  if (!reloaded) return Unknown(attempt, error.WithContext(plan_.what() + " may or may not have landed"));
-  const bool landed = attempt.snapshot_id() != 0 ? reloaded->metadata->SnapshotById(attempt.snapshot_id()) != nullptr
-                                                 : AlreadyApplied(*reloaded, attempt.commit.updates);
-  if (landed) {
-    report_.reconciled_unknown = true;
-    attempt.state = AttemptState::kSwapped;
-    landed_ = std::move(*reloaded);
-    return;
+// A lost answer: the reload tells whether the swap happened (in every table, or in none).
+void CommitEngine::Reconcile(const Error& error) {
+  size_t landed = 0;
+  std::vector<SharedTable> reloaded_tables;
+  for (const auto& part : parts_) {
+    auto reloaded = catalog_.LoadSharedTable(part->plan.id());
+    if (!reloaded) return Unknown(error.WithContext(What() + " may or may not have landed"));
+    const Attempt& attempt = part->attempt;
+    const bool shows = attempt.snapshot_id() != 0 ? reloaded->metadata->SnapshotById(attempt.snapshot_id()) != nullptr
+                                                  : AlreadyApplied(*reloaded, attempt.commit.updates);
+    landed += shows ? 1 : 0;
+    reloaded_tables.push_back(std::move(*reloaded));
   }
+  if (landed == parts_.size()) {
+    report_.reconciled_unknown = true;
+    for (size_t i = 0; i < parts_.size(); ++i) parts_[i]->landed = std::move(reloaded_tables[i]);
+    return SetState(AttemptState::kSwapped);
+  }
+  if (landed > 0) return Unknown(error.WithContext(What() + " shows in some of its tables only"));
   // The reload shows no trace of it: the attempt certainly failed, and may be tried again.
   last_conflict_ = "lost answer: " + error.message;
-  Lose(attempt, error, /*may_retry=*/true);
+  Lose(error, /*may_retry=*/true);
 }
 
 // A commit to another branch can take the sequence number this attempt chose without moving
 // its branch: the catalog then refuses the snapshot while applying updates (InvalidArgument,
 // nothing swapped). That is a lost race, not a bad request.
-bool CommitEngine::SequenceNumberTaken(const Attempt& attempt, const Error& error) {
-  if (error.kind != ErrorKind::kInvalidArgument || attempt.first_sequence_number == 0) return false;
-  auto reloaded = catalog_.LoadSharedTable(plan_.id());
-  return reloaded && reloaded->metadata->last_sequence_number >= attempt.first_sequence_number;
+bool CommitEngine::SequenceNumberTaken(const Error& error) {
+  if (error.kind != ErrorKind::kInvalidArgument) return false;
+  for (const auto& part : parts_) {
+    if (part->attempt.first_sequence_number == 0) continue;
+    auto reloaded = catalog_.LoadSharedTable(part->plan.id());
+    if (reloaded && reloaded->metadata->last_sequence_number >= part->attempt.first_sequence_number) return true;
+  }
+  return false;
 }
 
-void CommitEngine::Lose(Attempt& attempt, Error error, bool may_retry) {
-  attempt.state = AttemptState::kLost;
+void CommitEngine::SetState(AttemptState state) {
+  state_ = state;
+  for (const auto& part : parts_) part->attempt.state = state;
+}
+
+void CommitEngine::Lose(Error error, bool may_retry) {
+  SetState(AttemptState::kLost);
   lost_race_ = false;
   error_ = std::move(error);
   may_retry_ = may_retry;
 }
 
-void CommitEngine::Unknown(Attempt& attempt, Error error) {
-  attempt.state = AttemptState::kUnknown;
+void CommitEngine::Unknown(Error error) {
+  SetState(AttemptState::kUnknown);
   error_ = std::move(error);
 }
 
-CommitOutcome CommitEngine::Landed(Attempt& attempt) {
-  pacer_.Landed(MonotonicMicros() - attempt_start_us_);
-  files_.Landed(attempt.unlisted);
-  report_.snapshot_id = attempt.snapshot_id();
-  report_.sequence_number = attempt.last_sequence_number;
-  return Done(landed_);
+std::vector<CommitOutcome> CommitEngine::Landed() {
+  for (const auto& part : parts_) {
+    part->pacer.Landed(MonotonicMicros() - attempt_start_us_);
+    part->files.Landed(part->attempt.unlisted);
+  }
+  return Done();
 }
 
-Result<CommitOutcome> CommitEngine::AllLost(const Error& error) {
-  files_.AllLost();
+Result<std::vector<CommitOutcome>> CommitEngine::AllLost(const Error& error) {
+  DiscardEverything();
   return std::unexpected(error);
 }
 
-CommitOutcome CommitEngine::Done(const SharedTable& table) {
-  report_.metadata_location = table.metadata_location;
+void CommitEngine::DiscardEverything() {
+  bool deleted = true;
+  for (const auto& part : parts_) deleted = part->files.DeleteAll() && deleted;
+  if (discard_written_) std::exchange(discard_written_, nullptr)();
+  if (!deleted) return;
+  for (const auto& part : parts_) part->files.ClearIntent();
+}
+
+// Each table's outcome: the shared counts and timings, its own snapshot and document. Before
+// any attempt (an empty plan) a table is as loaded.
+std::vector<CommitOutcome> CommitEngine::Done() {
   report_.total_ms = MillisSince(start_us_);
-  return CommitOutcome{report_, table};
+  std::vector<CommitOutcome> outcomes;
+  for (const auto& part : parts_) {
+    CommitOutcome outcome{report_, part->landed.metadata ? part->landed : part->table};
+    if (part->replayed) {
+      outcome.report.snapshot_id = part->replayed->snapshot_id;
+      outcome.report.sequence_number = part->replayed->sequence_number;
+    } else if (state_ == AttemptState::kSwapped) {
+      outcome.report.snapshot_id = part->attempt.snapshot_id();
+      outcome.report.sequence_number = part->attempt.last_sequence_number;
+    }
+    outcome.report.metadata_location = outcome.table.metadata_location;
+    outcomes.push_back(std::move(outcome));
+  }
+  return outcomes;
 }
 
 }  // namespace
 
 Result<CommitOutcome> RunCommit(Catalog& catalog, CommitPlan& plan, const CommitOptions& options) {
-  return CommitEngine(catalog, plan, options).Run();
+  FLOE_ASSIGN_OR_RETURN(std::vector<CommitOutcome> outcomes, RunMultiTableCommit(catalog, {&plan}, options));
+  return std::move(outcomes.front());
+}
+
+Result<std::vector<CommitOutcome>> RunMultiTableCommit(Catalog& catalog, const std::vector<CommitPlan*>& plans,
+                                                       const CommitOptions& options) {
+  if (plans.empty()) return std::vector<CommitOutcome>{};
+  std::set<TableIdentifier> seen;
+  for (const CommitPlan* plan : plans) {
+    if (!seen.insert(plan->id()).second)
+      return InvalidArgument("commit names table " + plan->id().ToString() + " twice; put its changes in one plan");
+  }
+  return CommitEngine(catalog, plans, options).Run();
 }
 
 }  // namespace floe

@@ -1,5 +1,5 @@
 // The commit engine: the one optimistic loop every commit of floe runs through (snapshot
-// operations, transactions, metadata-only changes).
+// operations, transactions, metadata-only changes, and commits to several tables at once).
 //
 //   load ─► idempotency check ─► prepare (once) ─► [attempt: build ─► swap] ─► landed
 //   an attempt ends in one of the states of AttemptState (commit_plan.h):
@@ -31,5 +31,16 @@ struct CommitOutcome {
 // Runs `plan` to its end. options.retry, before_swap and discard_written_files apply (the plan holds
 // the branch, key and summary entries).
 Result<CommitOutcome> RunCommit(Catalog& catalog, CommitPlan& plan, const CommitOptions& options);
+
+// Runs `plans`, each on a table of its own, as one commit: every table's change lands or none
+// does (the catalog's CommitTransaction swaps all the pointers at once). The loop is the one
+// above: one attempt builds every plan on its table as loaded; a lost race retries them all
+// (under the strictest table's retry policy), a refusal in any plan is final for all, a lost
+// answer is reconciled by reloading every table. With idempotency keys, the commit counts as
+// done only when every table shows its key. Outcomes are in the order of `plans`, sharing the
+// counts and timings. InvalidArgument: a table named twice; NotSupported: a catalog without
+// multi-table commits (the storage catalog) when there are several plans.
+Result<std::vector<CommitOutcome>> RunMultiTableCommit(Catalog& catalog, const std::vector<CommitPlan*>& plans,
+                                                       const CommitOptions& options);
 
 }  // namespace floe

@@ -42,21 +42,41 @@ void Transaction::AddOperation(std::unique_ptr<SnapshotOperation> operation, std
   steps_.emplace_back(SnapshotStep{std::move(operation), std::move(branch)});
 }
 
-Result<CommitReport> Transaction::Commit(const CommitOptions& options) {
+Result<std::unique_ptr<CommitPlan>> Transaction::Plan(const CommitOptions& options) {
   if (committed_) return InvalidArgument("transaction on " + id_.ToString() + " was already committed");
   if (!begun_) FLOE_RETURN_IF_ERROR(Begin());
-  CommitPlan plan(id_, PlanOptions{options.idempotency_key, options.summary, /*transaction=*/true});
+  auto plan = std::make_unique<CommitPlan>(id_, PlanOptions{options.idempotency_key, options.summary, /*transaction=*/true});
   for (auto& step : steps_) {
     if (auto* change = std::get_if<MetadataChange>(&step)) {
-      plan.AddMetadataChange(*change);
+      plan->AddMetadataChange(*change);
     } else {
       auto& s = std::get<SnapshotStep>(step);
-      plan.AddOperation(*s.operation, s.branch);
+      plan->AddOperation(*s.operation, s.branch);
     }
   }
-  FLOE_ASSIGN_OR_RETURN(CommitOutcome outcome, RunCommit(catalog_, plan, options));
-  committed_ = true;
-  return std::move(outcome.report);
+  return plan;
+}
+
+Result<CommitReport> Transaction::Commit(const CommitOptions& options) {
+  FLOE_ASSIGN_OR_RETURN(std::vector<CommitReport> reports, CommitTransactions(catalog_, {this}, options));
+  return std::move(reports.front());
+}
+
+Result<std::vector<CommitReport>> CommitTransactions(Catalog& catalog, const std::vector<Transaction*>& transactions,
+                                                     const CommitOptions& options) {
+  std::vector<std::unique_ptr<CommitPlan>> plans;
+  std::vector<CommitPlan*> order;
+  for (Transaction* tx : transactions) {
+    if (&tx->catalog_ != &catalog)
+      return InvalidArgument("transaction on " + tx->id_.ToString() + " belongs to another catalog");
+    FLOE_ASSIGN_OR_RETURN(plans.emplace_back(), tx->Plan(options));
+    order.push_back(plans.back().get());
+  }
+  FLOE_ASSIGN_OR_RETURN(std::vector<CommitOutcome> outcomes, RunMultiTableCommit(catalog, order, options));
+  std::vector<CommitReport> reports;
+  for (Transaction* tx : transactions) tx->committed_ = true;
+  for (auto& outcome : outcomes) reports.push_back(std::move(outcome.report));
+  return reports;
 }
 
 }  // namespace floe

@@ -33,6 +33,8 @@
 
 namespace floe {
 
+class CommitPlan;
+
 class Transaction {
  public:
   Transaction(Catalog& catalog, TableIdentifier id) : catalog_(catalog), id_(std::move(id)) {}
@@ -55,6 +57,11 @@ class Transaction {
   Result<CommitReport> Commit(const CommitOptions& options = {});
 
  private:
+  friend Result<std::vector<CommitReport>> CommitTransactions(Catalog&, const std::vector<Transaction*>&,
+                                                              const CommitOptions&);
+  // The plan of everything added so far (its operations stay this transaction's).
+  Result<std::unique_ptr<CommitPlan>> Plan(const CommitOptions& options);
+
   struct SnapshotStep {
     std::unique_ptr<SnapshotOperation> operation;
     std::string branch;
@@ -69,5 +76,13 @@ class Transaction {
   bool committed_ = false;
   std::vector<Step> steps_;
 };
+
+// Commits `transactions`, one per table of `catalog`, as one commit (commit_engine.h,
+// RunMultiTableCommit): all land or none does. The idempotency key, if any, goes into every
+// table's last snapshot. Reports in the order given. InvalidArgument: a table twice, a
+// transaction of another catalog, or one already committed; NotSupported: a catalog that
+// cannot swap several tables at once; otherwise the errors of Transaction::Commit.
+Result<std::vector<CommitReport>> CommitTransactions(Catalog& catalog, const std::vector<Transaction*>& transactions,
+                                                     const CommitOptions& options = {});
 
 }  // namespace floe
