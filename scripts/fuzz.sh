@@ -37,10 +37,10 @@ fi
 cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo --log-level=WARNING \
   -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_C_COMPILER="$cc" -DFLOE_FUZZ=ON -DCMAKE_CXX_FLAGS="$extra" >/dev/null
 if ! ninja -C "$build" -j"${FLOE_FUZZ_JOBS:-2}" "${targets[@]}" >"$build/build.log" 2>&1; then
-  # Not a finding of the fuzzer: say so loudly, and leave the verdict to the ctest run.
+  # The targets are part of the suite: a tree clang cannot build is a failure, not a skip.
   echo "fuzz: NOT RUN: the clang build failed (log: $build/build.log):"
   tail -n 20 "$build/build.log"
-  exit 0
+  exit 1
 fi
 
 # Seeds: every fixture file of each kind, listed (not copied) into a seed folder per target.
@@ -77,7 +77,8 @@ for body in \
   '{"table-changes":[{"identifier":{"namespace":["db"],"name":"t"},"requirements":[],"updates":[{"action":"remove-properties","removals":["a"]}]}]}' \
   '{"source":{"namespace":["db"],"name":"t"},"destination":{"namespace":["db"],"name":"u"}}' \
   '{"updates":{"a":"1"},"removals":["b"]}'; do
-  printf '%s%s' "$(printf "\\x$(printf %02x "$i")")" "$body" >"$seeds/fuzz_rest_body/seed$i"
+  # The first byte picks the route (0..5); printf writes it itself, so the NUL byte is kept.
+  { printf "\\x$(printf %02x "$i")"; printf '%s' "$body"; } >"$seeds/fuzz_rest_body/seed$i"
   i=$((i + 1))
 done
 i=0
@@ -93,7 +94,13 @@ for target in "${targets[@]}"; do
   crashes="$build/crashes/$target"
   mkdir -p "$work" "$crashes"
   echo "fuzz: $target for ${seconds}s ($(ls "$seeds/$target" | wc -l) seeds)"
-  if ! "$build/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
+  binary="$build/fuzz/$target"
+  if [[ ! -x "$binary" ]]; then
+    echo "fuzz: $target NOT BUILT ($binary missing)"
+    status=1
+    continue
+  fi
+  if ! "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
     -artifact_prefix="$crashes/" -print_final_stats=0 "$work" "$seeds/$target" \
     >"$build/$target.log" 2>&1; then
     echo "fuzz: $target FAILED; input in $crashes, log in $build/$target.log"
