@@ -40,6 +40,7 @@
 #include "util/clock.h"
 #include "util/uuid.h"
 #include "write/data_writer.h"
+#include "bench_must.h"
 
 using namespace floe;
 
@@ -47,19 +48,8 @@ namespace {
 
 const TableIdentifier kTable{{"bench"}, "orders"};
 
-std::string Die(const Error& e) {
-  std::fprintf(stderr, "commit_bench: %s\n", e.message.c_str());
-  std::exit(1);
-}
-
-template <typename T>
-T Must(Result<T> r) {
-  if (!r) Die(r.error());
-  return std::move(*r);
-}
-void Must(Status s) {
-  if (!s) Die(s.error());
-}
+using bench::Die;
+using bench::Must;
 
 double Percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0;

@@ -30,6 +30,7 @@
 #include "types/schema_text.h"
 #include "util/clock.h"
 #include "util/uuid.h"
+#include "bench_must.h"
 
 using namespace floe;
 
@@ -39,15 +40,8 @@ const TableIdentifier kTable{{"bench"}, "accounts"};
 constexpr int kWriters = 8;
 constexpr int kKeysPerWriter = 3;
 
-[[noreturn]] void Die(const Error& e) {
-  std::fprintf(stderr, "key_conflict_bench: %s\n", e.message.c_str());
-  std::exit(1);
-}
-template <typename T>
-T Must(Result<T> r) {
-  if (!r) Die(r.error());
-  return std::move(*r);
-}
+using bench::Die;
+using bench::Must;
 
 Schema AccountsSchema() {
   Schema s = Must(ParseSchemaText("customer long not null, day string not null, amount long"));

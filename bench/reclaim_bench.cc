@@ -29,6 +29,7 @@
 #include "types/schema_text.h"
 #include "util/clock.h"
 #include "util/uuid.h"
+#include "bench_must.h"
 
 using namespace floe;
 
@@ -36,18 +37,8 @@ namespace {
 
 const TableIdentifier kTable{{"bench"}, "orders"};
 
-[[noreturn]] void Die(const Error& e) {
-  std::fprintf(stderr, "reclaim_bench: %s\n", e.message.c_str());
-  std::exit(1);
-}
-template <typename T>
-T Must(Result<T> r) {
-  if (!r) Die(r.error());
-  return std::move(*r);
-}
-void Must(Status s) {
-  if (!s) Die(s.error());
-}
+using bench::Die;
+using bench::Must;
 
 std::string LocalOf(const std::string& p) { return p.starts_with("file://") ? p.substr(7) : p; }
 

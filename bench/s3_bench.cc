@@ -28,22 +28,15 @@
 #include "txn/operations.h"
 #include "util/clock.h"
 #include "write/data_writer.h"
+#include "bench_must.h"
 
 namespace floe {
 namespace {
 
 const TableIdentifier kTable{{"bench"}, "t"};
 
-[[noreturn]] void Die(const Error& e) {
-  std::fprintf(stderr, "s3_bench: %s\n", e.ToString().c_str());
-  std::exit(1);
-}
-// The value of a Result (nothing for a Status), or the end of the run.
-template <typename R>
-auto Must(R r) {
-  if (!r) Die(r.error());
-  if constexpr (!std::is_void_v<typename R::value_type>) return std::move(*r);
-}
+using bench::Die;
+using bench::Must;
 
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
