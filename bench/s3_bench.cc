@@ -159,7 +159,7 @@ int Main() {
 
   std::printf("| delay | rtt ms | storage commit ms (x rtt) | sqlite+S3 commit ms (x rtt) | scan 100 files, 1 at a time, ms (x rtt) | scan 100 files, default, ms (x rtt) |\n");
   std::printf("|---|---|---|---|---|---|\n");
-  S3RequestCounts storage_requests, sql_requests;
+  S3RequestCounts storage_requests, sql_requests, scan_requests;
   for (int delay : delays) {
     proxy->SetDelayMs(delay);
     std::vector<double> rtt;
@@ -183,6 +183,7 @@ int Main() {
       int64_t t = MonotonicMicros();
       auto rows = Must(ReadTable(reader, table.metadata, options));
       if (rows.num_rows != 100) Die(Error{ErrorKind::kCorrupt, "scan read " + std::to_string(rows.num_rows) + " rows"});
+      scan_requests = reader.RequestCounts();
       return (MonotonicMicros() - t) / 1000.0;
     };
     const double sequential_ms = scan(1);
@@ -198,6 +199,8 @@ int Main() {
   };
   show("storage on S3", storage_requests);
   show("sqlite, S3 warehouse", sql_requests);
+  std::printf("scan of 100 files: requests: GET %lld, HEAD %lld, LIST %lld\n", static_cast<long long>(scan_requests.get),
+              static_cast<long long>(scan_requests.head), static_cast<long long>(scan_requests.list));
 
   proxy->SetDelayMs(10);
   const std::string contended = TestS3Prefix("bench-contended");
