@@ -150,30 +150,38 @@ int RunScan(CliContext& ctx, const ScanArgs& args) {
                              *format == OutputFormat::kCsv ? BatchText::Format::kCsv : BatchText::Format::kJsonl);
   std::string text;
   int64_t emitted = 0;
-  for (const auto& task : plan->tasks) {
-    if (args.limit >= 0 && emitted >= args.limit) break;
-    auto rows = ReadTask(*table->io, table->metadata, task, plan->projection);
-    if (!rows) return ctx.Fail(ExplainMissingFile(ctx, *table, *options, rows.error()));
-    size_t take = rows->num_rows;
+  bool output_failed = false;  // an error of the output, not of the table's files
+  // Tasks are read several at once (ReadTasks); rows arrive here in task order.
+  auto emit = [&](size_t, ColumnBatch&& rows) -> Result<bool> {
+    if (args.limit >= 0 && emitted >= args.limit) return false;
+    size_t take = rows.num_rows;
     if (args.limit >= 0) take = std::min<size_t>(take, static_cast<size_t>(args.limit - emitted));
     if (parquet) {
-      if (take < rows->num_rows) {
-        std::vector<uint8_t> keep(rows->num_rows, 0);
+      if (take < rows.num_rows) {
+        std::vector<uint8_t> keep(rows.num_rows, 0);
         std::fill(keep.begin(), keep.begin() + take, 1);
-        *rows = rows->Filter(keep);
+        rows = rows.Filter(keep);
       }
-      if (auto st = writer->Write(*rows); !st) return ctx.Fail(st.error());
+      if (auto st = writer->Write(rows); !st) {
+        output_failed = true;
+        return std::unexpected(st.error());
+      }
     } else if (streaming) {
       constexpr size_t kRowsPerWrite = 16384;  // bounds the text buffer
       for (size_t begin = 0; begin < take; begin += kRowsPerWrite) {
         text.clear();
-        batch_text.Append(*rows, begin, std::min(take, begin + kRowsPerWrite), &text);
+        batch_text.Append(rows, begin, std::min(take, begin + kRowsPerWrite), &text);
         out->write(text.data(), static_cast<std::streamsize>(text.size()));
       }
     } else {
-      for (size_t r = 0; r < take; ++r) listing.rows.push_back(RowAsJson(*rows, r));
+      for (size_t r = 0; r < take; ++r) listing.rows.push_back(RowAsJson(rows, r));
     }
     emitted += static_cast<int64_t>(take);
+    return args.limit < 0 || emitted < args.limit;
+  };
+  if (auto st = ReadTasks(*table->io, table->metadata, *plan, options->read_parallelism, emit); !st) {
+    if (output_failed) return ctx.Fail(st.error());
+    return ctx.Fail(ExplainMissingFile(ctx, *table, *options, st.error()));
   }
   if (parquet) {
     auto metrics = writer->Close();

@@ -31,8 +31,12 @@ struct ScanOptions {
   // Keep column metrics (sizes, counts, bounds) in the planned tasks' DataFiles. Reading does
   // not need them; dropping them makes a plan of many files much smaller.
   bool include_column_stats = true;
-  // Threads that read manifests while planning; 0 picks one per core (at most 8).
+  // Threads that read manifests while planning; 0 picks ScanParallelism's default
+  // (table_scan.h: 8 on an object store, one per core locally).
   int planning_threads = 0;
+  // Data files ReadTable reads at once (ReadTasks); 0 picks the same default. Output order
+  // does not depend on it.
+  int read_parallelism = 0;
 };
 
 }  // namespace floe

@@ -77,12 +77,6 @@ Status ParallelFor(size_t n, int threads, Fn fn) {
   return Ok();
 }
 
-int ThreadCount(const ScanOptions& options) {
-  if (options.planning_threads > 0) return options.planning_threads;
-  unsigned cores = std::thread::hardware_concurrency();
-  return static_cast<int>(std::clamp(cores, 1u, 8u));
-}
-
 // The live entries of one manifest that may match, and what was dropped.
 struct ManifestRead {
   std::vector<ManifestEntry> entries;
@@ -124,7 +118,7 @@ class Planner {
       (m.content == ManifestContent::kDeletes ? deletes : data).push_back(&m);
     }
     stats.manifests_opened += static_cast<int>(data.size() + deletes.size());
-    int threads = ThreadCount(options_);
+    int threads = ScanParallelism(options_.planning_threads, table_.location);
 
     // Deletes first: each data entry then becomes a task as soon as it is read.
     std::vector<ManifestRead> delete_reads(deletes.size());

@@ -20,7 +20,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "expr/expression.h"
@@ -81,7 +83,24 @@ Result<ColumnBatch> ReadTask(FileIO& io, const TableMetadata& table, const FileS
 Result<ColumnBatch> ReadTaskWithPositions(FileIO& io, const TableMetadata& table, const FileScanTask& task,
                                           const Schema& projection, std::vector<int64_t>* positions);
 
-// Every row the scan selects: PlanScan, then ReadTask for each task, concatenated.
+// Receives the rows of plan.tasks[task_index]; returns false to stop reading (a --limit met).
+using TaskRowsConsumer = std::function<Result<bool>(size_t task_index, ColumnBatch&& rows)>;
+
+// Reads the plan's tasks `parallelism` at a time (0: ScanParallelism's default) and hands each
+// task's rows to `consume` on the calling thread, in task order: the same rows in the same
+// order as ReadTask task by task. At most `parallelism` tasks' rows are held at once. The
+// first error (a task's, naming its data file, or `consume`'s) stops the reads and is
+// returned; every reading thread has ended when ReadTasks returns.
+Status ReadTasks(FileIO& io, const TableMetadata& table, const ScanPlan& plan, int parallelism,
+                 const TaskRowsConsumer& consume);
+
+// Tasks read at once, and manifests read at once while planning: `requested` when positive,
+// else kRemoteScanParallelism for files on an object store (s3://: requests are round trips,
+// several in flight hide them) and one per core (at most kRemoteScanParallelism) locally.
+inline constexpr int kRemoteScanParallelism = 8;
+int ScanParallelism(int requested, std::string_view path);
+
+// Every row the scan selects: PlanScan, then ReadTasks, concatenated.
 Result<ColumnBatch> ReadTable(FileIO& io, const TableMetadata& table, const ScanOptions& options);
 
 // The schema holding the named columns of `schema`, in the order named ("a", "s.b" selects the

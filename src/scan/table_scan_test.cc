@@ -138,6 +138,64 @@ TEST_F(DayPartitioned, RemovedFilesAreNotRead) {
   EXPECT_EQ(ReadAll(t_, before).size(), 50u);
 }
 
+// Rows in the order given (RowStrings sorts): a scan's output order is what a user diffs.
+std::vector<std::string> RowsInOrder(const ColumnBatch& batch) {
+  std::vector<std::string> out;
+  for (size_t r = 0; r < batch.num_rows; ++r) out.push_back(batch.columns[0].Get(r).ToString());
+  return out;
+}
+
+TEST_F(DayPartitioned, ReadTasksKeepsTaskOrderAtAnyParallelism) {
+  auto plan = PlanScan(t_.io(), t_.metadata(), {});
+  ASSERT_TRUE(plan) << plan.error().ToString();
+  ASSERT_EQ(plan->tasks.size(), 10u);
+  std::vector<std::string> sequential;
+  for (const FileScanTask& task : plan->tasks) {
+    auto rows = ReadTask(t_.io(), t_.metadata(), task, plan->projection);
+    ASSERT_TRUE(rows) << rows.error().ToString();
+    for (auto& r : RowsInOrder(*rows)) sequential.push_back(r);
+  }
+  for (int parallelism : {1, 2, 3, 8, 32}) {
+    std::vector<std::string> got;
+    std::vector<size_t> order;
+    auto st = ReadTasks(t_.io(), t_.metadata(), *plan, parallelism, [&](size_t i, ColumnBatch&& rows) -> Result<bool> {
+      order.push_back(i);
+      for (auto& r : RowsInOrder(rows)) got.push_back(r);
+      return true;
+    });
+    ASSERT_TRUE(st) << st.error().ToString();
+    EXPECT_EQ(got, sequential) << "parallelism " << parallelism;
+    EXPECT_EQ(order, (std::vector<size_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
+    ScanOptions o;
+    o.read_parallelism = parallelism;
+    auto all = ReadTable(t_.io(), t_.metadata(), o);
+    ASSERT_TRUE(all) << all.error().ToString();
+    EXPECT_EQ(RowsInOrder(*all), sequential) << "parallelism " << parallelism;
+  }
+}
+
+TEST_F(DayPartitioned, ReadTasksStopsAtTheFirstMissingFileAndNamesIt) {
+  auto plan = PlanScan(t_.io(), t_.metadata(), {});
+  ASSERT_TRUE(plan) << plan.error().ToString();
+  const std::string lost = plan->tasks[6].file.file_path;
+  ASSERT_TRUE(t_.io().Delete(lost));
+  ASSERT_TRUE(t_.io().Delete(plan->tasks[8].file.file_path));  // a later failure is not the one reported
+  std::vector<size_t> order;
+  auto st = ReadTasks(t_.io(), t_.metadata(), *plan, 4, [&](size_t i, ColumnBatch&&) -> Result<bool> {
+    order.push_back(i);
+    return true;
+  });
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.error().kind, ErrorKind::kNotFound) << st.error().ToString();
+  EXPECT_NE(st.error().message.find(lost), std::string::npos) << st.error().message;
+  EXPECT_EQ(order, (std::vector<size_t>{0, 1, 2, 3, 4, 5}));
+  ScanOptions o;
+  o.read_parallelism = 4;
+  auto all = ReadTable(t_.io(), t_.metadata(), o);
+  ASSERT_FALSE(all);
+  EXPECT_NE(all.error().message.find(lost), std::string::npos) << all.error().message;
+}
+
 TEST(TableScan, EmptyTableReadsNoRows) {
   TestTable t(Events());
   auto rows = ReadTable(t.io(), t.metadata(), {});

@@ -1,12 +1,15 @@
 // ReadTask and ReadTable (table_scan.h).
 #include <algorithm>
 #include <set>
+#include <thread>
 
 #include "expr/metrics_evaluator.h"
 #include "expr/row_evaluator.h"
+#include "io/s3_client.h"
 #include "parquet/row_group_stream.h"
 #include "scan/delete_loader.h"
 #include "scan/file_source.h"
+#include "scan/ordered_reads.h"
 #include "scan/table_scan.h"
 
 namespace floe {
@@ -241,19 +244,46 @@ Result<ColumnBatch> ReadTaskWithPositions(FileIO& io, const TableMetadata& table
   return ReadTaskCached(io, table, task, projection, nullptr, positions);
 }
 
+int ScanParallelism(int requested, std::string_view path) {
+  if (requested > 0) return requested;
+  // An object store answers in round trips, not CPU: keep several requests in flight. A local
+  // disk is CPU-bound decoding: one reader per core.
+  if (IsS3Uri(path)) return kRemoteScanParallelism;
+  unsigned cores = std::thread::hardware_concurrency();
+  return static_cast<int>(std::clamp(cores, 1u, static_cast<unsigned>(kRemoteScanParallelism)));
+}
+
+Status ReadTasks(FileIO& io, const TableMetadata& table, const ScanPlan& plan, int parallelism,
+                 const TaskRowsConsumer& consume) {
+  const std::vector<FileScanTask>& tasks = plan.tasks;
+  if (tasks.empty()) return Ok();
+  int workers = ScanParallelism(parallelism, tasks.front().file.file_path);
+  DeleteFileCache cache;  // thread-safe: tasks read at once share a delete file's rows
+  return OrderedReads<ColumnBatch>(
+      tasks.size(), {.workers = workers, .window = static_cast<size_t>(workers)},
+      [&](size_t i) -> Result<ColumnBatch> {
+        const std::string& path = tasks[i].file.file_path;
+        auto rows = ReadTaskCached(io, table, tasks[i], plan.projection, &cache);
+        if (!rows && rows.error().message.find(path) == std::string::npos)
+          return std::unexpected(rows.error().WithContext("reading data file " + path));
+        return rows;
+      },
+      consume);
+}
+
 Result<ColumnBatch> ReadTable(FileIO& io, const TableMetadata& table, const ScanOptions& options) {
   FLOE_ASSIGN_OR_RETURN(ScanPlan plan, PlanScan(io, table, options));
   ColumnBatch out(plan.projection.fields());
-  DeleteFileCache cache;
-  for (const FileScanTask& task : plan.tasks) {
-    FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, ReadTaskCached(io, table, task, plan.projection, &cache));
-    if (batch.num_rows == 0) continue;
-    if (out.num_rows == 0) {
-      out = std::move(batch);
-    } else {
-      out.Append(batch);
-    }
-  }
+  FLOE_RETURN_IF_ERROR(ReadTasks(io, table, plan, options.read_parallelism,
+                                 [&](size_t, ColumnBatch&& batch) -> Result<bool> {
+                                   if (batch.num_rows == 0) return true;
+                                   if (out.num_rows == 0) {
+                                     out = std::move(batch);
+                                   } else {
+                                     out.Append(batch);
+                                   }
+                                   return true;
+                                 }));
   return out;
 }
 
