@@ -26,6 +26,7 @@
 #include "txn/row_writes.h"
 #include "types/schema_text.h"
 #include "util/clock.h"
+#include "floe_process.h"
 
 namespace floe {
 namespace {
@@ -89,20 +90,9 @@ class IntentReclaim : public ::testing::TestWithParam<Backend> {
   }
 
   pid_t Spawn(const std::vector<std::string>& args, const std::string& out = "/dev/null") {
-    pid_t pid = fork();
-    if (pid == 0) {
-      int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      dup2(fd, 1);
-      dup2(fd, 2);
-      std::vector<std::string> all = {FLOE_BINARY, "--catalog", place_.uri, "--catalog-name", place_.name};
-      all.insert(all.end(), args.begin(), args.end());
-      std::vector<char*> argv;
-      for (auto& a : all) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(FLOE_BINARY, argv.data());
-      _exit(127);
-    }
-    return pid;
+    std::vector<std::string> all = {"--catalog", place_.uri, "--catalog-name", place_.name};
+    all.insert(all.end(), args.begin(), args.end());
+    return test::SpawnProcess(FLOE_BINARY, all, {.path = out, .with_stderr = true});
   }
 
   // Runs floe; its exit code, and its output in *out.

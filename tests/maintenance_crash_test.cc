@@ -21,6 +21,7 @@
 #include "types/schema_text.h"
 #include "util/clock.h"
 #include "util/uuid.h"
+#include "floe_process.h"
 
 namespace floe {
 namespace {
@@ -59,20 +60,11 @@ struct Table {
   }
   // floe with `env` set, in the background.
   pid_t Spawn(const std::string& env_name, const std::string& env_value, const std::vector<std::string>& args) {
-    pid_t pid = fork();
-    if (pid == 0) {
-      if (!env_name.empty()) setenv(env_name.c_str(), env_value.c_str(), 1);
-      int devnull = open("/dev/null", O_WRONLY);
-      dup2(devnull, 1);
-      std::vector<std::string> all = {FLOE_BINARY, "--catalog", uri};
-      all.insert(all.end(), args.begin(), args.end());
-      std::vector<char*> argv;
-      for (auto& a : all) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(FLOE_BINARY, argv.data());
-      _exit(127);
-    }
-    return pid;
+    std::vector<std::string> all = {"--catalog", uri};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<std::pair<std::string, std::string>> env;
+    if (!env_name.empty()) env.emplace_back(env_name, env_value);
+    return test::SpawnProcess(FLOE_BINARY, all, {}, env);
   }
   int Run(const std::vector<std::string>& args) {
     int status = 0;
