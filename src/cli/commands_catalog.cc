@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/output.h"
+#include "cli/table_register.h"
 #include "meta/metadata_json.h"
 #include "parquet/parquet_reader.h"
 #include "write/text_rows.h"
@@ -231,16 +232,20 @@ void RegisterTableCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
 
   auto* reg = app.add_subcommand("register", "register an existing metadata file as a table");
   static std::string reg_name, reg_metadata;
+  static bool reg_allow_moved = false;
   reg->add_option("TABLE", reg_name, "NS.TABLE")->required();
   reg->add_option("METADATA", reg_metadata, "path of a metadata.json file")->required();
+  reg->add_flag("--allow-moved-paths", reg_allow_moved,
+                "register a copied or moved table: its manifest lists, manifests and position delete files are "
+                "rewritten beside it with paths under the folder given, then that new metadata file is registered");
   OnRun(reg, exit_status, [&ctx] {
     auto id = TableIdentifier::Parse(reg_name);
     if (!id) return ctx.Usage(id.error().message);
     auto catalog = ctx.catalog();
     if (!catalog) return ctx.Fail(catalog.error());
-    auto table = (*catalog)->RegisterTable(*id, reg_metadata);
-    if (!table) return ctx.Fail(table.error());
-    std::cout << "registered " << id->ToString() << " at " << table->metadata_location << "\n";
+    auto registered = RegisterTableFile(ctx, **catalog, *id, reg_metadata, reg_allow_moved);
+    if (!registered) return ctx.Fail(registered.error());
+    std::cout << "registered " << id->ToString() << " at " << *registered << "\n";
     return kExitOk;
   });
 

@@ -7,9 +7,13 @@
 #include "cli/json_text.h"
 #include "avro/avro_describe.h"
 #include "cli/output.h"
+#include "cli/table_ref.h"
+#include "io/local_file_io.h"
+#include "maint/relocate_table.h"
 #include "meta/metadata_json.h"
 #include "parquet/describe.h"
 #include "parquet/parquet_reader.h"
+#include "scan/static_table.h"
 
 namespace floe::cli {
 namespace {
@@ -33,26 +37,54 @@ FileKind DetectKind(std::string_view bytes) {
   return FileKind::kUnknown;
 }
 
-Result<std::string> Inspect(const std::string& path) {
+// With --allow-moved-paths: every string under the table's recorded location, relocated.
+void RelocateStrings(nlohmann::json& j, const MovedPathsFileIO& moved) {
+  if (j.is_string()) {
+    j = moved.Map(j.get_ref<const std::string&>());
+  } else if (j.is_structured()) {
+    for (auto& child : j) RelocateStrings(child, moved);
+  }
+}
+
+// The table a file of a copied or moved table belongs to, read from the folder it is in now.
+Result<std::unique_ptr<MovedPathsFileIO>> MovedTableOf(const std::string& path) {
+  std::string folder = TableFolderOf(path);
+  if (folder.empty())
+    return InvalidArgument("--allow-moved-paths: " + path + " lies under no metadata/ or data/ folder, so its table is unknown");
+  auto io = std::make_shared<LocalFileIO>();
+  auto table = OpenStaticTable(*io, folder);
+  if (!table) return std::unexpected(table.error().WithContext("--allow-moved-paths: the table of " + path));
+  return std::make_unique<MovedPathsFileIO>(io, table->metadata.location, folder);
+}
+
+Result<std::string> Inspect(const std::string& path, bool allow_moved_paths) {
   FLOE_ASSIGN_OR_RETURN(std::string bytes, ReadLocalFile(path));
+  std::unique_ptr<MovedPathsFileIO> moved;
+  if (allow_moved_paths) {
+    FLOE_ASSIGN_OR_RETURN(moved, MovedTableOf(path));
+  }
+  nlohmann::json j;
   switch (DetectKind(bytes)) {
     case FileKind::kMetadataJson: {
       auto metadata = ParseTableMetadata(bytes);
       if (!metadata) return std::unexpected(metadata.error().WithContext(path));
+      if (moved) RelocateDocumentPaths(*metadata, *moved);
       // Indented for people; the document itself is written compact. Key order kept.
       return IndentJson(WriteTableMetadata(*metadata));
     }
     case FileKind::kAvro: {
-      FLOE_ASSIGN_OR_RETURN(nlohmann::json j, DescribeAvroFile(bytes, path, nullptr));
-      return JsonText(j, 2);
+      FLOE_ASSIGN_OR_RETURN(j, DescribeAvroFile(bytes, path, nullptr));
+      break;
     }
     case FileKind::kParquet: {
-      FLOE_ASSIGN_OR_RETURN(nlohmann::json j, parquet::DescribeParquetBytes(bytes, path));
-      return JsonText(j, 2);
+      FLOE_ASSIGN_OR_RETURN(j, parquet::DescribeParquetBytes(bytes, path));
+      break;
     }
-    case FileKind::kUnknown: break;
+    case FileKind::kUnknown:
+      return InvalidArgument(path + ": not a table metadata document, Avro manifest or Parquet file");
   }
-  return InvalidArgument(path + ": not a table metadata document, Avro manifest or Parquet file");
+  if (moved) RelocateStrings(j, *moved);
+  return JsonText(j, 2);
 }
 
 struct CatArgs {
@@ -91,9 +123,13 @@ int RunCat(CliContext& ctx, const CatArgs& args) {
 void RegisterInspectCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   auto* inspect = app.add_subcommand("inspect", "print a metadata document, manifest, manifest list or Parquet file");
   static std::string path;
+  static bool allow_moved_paths = false;
   inspect->add_option("FILE", path, "the file")->required();
+  inspect->add_flag("--allow-moved-paths", allow_moved_paths,
+                    "the file belongs to a copied or moved table: paths under the location its metadata records are "
+                    "printed as they are now, under the folder the table is in");
   OnRun(inspect, exit_status, [&ctx] {
-    auto text = Inspect(path);
+    auto text = Inspect(path, allow_moved_paths);
     if (!text) return ctx.Fail(text.error());
     std::cout << *text;
     if (!text->empty() && text->back() != '\n') std::cout << "\n";

@@ -12,20 +12,6 @@
 namespace floe::cli {
 namespace {
 
-// The table folder of a path given on the command line: the folder itself, or for a metadata
-// file the folder above its metadata/ folder. Absolute, so it compares with recorded locations.
-std::string TableFolderOf(const std::string& argument) {
-  std::error_code ec;
-  std::filesystem::path path = std::filesystem::absolute(argument, ec).lexically_normal();
-  if (!std::filesystem::is_directory(path, ec)) {
-    path = path.parent_path();
-    if (path.filename() == "metadata") path = path.parent_path();
-  }
-  std::string folder = path.string();
-  while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
-  return folder;
-}
-
 // MovedPaths::kRefuse: a table whose recorded location is not the folder it was read
 // from and whose current manifest list is missing is refused, naming both and the flag.
 Status CheckNotMoved(FileIO& io, const TableMetadata& metadata, const std::string& folder) {
@@ -44,6 +30,26 @@ Status CheckNotMoved(FileIO& io, const TableMetadata& metadata, const std::strin
 
 }  // namespace
 
+std::string TableFolderOf(const std::string& argument) {
+  std::error_code ec;
+  std::filesystem::path path = std::filesystem::absolute(argument, ec).lexically_normal();
+  if (!std::filesystem::is_directory(path, ec)) {
+    bool metadata_file = path.extension() == ".json";
+    path = path.parent_path();
+    if (metadata_file) {
+      if (path.filename() == "metadata") path = path.parent_path();
+    } else {
+      std::filesystem::path up = path;
+      while (!up.empty() && up.filename() != "metadata" && up.filename() != "data" && up != up.root_path())
+        up = up.parent_path();
+      path = (up.filename() == "metadata" || up.filename() == "data") ? up.parent_path() : std::filesystem::path();
+    }
+  }
+  std::string folder = path.string();
+  while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
+  return folder;
+}
+
 Result<TableRef> ResolveTable(CliContext& ctx, const std::string& argument, MovedPaths moved) {
   TableRef ref;
   ref.display = argument;
@@ -57,6 +63,7 @@ Result<TableRef> ResolveTable(CliContext& ctx, const std::string& argument, Move
     ref.metadata_location = table.metadata_location;
     ref.metadata = std::move(table.metadata);
     const std::string folder = TableFolderOf(argument);
+    ref.folder = folder;
     if (moved == MovedPaths::kAllow) {
       ref.io = std::make_shared<MovedPathsFileIO>(ref.io, ref.metadata.location, folder);
     } else if (moved == MovedPaths::kRefuse) {

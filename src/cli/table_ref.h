@@ -17,6 +17,7 @@ struct TableRef {
   TableMetadata metadata;
   bool from_catalog = false;
   TableIdentifier id;             // when from_catalog
+  std::string folder;             // when read without a catalog: the table folder, absolute
 };
 
 // What a command does with a table folder that was copied or moved: such a folder still records
@@ -31,6 +32,11 @@ enum class MovedPaths {
 // parsed as ns.table and loaded from the catalog.
 Result<TableRef> ResolveTable(CliContext& ctx, const std::string& argument,
                               MovedPaths moved = MovedPaths::kMetadataOnly);
+
+// The table folder a path on the command line lies in: a table folder itself; for a metadata
+// file the folder above its metadata/ folder; for any other file, the folder above the nearest
+// metadata/ or data/ folder it lies under (empty when there is none). Absolute, normalized.
+std::string TableFolderOf(const std::string& argument);
 
 // The help text of --allow-moved-paths, the same on every command that has it.
 inline constexpr const char* kAllowMovedPathsHelp =

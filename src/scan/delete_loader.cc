@@ -65,17 +65,21 @@ Result<Schema> EqualityProjection(const TableMetadata& table, const DataFile& fi
 
 }  // namespace
 
+Result<ColumnBatch> ReadPositionDeleteFile(FileIO& io, const DataFile& file) {
+  static const Schema kPositionSchema(0, {NestedField{kDeleteFilePathFieldId, "file_path", Type::String(), true, ""},
+                                          NestedField{kDeletePosFieldId, "pos", Type::Long(), true, ""}});
+  return ReadDeleteFile(io, file, kPositionSchema);
+}
+
 Result<TaskDeletes> LoadTaskDeletes(FileIO& io, const TableMetadata& table, const FileScanTask& task,
                                     DeleteFileCache* cache) {
   TaskDeletes out;
   DeleteFileCache local;
   if (!cache) cache = &local;
-  static const Schema kPositionSchema(0, {NestedField{kDeleteFilePathFieldId, "file_path", Type::String(), true, ""},
-                                          NestedField{kDeletePosFieldId, "pos", Type::Long(), true, ""}});
   for (const ManifestEntry& e : task.deletes) {
     const DataFile& file = e.file;
     if (file.content == FileContent::kPositionDeletes) {
-      FLOE_ASSIGN_OR_RETURN(auto batch, cache->Get(file.file_path, [&] { return ReadDeleteFile(io, file, kPositionSchema); }));
+      FLOE_ASSIGN_OR_RETURN(auto batch, cache->Get(file.file_path, [&] { return ReadPositionDeleteFile(io, file); }));
       FLOE_RETURN_IF_ERROR(out.positions.Add(*batch, task.file.file_path));
       continue;
     }

@@ -33,6 +33,9 @@ struct TaskDeletes {
   bool empty() const { return positions.empty() && equality.empty(); }
 };
 
+// The file_path and pos columns of a position delete file (field ids 2147483546, 2147483545).
+Result<ColumnBatch> ReadPositionDeleteFile(FileIO& io, const DataFile& file);
+
 // The deletes of `task` applied to its data file. `cache` may be null.
 Result<TaskDeletes> LoadTaskDeletes(FileIO& io, const TableMetadata& table, const FileScanTask& task,
                                     DeleteFileCache* cache);
