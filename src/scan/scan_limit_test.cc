@@ -1,6 +1,8 @@
 // ScanOptions::limit: the first N rows of the scan, planning and reading only the files (and
 // row groups) those rows need. Files opened are counted through a FaultInjectingFileIO with no
 // rules, which only counts calls.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "io/fault_injecting_file_io.h"
@@ -153,6 +155,32 @@ TEST(ScanLimit, StopsInsideAFile) {
     ASSERT_EQ(ids.size(), static_cast<size_t>(std::min<int64_t>(limit, 10000))) << "limit " << limit;
     for (size_t i = 0; i < ids.size(); ++i) ASSERT_EQ(ids[i], static_cast<int64_t>(10000 + i));
   }
+}
+
+// Position deletes across the batches a limited read streams a row group in: each batch's
+// rows must be matched to their own file positions.
+TEST(ScanLimit, PositionDeletesAcrossStreamedBatches) {
+  TestTable t(Events());
+  ColumnBatch b(Events());
+  for (int i = 0; i < 5000; ++i) ASSERT_TRUE(b.AppendRow({Literal::Long(i), Literal::Date(kDay0), Literal::Double(i)}));
+  auto f = t.WriteData(b);
+  ASSERT_TRUE(f) << f.error().ToString();
+  ASSERT_TRUE(t.Commit({*f}));
+  const std::vector<int64_t> gone = {0, 1500, 3000, 4001};
+  std::vector<std::pair<std::string, int64_t>> deletes;
+  for (int64_t pos : gone) deletes.emplace_back(f->file_path, pos);
+  auto del = t.WritePositionDeletes(deletes);
+  ASSERT_TRUE(del) << del.error().ToString();
+  auto committed = t.Commit({*del}, {}, "delete");
+  ASSERT_TRUE(committed) << committed.error().ToString();
+  std::vector<int64_t> want;
+  for (int64_t i = 0; i < 5000 && want.size() < 4000; ++i)
+    if (std::find(gone.begin(), gone.end(), i) == gone.end()) want.push_back(i);
+  ScanOptions o;
+  o.limit = 4000;  // streamed in batches of 4,000 rows: the deletes fall in both
+  auto rows = ReadTable(t.io(), t.metadata(), o);
+  ASSERT_TRUE(rows) << rows.error().ToString();
+  EXPECT_EQ(Ids(*rows), want);
 }
 
 }  // namespace
