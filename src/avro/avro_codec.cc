@@ -1,5 +1,7 @@
 #include "avro/avro_codec.h"
 
+#include <algorithm>
+
 #include <snappy-c.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -48,7 +50,9 @@ Status Deflate(int level, std::string_view input, std::string* out) {
 Status Inflate(std::string_view input, std::string* out, size_t max_size) {
   z_stream zs{};
   if (inflateInit2(&zs, -15) != Z_OK) return IOError("inflateInit2 failed");
-  out->resize(std::max<size_t>(input.size() * 4, 4096));
+  // A reused buffer keeps its capacity: start from it, so a block the size of the last one
+  // neither reallocates nor grows in steps.
+  out->resize(std::min(std::max({input.size() * 4, size_t{4096}, out->capacity()}), std::max(max_size, size_t{4096})));
   zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input.data()));
   zs.avail_in = static_cast<uInt>(input.size());
   int rc = Z_OK;

@@ -59,8 +59,10 @@ std::unexpected<Error> FileReader::CorruptError(std::string_view what) const {
   return Corrupt(path_ + ": " + std::string(what) + where);
 }
 
-Result<FileReader> FileReader::Open(std::string_view bytes, std::string_view path) {
+Result<FileReader> FileReader::Open(std::string_view bytes, std::string_view path, SchemaCache* schemas,
+                                    std::string* block_buffer) {
   FileReader r;
+  r.shared_block_ = block_buffer;
   r.path_ = std::string(path);
   r.bytes_ = bytes;
   if (bytes.size() < 4 || std::memcmp(bytes.data(), kMagic, 4) != 0) {
@@ -83,11 +85,12 @@ Result<FileReader> FileReader::Open(std::string_view bytes, std::string_view pat
   if (d.failed()) return r.CorruptError("truncated Avro header (no sync marker)");
   r.sync_ = std::string(sync);
   r.pos_ = bytes.size() - d.remaining();
+  r.metadata_bytes_ = bytes.substr(4, r.pos_ - 4 - 16);
 
   const std::string* schema = r.Meta("avro.schema");
   if (!schema) return r.CorruptError("Avro header has no avro.schema");
   r.schema_json_ = *schema;
-  auto parsed = Schema::Parse(*schema);
+  auto parsed = schemas ? schemas->Parse(*schema) : Schema::ParseShared(*schema);
   if (!parsed) return r.CorruptError("bad avro.schema: " + parsed.error().message);
   r.schema_ = std::move(*parsed);
   if (const std::string* codec = r.Meta("avro.codec")) {
@@ -115,9 +118,10 @@ Result<bool> FileReader::NextBlock(int64_t* count, Decoder* records) {
   if (codec_ == Codec::kNull) {
     *records = Decoder(payload);
   } else {
-    auto st = DecompressBlock(codec_, payload, &block_, kMaxBlockBytes);
+    std::string& block = shared_block_ ? *shared_block_ : own_block_;
+    auto st = DecompressBlock(codec_, payload, &block, kMaxBlockBytes);
     if (!st) return CorruptError(st.error().message);
-    *records = Decoder(block_);
+    *records = Decoder(block);
   }
   // Every record takes at least one byte in any schema this code reads.
   if (static_cast<uint64_t>(n) > records->remaining() + 1) return CorruptError("block record count exceeds its size");

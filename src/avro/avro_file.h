@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -57,10 +58,19 @@ class FileWriter {
 
 class FileReader {
  public:
-  // Parses the header. `path` only names the file in error messages.
-  static Result<FileReader> Open(std::string_view bytes, std::string_view path);
+  // Parses the header. `path` only names the file in error messages. With `schemas`, an
+  // avro.schema text parsed before (by any reader sharing the cache) is not parsed again. With
+  // `block_buffer`, decompressed blocks go there instead of into a buffer of the reader's own:
+  // one buffer serves many readers one after another (never two at once) without being
+  // allocated and grown again for each file.
+  static Result<FileReader> Open(std::string_view bytes, std::string_view path, SchemaCache* schemas = nullptr,
+                                 std::string* block_buffer = nullptr);
 
-  const Schema& schema() const { return schema_; }
+  const Schema& schema() const { return *schema_; }
+  const std::shared_ptr<const Schema>& shared_schema() const { return schema_; }
+  // The encoded metadata map of the header, as stored: equal for two files exactly when their
+  // metadata (schema, codec, the writer's keys) is.
+  std::string_view metadata_bytes() const { return metadata_bytes_; }
   const std::string& schema_json() const { return schema_json_; }
   // The header's metadata, avro.* keys included.
   const std::map<std::string, std::string>& metadata() const { return metadata_; }
@@ -83,12 +93,14 @@ class FileReader {
   std::string_view bytes_;
   size_t pos_ = 0;
   int block_index_ = -1;
-  Schema schema_;
+  std::shared_ptr<const Schema> schema_;
+  std::string_view metadata_bytes_;
   std::string schema_json_;
   std::map<std::string, std::string> metadata_;
   Codec codec_ = Codec::kNull;
   std::string sync_;
-  std::string block_;
+  std::string own_block_;
+  std::string* shared_block_ = nullptr;  // Open's block_buffer; else own_block_ holds the block
 };
 
 }  // namespace floe::avro

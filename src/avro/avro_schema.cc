@@ -204,6 +204,24 @@ Result<Schema> Schema::Parse(std::string_view json_text) {
   return schema;
 }
 
+Result<std::shared_ptr<const Schema>> Schema::ParseShared(std::string_view json_text) {
+  FLOE_ASSIGN_OR_RETURN(Schema schema, Parse(json_text));
+  return std::make_shared<const Schema>(std::move(schema));
+}
+
+Result<std::shared_ptr<const Schema>> SchemaCache::Parse(std::string_view json_text) {
+  {
+    std::lock_guard lock(mu_);
+    auto it = parsed_.find(json_text);
+    if (it != parsed_.end()) return it->second;
+  }
+  // Parsed outside the lock: two threads may parse one text at once, and the first kept wins.
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const Schema> schema, Schema::ParseShared(json_text));
+  std::lock_guard lock(mu_);
+  if (parsed_.size() >= kMaxSchemas) return schema;
+  return parsed_.emplace(std::string(json_text), std::move(schema)).first->second;
+}
+
 void SkipValue(Decoder& d, const Node& node, int depth) {
   if (depth > kMaxDepth) return d.Fail();
   switch (node.kind) {

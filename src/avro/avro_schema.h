@@ -7,7 +7,9 @@
 // are kept; everything else a reader does not need is dropped.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,12 +56,26 @@ struct Node {
 class Schema {
  public:
   static Result<Schema> Parse(std::string_view json_text);
+  static Result<std::shared_ptr<const Schema>> ParseShared(std::string_view json_text);
   const Node& root() const { return *root_; }
 
  private:
   std::vector<std::unique_ptr<Node>> nodes_;
   const Node* root_ = nullptr;
   friend class SchemaParser;
+};
+
+// Parsed schemas by their JSON text, for readers of many files that repeat one schema (the
+// manifests of a table). Thread-safe. Holds at most kMaxSchemas texts: past that, a text not
+// seen yet is parsed and not kept, so hostile input cannot grow it without bound.
+class SchemaCache {
+ public:
+  static constexpr size_t kMaxSchemas = 64;
+  Result<std::shared_ptr<const Schema>> Parse(std::string_view json_text);
+
+ private:
+  std::mutex mu_;
+  std::map<std::string, std::shared_ptr<const Schema>, std::less<>> parsed_;
 };
 
 // Skips one encoded value of `node`'s type.

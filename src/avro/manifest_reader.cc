@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <mutex>
 
 #include "avro/avro_file.h"
 #include "avro/iceberg_avro.h"
@@ -90,12 +91,26 @@ struct PartitionSlot {
 
 }  // namespace
 
-struct ManifestReader::State {
-  avro::FileReader file;
+struct ManifestLayout {
+  std::shared_ptr<const avro::Schema> schema;  // the plans' nodes live here
   ManifestInfo info;
-  std::optional<ManifestFile> manifest;  // for inheritance
   std::vector<FieldPlan> entry_plan, file_plan;
   std::vector<PartitionSlot> partition_plan;
+};
+
+struct ManifestHeaderCache::Impl {
+  avro::SchemaCache schemas;
+  std::mutex mu;
+  std::map<std::string, std::shared_ptr<const ManifestLayout>, std::less<>> layouts;
+};
+
+ManifestHeaderCache::ManifestHeaderCache() : impl_(std::make_unique<Impl>()) {}
+ManifestHeaderCache::~ManifestHeaderCache() = default;
+
+struct ManifestReader::State {
+  avro::FileReader file;
+  std::shared_ptr<const ManifestLayout> layout;
+  std::optional<ManifestFile> manifest;  // for inheritance
   Decoder block;
   int64_t left_in_block = 0;
   int64_t entry_index = 0;
@@ -112,7 +127,7 @@ ManifestReader::ManifestReader(std::unique_ptr<State> state) : state_(std::move(
 ManifestReader::ManifestReader(ManifestReader&&) noexcept = default;
 ManifestReader& ManifestReader::operator=(ManifestReader&&) noexcept = default;
 ManifestReader::~ManifestReader() = default;
-const ManifestInfo& ManifestReader::info() const { return state_->info; }
+const ManifestInfo& ManifestReader::info() const { return state_->layout->info; }
 
 namespace {
 
@@ -201,9 +216,12 @@ Result<ManifestReader> ManifestReader::Open(std::string_view bytes, std::string_
   }
 }
 
-Result<ManifestReader> ManifestReader::OpenImpl(std::string_view bytes, std::string_view path,
-                                                const ManifestReadOptions& options) {
-  FLOE_ASSIGN_OR_RETURN(avro::FileReader file, avro::FileReader::Open(bytes, path));
+namespace {
+
+// Matches the writer's schema to the spec's fields and resolves the header: everything about a
+// manifest that its header alone decides.
+Result<std::shared_ptr<const ManifestLayout>> ResolveLayout(const avro::FileReader& file, std::string_view path,
+                                                            const ManifestReadOptions& options) {
   auto where = [&](std::string_view what) { return Corrupt(std::string(path) + ": " + std::string(what)); };
   const Node& root = file.schema().root();
   if (root.kind != NodeKind::kRecord) return where("not a manifest: the Avro schema is not a record");
@@ -233,17 +251,13 @@ Result<ManifestReader> ManifestReader::OpenImpl(std::string_view bytes, std::str
     if (p.action == kPartition) partition_node = avro::ValueNode(p.node);
   }
 
-  auto state = std::make_unique<State>(State{std::move(file), {}, {}, std::move(*entry_plan), std::move(*file_plan),
-                                             {}, {}, 0, 0, 0, std::nullopt, {}});
-  FLOE_RETURN_IF_ERROR(ResolveInfo(state->file, df_node, partition_node, options, has_seq, &state->info));
-  if (options.manifest) state->manifest = *options.manifest;
-  if (options.metric_field_ids) {
-    state->metric_ids = *options.metric_field_ids;
-    std::sort(state->metric_ids->begin(), state->metric_ids->end());
-  }
-
+  auto layout = std::make_shared<ManifestLayout>();
+  layout->schema = file.shared_schema();
+  layout->entry_plan = std::move(*entry_plan);
+  layout->file_plan = std::move(*file_plan);
+  FLOE_RETURN_IF_ERROR(ResolveInfo(file, df_node, partition_node, options, has_seq, &layout->info));
   if (partition_node) {
-    const auto& pfields = state->info.partition_type->fields();
+    const auto& pfields = layout->info.partition_type->fields();
     for (const auto& f : partition_node->fields) {
       PartitionSlot slot;
       slot.node = f.node;
@@ -255,8 +269,53 @@ Result<ManifestReader> ManifestReader::OpenImpl(std::string_view bytes, std::str
         const Node* value = avro::ValueNode(f.node);
         if (value->kind == NodeKind::kUnion) return where("partition field '" + f.name + "' is a union of several types");
       }
-      state->partition_plan.push_back(slot);
+      layout->partition_plan.push_back(slot);
     }
+  }
+  return std::shared_ptr<const ManifestLayout>(std::move(layout));
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const ManifestLayout>> ManifestHeaderCache::Find(const avro::FileReader& file,
+                                                                        std::string_view path,
+                                                                        const ManifestReadOptions& options) {
+  // What ResolveInfo reads besides the header: the list entry's content and spec id, the table.
+  std::string key(file.metadata_bytes());
+  if (const ManifestFile* m = options.manifest) {
+    key += "|m" + std::to_string(static_cast<int>(m->content)) + "," + std::to_string(m->partition_spec_id);
+  }
+  key += options.table ? "|t" : "|-";
+  {
+    std::lock_guard lock(impl_->mu);
+    auto it = impl_->layouts.find(key);
+    // The same header text yields the same cached schema, so the plans' nodes are the reader's.
+    if (it != impl_->layouts.end() && it->second->schema == file.shared_schema()) return it->second;
+  }
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<const ManifestLayout> layout, ResolveLayout(file, path, options));
+  std::lock_guard lock(impl_->mu);
+  if (impl_->layouts.size() < kMaxHeaders) impl_->layouts.emplace(std::move(key), layout);
+  return layout;
+}
+
+Result<ManifestReader> ManifestReader::OpenImpl(std::string_view bytes, std::string_view path,
+                                                const ManifestReadOptions& options) {
+  ManifestHeaderCache* cache = options.header_cache;
+  FLOE_ASSIGN_OR_RETURN(avro::FileReader file,
+                        avro::FileReader::Open(bytes, path, cache ? &cache->impl_->schemas : nullptr, options.block_buffer));
+  std::shared_ptr<const ManifestLayout> layout;
+  if (cache) {
+    FLOE_ASSIGN_OR_RETURN(layout, cache->Find(file, path, options));
+  } else {
+    FLOE_ASSIGN_OR_RETURN(layout, ResolveLayout(file, path, options));
+  }
+  auto state = std::make_unique<State>();
+  state->file = std::move(file);
+  state->layout = std::move(layout);
+  if (options.manifest) state->manifest = *options.manifest;
+  if (options.metric_field_ids) {
+    state->metric_ids = *options.metric_field_ids;
+    std::sort(state->metric_ids->begin(), state->metric_ids->end());
   }
   return ManifestReader(std::move(state));
 }
@@ -305,7 +364,7 @@ Result<bool> ManifestReader::NextImpl(ManifestEntry* out) {
       f.first_row_id = *m.first_row_id + s.next_row_offset;
       s.next_row_offset += f.record_count;
     }
-  } else if (s.info.format_version == 1) {
+  } else if (s.layout->info.format_version == 1) {
     if (!e.sequence_number) e.sequence_number = 0;
     if (!e.file_sequence_number) e.file_sequence_number = 0;
   }
@@ -319,10 +378,11 @@ Status ManifestReader::DecodeEntry(State& s, Decoder& d, ManifestEntry* out, con
   e.sequence_number.reset();
   e.file_sequence_number.reset();
   f = DataFile();
-  f.spec_id = s.info.spec_id;
-  const auto& ptype = s.info.partition_type->fields();
+  const ManifestLayout& layout = *s.layout;
+  f.spec_id = layout.info.spec_id;
+  const auto& ptype = layout.info.partition_type->fields();
 
-  for (const FieldPlan& p : s.entry_plan) {
+  for (const FieldPlan& p : layout.entry_plan) {
     switch (p.action) {
       case kStatus: {
         const Node* b = avro::ReadBranch(d, p.node);
@@ -338,7 +398,7 @@ Status ManifestReader::DecodeEntry(State& s, Decoder& d, ManifestEntry* out, con
       case kFileSequenceNumber: e.file_sequence_number = ReadOptionalInteger(d, p.node); break;
       case kDataFile: {
         if (!avro::ReadBranch(d, p.node)) return s.Fail("data_file is null");
-        for (const FieldPlan& q : s.file_plan) {
+        for (const FieldPlan& q : layout.file_plan) {
           if (q.action < 0) {
             avro::SkipValue(d, *q.node);
             continue;
@@ -376,7 +436,7 @@ Status ManifestReader::DecodeEntry(State& s, Decoder& d, ManifestEntry* out, con
               for (size_t i = 0; i < ptype.size(); ++i) f.partition[i] = Literal::Null(ptype[i].type);
               const auto& fields = b->fields;
               for (size_t i = 0; i < fields.size() && !d.failed(); ++i) {
-                const PartitionSlot& slot = s.partition_plan[i];
+                const PartitionSlot& slot = layout.partition_plan[i];
                 if (slot.index < 0) {
                   avro::SkipValue(d, *fields[i].node);
                   continue;

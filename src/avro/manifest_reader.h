@@ -21,7 +21,11 @@ namespace floe {
 
 namespace avro {
 class Decoder;
+class FileReader;
 }
+
+class ManifestHeaderCache;
+struct ManifestLayout;  // what a header decides: field plans and ManifestInfo (manifest_reader.cc)
 
 struct ManifestReadOptions {
   // The manifest's entry in its manifest list. When given, entries inherit snapshot id and
@@ -36,6 +40,12 @@ struct ManifestReadOptions {
   // The others are read past without being stored: a scan planner asks for the columns its
   // filter names, then for all of them (ReadAllMetrics) only for the files it keeps.
   std::optional<std::vector<int>> metric_field_ids = std::nullopt;
+  // Shares the work of reading headers between the readers of one table's manifests; every
+  // reader given one cache must be given the same `table`.
+  ManifestHeaderCache* header_cache = nullptr;
+  // Holds the manifest's decompressed blocks (avro::FileReader::Open): a caller reading many
+  // manifests in turn passes one buffer, not used by two readers at once.
+  std::string* block_buffer = nullptr;
 };
 
 // What the header says about the manifest.
@@ -47,6 +57,27 @@ struct ManifestInfo {
   PartitionSpec spec;            // fields are empty when unknown (the partition type then comes from Avro)
   TypePtr partition_type;        // the struct type of every entry's partition tuple
   std::map<std::string, std::string> metadata;  // the header's key-value metadata, avro.* excluded
+};
+
+// What the readers of one table's manifests (a scan planning pass) can share: the manifests
+// one writer wrote for one table repeat the same header, so its Avro schema, how its fields map
+// to the spec's and the resolved ManifestInfo are worked out once per distinct header (and
+// manifest list content and spec id) instead of once per manifest. Thread-safe; keeps at most
+// kMaxHeaders headers, past which a new header is resolved but not kept.
+class ManifestHeaderCache {
+ public:
+  static constexpr size_t kMaxHeaders = 64;
+  ManifestHeaderCache();
+  ~ManifestHeaderCache();
+  ManifestHeaderCache(const ManifestHeaderCache&) = delete;
+  ManifestHeaderCache& operator=(const ManifestHeaderCache&) = delete;
+
+ private:
+  friend class ManifestReader;
+  Result<std::shared_ptr<const ManifestLayout>> Find(const avro::FileReader& file, std::string_view path,
+                                                     const ManifestReadOptions& options);
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 // Streams the entries of one manifest; `bytes` must outlive the reader.

@@ -1,5 +1,6 @@
 #include "cli/batch_text.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include <nlohmann/json.hpp>
@@ -122,6 +123,19 @@ void BatchText::Append(const ColumnBatch& batch, size_t begin, size_t end, std::
     }
     if (format_ == Format::kJsonl) *out += prefixes_.empty() ? "{}" : "}";
     out->push_back('\n');
+  }
+}
+
+}  // namespace floe::cli
+
+namespace floe::cli {
+
+void BatchText::Write(const ColumnBatch& batch, size_t rows, std::ostream& out, std::string* scratch) const {
+  constexpr size_t kRowsPerWrite = 16384;  // bounds the text buffer
+  for (size_t begin = 0; begin < rows; begin += kRowsPerWrite) {
+    scratch->clear();
+    Append(batch, begin, std::min(rows, begin + kRowsPerWrite), scratch);
+    out.write(scratch->data(), static_cast<std::streamsize>(scratch->size()));
   }
 }
 

@@ -6,6 +6,7 @@
 // them. Nested columns print as null.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,9 @@ class BatchText {
 
   // Rows [begin, end) of `batch` (its columns parallel to `columns`), one line each, onto *out.
   void Append(const ColumnBatch& batch, size_t begin, size_t end, std::string* out) const;
+  // Rows [0, rows) of `batch` onto `out`, through `scratch` a few thousand rows at a time
+  // (so the text buffer stays small whatever the batch).
+  void Write(const ColumnBatch& batch, size_t rows, std::ostream& out, std::string* scratch) const;
 
  private:
   void AppendValue(const Column& column, size_t row, std::string* out) const;

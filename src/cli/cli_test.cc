@@ -1,6 +1,9 @@
 // Drives the floe command as a user would: subprocesses, exit statuses, printed output.
 #include "cli/cli_test_fixture.h"
 
+#include <algorithm>
+#include <sstream>
+
 namespace {
 
 using floe_cli_test::FloeCli;
@@ -219,6 +222,46 @@ TEST_F(FloeCli, InspectPrintsMetadataManifestsAndParquet) {
   EXPECT_EQ(c.status, 0) << c.out;
   Write("junk.json", "{\"format-version\": 42}");
   EXPECT_EQ(Floe("inspect junk.json").status, 1);
+}
+
+// cat streams CSV and JSON lines batch by batch (batch_text.h, as scan does): the same rows and
+// text as the table's scan, and --limit cuts the stream at exactly N rows.
+TEST_F(FloeCli, CatPrintsTheRowsScanPrints) {
+  CreateOrders();
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir() + "/warehouse"))
+    if (e.path().string().ends_with(".parquet")) files.push_back(e.path().string());
+  ASSERT_FALSE(files.empty());
+  auto lines = [](const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+  };
+  for (const char* format : {"csv", "jsonl"}) {
+    bool csv = std::string(format) == "csv";
+    auto scan = Floe("scan sales.orders --format " + std::string(format));
+    ASSERT_EQ(scan.status, 0) << scan.out;
+    std::vector<std::string> want = lines(scan.out), got;
+    if (csv) want.erase(want.begin());
+    for (const std::string& f : files) {
+      auto c = Floe("cat " + f + " --format " + format);
+      ASSERT_EQ(c.status, 0) << c.out;
+      std::vector<std::string> rows = lines(c.out);
+      if (csv) {
+        ASSERT_EQ(rows.front(), lines(scan.out).front()) << "the CSV header";
+        rows.erase(rows.begin());
+      }
+      got.insert(got.end(), rows.begin(), rows.end());
+      auto one = Floe("cat " + f + " --format " + format + " --limit 1");
+      ASSERT_EQ(one.status, 0) << one.out;
+      EXPECT_EQ(lines(one.out).size(), csv ? 2u : 1u) << one.out;
+      EXPECT_EQ(lines(one.out).back(), rows.front());
+    }
+    std::sort(want.begin(), want.end());
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got, want) << format;
+  }
 }
 
 TEST_F(FloeCli, HistoryAndEvolutionCommands) {

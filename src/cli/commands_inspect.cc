@@ -1,8 +1,10 @@
 // floe inspect FILE: metadata documents, manifests, manifest lists and Parquet files.
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include "cli/batch_text.h"
 #include "cli/commands.h"
 #include "cli/json_text.h"
 #include "avro/avro_describe.h"
@@ -102,19 +104,33 @@ int RunCat(CliContext& ctx, const CatArgs& args) {
   if (!reader) return ctx.Fail(reader.error());
   Listing listing;
   for (const auto& f : (*file)->schema().fields()) listing.columns.push_back(f.name);
+  // CSV and JSON lines stream batch by batch, as `floe scan` writes them (batch_text.h); the
+  // table and JSON array are laid out once every row is in.
+  const bool streaming = *format == OutputFormat::kCsv || *format == OutputFormat::kJsonl;
+  if (streaming) PrintListing(listing, *format, std::cout);  // the CSV header (jsonl prints nothing)
+  const BatchText batch_text(listing.columns,
+                             *format == OutputFormat::kCsv ? BatchText::Format::kCsv : BatchText::Format::kJsonl);
+  std::string text;
   int64_t emitted = 0;
   while (args.limit < 0 || emitted < args.limit) {
     auto batch = (*reader)->Next();
     if (!batch) return ctx.Fail(batch.error());
     if (!batch->has_value()) break;
     const ColumnBatch& rows = **batch;
+    if (streaming) {
+      size_t take = rows.num_rows;
+      if (args.limit >= 0) take = std::min<size_t>(take, static_cast<size_t>(args.limit - emitted));
+      batch_text.Write(rows, take, std::cout, &text);
+      emitted += static_cast<int64_t>(take);
+      continue;
+    }
     for (size_t r = 0; r < rows.num_rows && (args.limit < 0 || emitted < args.limit); ++r, ++emitted) {
       std::vector<nlohmann::json> row;
       for (const auto& c : rows.columns) row.push_back(c.type->is_nested() ? nlohmann::json(nullptr) : c.Get(r).ToJson());
       listing.rows.push_back(std::move(row));
     }
   }
-  PrintListing(listing, *format, std::cout);
+  if (!streaming) PrintListing(listing, *format, std::cout);
   return kExitOk;
 }
 

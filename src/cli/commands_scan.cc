@@ -108,6 +108,7 @@ int RunScan(CliContext& ctx, const ScanArgs& args) {
   options->filter_text = args.where;
   options->columns = SplitColumns(args.columns);
   options->include_column_stats = false;  // rows are read from the files; their metrics are not printed
+  if (args.limit >= 0) options->limit = args.limit;  // plans and reads only as far as the rows need
   bool parquet = args.format == "parquet";
   Result<OutputFormat> format = OutputFormat::kTable;
   if (!parquet) {
@@ -167,12 +168,7 @@ int RunScan(CliContext& ctx, const ScanArgs& args) {
         return std::unexpected(st.error());
       }
     } else if (streaming) {
-      constexpr size_t kRowsPerWrite = 16384;  // bounds the text buffer
-      for (size_t begin = 0; begin < take; begin += kRowsPerWrite) {
-        text.clear();
-        batch_text.Append(rows, begin, std::min(take, begin + kRowsPerWrite), &text);
-        out->write(text.data(), static_cast<std::streamsize>(text.size()));
-      }
+      batch_text.Write(rows, take, *out, &text);
     } else {
       for (size_t r = 0; r < take; ++r) listing.rows.push_back(RowAsJson(rows, r));
     }

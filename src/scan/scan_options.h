@@ -28,6 +28,11 @@ struct ScanOptions {
   std::vector<std::string> columns;
   bool case_sensitive = true;
 
+  // At most this many rows (the first ones in task order). Planning stops once the files it
+  // has planned certainly hold them (no deletes, no residual filter), and reading stops as
+  // soon as it has them: ReadTasks reads one file at a time, only as far as it must.
+  std::optional<int64_t> limit;
+
   // Keep column metrics (sizes, counts, bounds) in the planned tasks' DataFiles. Reading does
   // not need them; dropping them makes a plan of many files much smaller.
   bool include_column_stats = true;

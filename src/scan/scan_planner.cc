@@ -54,6 +54,25 @@ void DropStats(DataFile* f) {
   f->upper_bounds.clear();
 }
 
+// InclusiveMetrics on the file's metrics, lent to the evaluator and handed back rather than
+// copied (MetricsOf): a pruned plan asks this of every entry.
+bool MightMatchByMetrics(const Expr& filter, DataFile* f) {
+  FileMetrics m;
+  m.record_count = f->record_count;
+  m.value_counts = std::move(f->value_counts);
+  m.null_value_counts = std::move(f->null_value_counts);
+  m.nan_value_counts = std::move(f->nan_value_counts);
+  m.lower_bounds = std::move(f->lower_bounds);
+  m.upper_bounds = std::move(f->upper_bounds);
+  bool might = InclusiveMetrics(filter, m);
+  f->value_counts = std::move(m.value_counts);
+  f->null_value_counts = std::move(m.null_value_counts);
+  f->nan_value_counts = std::move(m.nan_value_counts);
+  f->lower_bounds = std::move(m.lower_bounds);
+  f->upper_bounds = std::move(m.upper_bounds);
+  return might;
+}
+
 // Runs fn(index, worker) for index in [0, n) on up to `threads` threads; the error of the
 // lowest failing index wins, so failures are reported deterministically too.
 template <typename Fn>
@@ -77,9 +96,31 @@ Status ParallelFor(size_t n, int threads, Fn fn) {
   return Ok();
 }
 
-// The live entries of one manifest that may match, and what was dropped.
+// Where a limited plan may stop: after the first task by which the tasks so far certainly
+// hold `limit` rows. A task certainly holds its record count when no delete applies and its
+// partition decides the whole filter (residual True); any other task may hold none.
+class LimitCutoff {
+ public:
+  explicit LimitCutoff(int64_t limit) : left_(limit) {}
+  bool reached() const { return left_ <= 0; }
+  // Counts the next manifest's tasks, dropping those after the cutoff.
+  void Add(std::vector<FileScanTask>* tasks) {
+    for (size_t i = 0; i < tasks->size(); ++i) {
+      if (reached()) {
+        tasks->resize(i);
+        return;
+      }
+      const FileScanTask& t = (*tasks)[i];
+      if (t.deletes.empty() && t.residual->op() == Op::kTrue) left_ -= t.file.record_count;
+    }
+  }
+
+ private:
+  int64_t left_;
+};
+
+// What reading one manifest dropped.
 struct ManifestRead {
-  std::vector<ManifestEntry> entries;
   int64_t considered = 0, pruned_by_partition = 0, pruned_by_metrics = 0;
 };
 
@@ -122,37 +163,56 @@ class Planner {
 
     // Deletes first: each data entry then becomes a task as soon as it is read.
     std::vector<ManifestRead> delete_reads(deletes.size());
-    FLOE_RETURN_IF_ERROR(ParallelFor(deletes.size(), threads, [&](size_t i, int) {
-      return ReadManifest(*deletes[i], &delete_reads[i]);
+    std::vector<std::vector<ManifestEntry>> delete_lists(deletes.size());
+    block_buffers_.resize(static_cast<size_t>(threads));
+    FLOE_RETURN_IF_ERROR(ParallelFor(deletes.size(), threads, [&](size_t i, int worker) {
+      return ReadManifest(*deletes[i], worker, &delete_reads[i], [&](ManifestEntry& e) -> Status {
+        delete_lists[i].push_back(std::move(e));
+        return Ok();
+      });
     }));
     std::vector<ManifestEntry> delete_entries;
-    for (auto& r : delete_reads)
-      for (auto& e : r.entries) delete_entries.push_back(std::move(e));
+    for (auto& list : delete_lists)
+      for (auto& e : list) delete_entries.push_back(std::move(e));
+    delete_lists = {};
     stats.delete_files = static_cast<int64_t>(delete_entries.size());
     FLOE_ASSIGN_OR_RETURN(DeleteIndex index, DeleteIndex::Build(table_, std::move(delete_entries)));
 
     std::vector<std::vector<FileScanTask>> tasks(data.size());
     std::vector<ManifestRead> counts(data.size());
     std::vector<std::unordered_map<std::string, Expr>> residual_caches(static_cast<size_t>(threads));
-    FLOE_RETURN_IF_ERROR(ParallelFor(data.size(), threads, [&](size_t i, int worker) -> Status {
-      ManifestRead& read = counts[i];
-      FLOE_RETURN_IF_ERROR(ReadManifest(*data[i], &read));
-      tasks[i].reserve(read.entries.size());
-      for (ManifestEntry& e : read.entries) {
-        FileScanTask task;
+    auto read_data = [&](size_t i, int worker) -> Status {
+      std::vector<FileScanTask>& out = tasks[i];
+      out.reserve(static_cast<size_t>(std::max(0, data[i]->added_files_count + data[i]->existing_files_count)));
+      return ReadManifest(*data[i], worker, &counts[i], [&](ManifestEntry& e) -> Status {
+        FileScanTask& task = out.emplace_back();
         task.data_sequence_number = DataSequenceNumber(e);
         if (!index.empty()) task.deletes = index.ForDataFile(e.file, task.data_sequence_number);
         FLOE_ASSIGN_OR_RETURN(task.residual, ResidualFor(e.file, &residual_caches[worker]));
         task.file = std::move(e.file);
-        tasks[i].push_back(std::move(task));
+        return Ok();
+      });
+    };
+    // With a limit, manifests are read a few at a time (as many as there are threads) until the
+    // tasks planned so far certainly hold the limit's rows.
+    size_t read = data.size();
+    if (options_.limit) {
+      LimitCutoff cutoff(*options_.limit);
+      size_t step = static_cast<size_t>(std::max(threads, 1));
+      read = 0;
+      while (read < data.size() && !cutoff.reached()) {
+        size_t end = std::min(data.size(), read + step);
+        FLOE_RETURN_IF_ERROR(ParallelFor(end - read, threads, [&](size_t i, int worker) { return read_data(read + i, worker); }));
+        for (; read < end && !cutoff.reached(); ++read) cutoff.Add(&tasks[read]);
       }
-      read.entries = {};
-      return Ok();
-    }));
+    } else {
+      FLOE_RETURN_IF_ERROR(ParallelFor(data.size(), threads, read_data));
+    }
+    stats.manifests_opened -= static_cast<int>(data.size() - std::min(data.size(), read));
     size_t total = 0;
-    for (const auto& t : tasks) total += t.size();
+    for (size_t i = 0; i < read; ++i) total += tasks[i].size();
     plan_->tasks.reserve(total);
-    for (size_t i = 0; i < data.size(); ++i) {
+    for (size_t i = 0; i < read; ++i) {
       stats.data_files_considered += counts[i].considered;
       stats.data_files_pruned_by_partition += counts[i].pruned_by_partition;
       stats.data_files_pruned_by_metrics += counts[i].pruned_by_metrics;
@@ -204,14 +264,18 @@ class Planner {
     return residual;
   }
 
-  // Reads one manifest, keeping the live entries that may match. Thread-safe.
-  Status ReadManifest(const ManifestFile& manifest, ManifestRead* out) const {
+  // Reads one manifest, handing each live entry that may match to keep(entry), which may move
+  // from it. Thread-safe, one thread per `worker`.
+  template <typename Keep>
+  Status ReadManifest(const ManifestFile& manifest, int worker, ManifestRead* out, Keep keep) const {
     const SpecFilter* sf = PreparedSpec(manifest.partition_spec_id);
     auto bytes = io_.ReadAll(manifest.manifest_path);
     if (!bytes) return std::unexpected(bytes.error().WithContext("reading manifest"));
     ManifestReadOptions options;
     options.manifest = &manifest;
     options.table = &table_;
+    options.header_cache = &header_cache_;
+    options.block_buffer = &block_buffers_[static_cast<size_t>(worker)];
     bool deletes = manifest.content == ManifestContent::kDeletes;
     bool check_metrics = !deletes && plan_->filter->op() != Op::kTrue;
     // Metrics are most of an entry's decoding: a data manifest decodes those of the filter's
@@ -224,7 +288,6 @@ class Planner {
       options.metric_field_ids.emplace();
     }
     FLOE_ASSIGN_OR_RETURN(ManifestReader reader, ManifestReader::Open(*bytes, manifest.manifest_path, options));
-    out->entries.reserve(static_cast<size_t>(std::max(0, manifest.added_files_count + manifest.existing_files_count)));
     ManifestEntry entry;
     while (true) {
       FLOE_ASSIGN_OR_RETURN(bool more, reader.Next(&entry));
@@ -241,7 +304,7 @@ class Planner {
         if (!deletes) ++out->pruned_by_partition;
         continue;
       }
-      if (check_metrics && !InclusiveMetrics(plan_->filter, MetricsOf(entry.file))) {
+      if (check_metrics && !MightMatchByMetrics(plan_->filter, &entry.file)) {
         ++out->pruned_by_metrics;
         continue;
       }
@@ -250,7 +313,7 @@ class Planner {
       } else if (!deletes && !options_.include_column_stats) {
         DropStats(&entry.file);
       }
-      out->entries.push_back(std::move(entry));
+      FLOE_RETURN_IF_ERROR(keep(entry));
     }
     return Ok();
   }
@@ -261,6 +324,8 @@ class Planner {
   ScanPlan* plan_;
   std::unordered_map<int, SpecFilter> specs_;
   std::vector<int> filter_field_ids_;  // the columns the filter names
+  mutable ManifestHeaderCache header_cache_;  // thread-safe: shared by the reading threads
+  mutable std::vector<std::string> block_buffers_;  // one per worker: its manifests' blocks
 };
 
 }  // namespace
@@ -271,6 +336,7 @@ Result<ScanPlan> PlanScan(FileIO& io, const TableMetadata& table, const ScanOpti
   plan.schema = ScanSchema(table, snapshot, options);
   FLOE_ASSIGN_OR_RETURN(plan.projection, SelectColumns(plan.schema, options.columns, options.case_sensitive));
   FLOE_ASSIGN_OR_RETURN(plan.filter, BuildFilter(options, plan.schema));
+  plan.limit = options.limit;
   if (!snapshot) return plan;
   plan.snapshot_id = snapshot->snapshot_id;
   Planner planner(io, table, options, &plan);

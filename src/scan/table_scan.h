@@ -64,6 +64,7 @@ struct ScanPlan {
   Expr filter;        // bound to `schema`; True when the scan has no filter
   std::vector<FileScanTask> tasks;
   PlanStats stats;
+  std::optional<int64_t> limit;  // ScanOptions::limit: ReadTasks returns at most this many rows
 };
 
 // Plans a scan (see the top of this file). Errors: a bad snapshot choice, a filter that does
@@ -86,7 +87,8 @@ Result<ColumnBatch> ReadTaskWithPositions(FileIO& io, const TableMetadata& table
 // Receives the rows of plan.tasks[task_index]; returns false to stop reading (a --limit met).
 using TaskRowsConsumer = std::function<Result<bool>(size_t task_index, ColumnBatch&& rows)>;
 
-// Reads the plan's tasks `parallelism` at a time (0: ScanParallelism's default) and hands each
+// Reads the plan's tasks `parallelism` at a time (0: ScanParallelism's default; a plan with a
+// limit reads one at a time, each only as far as the rows still missing) and hands each
 // task's rows to `consume` on the calling thread, in task order: the same rows in the same
 // order as ReadTask task by task. At most `parallelism` tasks' rows are held at once. The
 // first error (a task's, naming its data file, or `consume`'s) stops the reads and is

@@ -139,10 +139,12 @@ void CollectIds(const Type& type, std::set<int>* ids) {
   }
 }
 
-// `positions`, when given, receives the file position of each returned row.
+// `positions`, when given, receives the file position of each returned row. `max_rows` >= 0
+// returns only the first that many rows, reading no row group (and, for flat columns, no
+// page) past them.
 Result<ColumnBatch> ReadTaskCached(FileIO& io, const TableMetadata& table, const FileScanTask& task,
                                    const Schema& projection, DeleteFileCache* cache,
-                                   std::vector<int64_t>* positions = nullptr) {
+                                   std::vector<int64_t>* positions = nullptr, int64_t max_rows = -1) {
   const DataFile& file = task.file;
   if (file.content != FileContent::kData) return InvalidArgument("scan task file " + file.file_path + " is not a data file");
   if (file.file_format != FileFormat::kParquet)
@@ -183,19 +185,10 @@ Result<ColumnBatch> ReadTaskCached(FileIO& io, const TableMetadata& table, const
     if (pushdown && !present_ids.count(pushdown->field.id)) pushdown.reset();
   }
 
+  // One batch of the file's rows, `start` the file position of its first (rows contiguous):
+  // deletes and the residual applied, then shaped to the projection and appended to `out`.
   ColumnBatch out(projection.fields());
-  int64_t first_position = 0;  // file position of the row group's first row
-  for (int rg = 0; rg < pq->num_row_groups(); ++rg) {
-    int64_t rg_rows = pq->metadata().row_groups[rg].num_rows;
-    int64_t start = first_position;
-    first_position += rg_rows;
-    if (row_group_filter) {
-      FLOE_ASSIGN_OR_RETURN(auto stats, pq->Statistics(rg, read_schema));
-      if (!row_group_filter(stats)) continue;
-    }
-    auto read = pushdown ? parquet::ReadRowGroupWhere(pq, rg, read_schema, *pushdown) : pq->ReadRowGroup(rg, read_schema);
-    if (!read) return std::unexpected(read.error().WithContext("reading data file " + file.file_path));
-    ColumnBatch batch = std::move(*read);
+  auto take = [&](ColumnBatch&& batch, int64_t start) -> Status {
     for (size_t i = 0; i < constants.size(); ++i) {
       if (!constants[i]) continue;
       FLOE_ASSIGN_OR_RETURN(batch.columns[i], ConstantColumn(read_fields[i], *constants[i], batch.num_rows));
@@ -208,6 +201,11 @@ Result<ColumnBatch> ReadTaskCached(FileIO& io, const TableMetadata& table, const
       auto match = EvaluateRows(task.residual, batch);
       if (!match) return std::unexpected(match.error().WithContext("filtering data file " + file.file_path));
       for (size_t r = 0; r < keep.size(); ++r) keep[r] &= (*match)[r];
+    }
+    if (max_rows >= 0) {  // rows past the limit are not returned
+      int64_t room = max_rows - static_cast<int64_t>(out.num_rows);
+      for (size_t r = 0; r < keep.size(); ++r)
+        if (keep[r] && room-- <= 0) keep[r] = 0;
     }
     if (positions)
       for (size_t r = 0; r < keep.size(); ++r)
@@ -228,6 +226,49 @@ Result<ColumnBatch> ReadTaskCached(FileIO& io, const TableMetadata& table, const
     } else {
       out.Append(shaped);
     }
+    return Ok();
+  };
+  auto have_enough = [&] { return max_rows >= 0 && static_cast<int64_t>(out.num_rows) >= max_rows; };
+  // A limited read of flat columns streams each row group a few pages at a time and stops as
+  // soon as it has its rows; with nothing to drop rows (no residual, no deletes) it does not
+  // even decode the pages past the rows it needs.
+  const bool stream = max_rows >= 0 && parquet::RowGroupStream::CanStream(read_schema);
+
+  int64_t first_position = 0;  // file position of the row group's first row
+  for (int rg = 0; rg < pq->num_row_groups() && !have_enough(); ++rg) {
+    int64_t rg_rows = pq->metadata().row_groups[rg].num_rows;
+    int64_t start = first_position;
+    first_position += rg_rows;
+    if (row_group_filter) {
+      FLOE_ASSIGN_OR_RETURN(auto stats, pq->Statistics(rg, read_schema));
+      if (!row_group_filter(stats)) continue;
+    }
+    if (stream) {
+      parquet::StreamOptions so;
+      so.predicate = pushdown;
+      const bool exact = !has_residual && deletes.empty();
+      int64_t need = max_rows - static_cast<int64_t>(out.num_rows);
+      if (exact) so.row_end = std::min(rg_rows, need);
+      so.batch_rows = static_cast<size_t>(std::clamp<int64_t>(need, 1024, int64_t{1} << 16));
+      auto opened = parquet::RowGroupStream::Open(pq, rg, read_schema, so);
+      if (!opened) return std::unexpected(opened.error().WithContext("reading data file " + file.file_path));
+      ColumnBatch batch(read_schema.fields());
+      std::vector<int64_t> rows;
+      while (!have_enough()) {
+        auto more = (*opened)->Next(&batch, &rows);
+        if (!more) return std::unexpected(more.error().WithContext("reading data file " + file.file_path));
+        if (!*more) break;
+        // Without a pushed-down predicate a batch's rows are contiguous; with one, no delete
+        // needs positions and `positions` is null, so `start` only has to be right without.
+        int64_t batch_start = start + (rows.empty() ? 0 : rows.front());
+        FLOE_RETURN_IF_ERROR(take(std::move(batch), batch_start));
+        batch = ColumnBatch(read_schema.fields());
+      }
+      continue;
+    }
+    auto read = pushdown ? parquet::ReadRowGroupWhere(pq, rg, read_schema, *pushdown) : pq->ReadRowGroup(rg, read_schema);
+    if (!read) return std::unexpected(read.error().WithContext("reading data file " + file.file_path));
+    FLOE_RETURN_IF_ERROR(take(std::move(*read), start));
   }
   return out;
 }
@@ -257,18 +298,30 @@ Status ReadTasks(FileIO& io, const TableMetadata& table, const ScanPlan& plan, i
                  const TaskRowsConsumer& consume) {
   const std::vector<FileScanTask>& tasks = plan.tasks;
   if (tasks.empty()) return Ok();
-  int workers = ScanParallelism(parallelism, tasks.front().file.file_path);
   DeleteFileCache cache;  // thread-safe: tasks read at once share a delete file's rows
+  auto read = [&](size_t i, int64_t max_rows) -> Result<ColumnBatch> {
+    const std::string& path = tasks[i].file.file_path;
+    auto rows = ReadTaskCached(io, table, tasks[i], plan.projection, &cache, nullptr, max_rows);
+    if (!rows && rows.error().message.find(path) == std::string::npos)
+      return std::unexpected(rows.error().WithContext("reading data file " + path));
+    return rows;
+  };
+  if (plan.limit) {
+    // A limited scan reads one task at a time, each for the rows still missing: reading ahead
+    // would read files the limit never reaches.
+    int64_t left = *plan.limit;
+    for (size_t i = 0; i < tasks.size() && left > 0; ++i) {
+      FLOE_ASSIGN_OR_RETURN(ColumnBatch rows, read(i, left));
+      left -= static_cast<int64_t>(rows.num_rows);
+      FLOE_ASSIGN_OR_RETURN(bool more, consume(i, std::move(rows)));
+      if (!more) break;
+    }
+    return Ok();
+  }
+  int workers = ScanParallelism(parallelism, tasks.front().file.file_path);
   return OrderedReads<ColumnBatch>(
       tasks.size(), {.workers = workers, .window = static_cast<size_t>(workers)},
-      [&](size_t i) -> Result<ColumnBatch> {
-        const std::string& path = tasks[i].file.file_path;
-        auto rows = ReadTaskCached(io, table, tasks[i], plan.projection, &cache);
-        if (!rows && rows.error().message.find(path) == std::string::npos)
-          return std::unexpected(rows.error().WithContext("reading data file " + path));
-        return rows;
-      },
-      consume);
+      [&](size_t i) { return read(i, -1); }, consume);
 }
 
 Result<ColumnBatch> ReadTable(FileIO& io, const TableMetadata& table, const ScanOptions& options) {
