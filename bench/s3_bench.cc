@@ -14,7 +14,9 @@
 //   bash scripts/s3.sh start && set -a && . build/s3.env && set +a
 //   ./build/s3_bench            (FLOE_BENCH_COMMITS=N commits per catalog and delay, default 8;
 //                                FLOE_BENCH_RACE_COMMITS=M commits per racing writer, default N/2;
-//                                FLOE_BENCH_ONLY_RACE=1 skips the single-commit and scan figures)
+//                                FLOE_BENCH_ONLY_RACE=1 skips the single-commit and scan figures;
+//                                FLOE_BENCH_MIN_WAIT / FLOE_BENCH_MAX_WAIT: the racing table's
+//                                commit.retry.min-wait-ms / max-wait-ms, default Iceberg's 100 / 60000)
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -64,10 +66,11 @@ std::vector<DataFile> WriteDataFiles(Catalog& catalog, int count) {
 void MakeTable(Catalog& catalog) {
   Must(catalog.CreateNamespace(kTable.ns, {}));
   CreateTableRequest request{testing_env::SimpleSchema()};
-  // Writers racing on one table retry until they land (the contention run).
+  // Writers racing on one table retry until they land (the contention run), with Iceberg's
+  // default waits unless FLOE_BENCH_MIN_WAIT / FLOE_BENCH_MAX_WAIT say otherwise.
   request.properties = {{"commit.retry.num-retries", "1000"},
-                        {"commit.retry.min-wait-ms", std::getenv("FLOE_BENCH_MIN_WAIT") ?: "1"},
-                        {"commit.retry.max-wait-ms", std::getenv("FLOE_BENCH_MAX_WAIT") ?: "50"}};
+                        {"commit.retry.min-wait-ms", std::getenv("FLOE_BENCH_MIN_WAIT") ?: "100"},
+                        {"commit.retry.max-wait-ms", std::getenv("FLOE_BENCH_MAX_WAIT") ?: "60000"}};
   Must(catalog.CreateTable(kTable, request));
 }
 
@@ -80,6 +83,7 @@ struct Contention {
   int commits = 0;
   int attempts = 0;              // every attempt of every commit
   double backoff_ms = 0;         // summed over all writers
+  double attempt_ms = 0;         // the mean attempt: a commit's time without its waits, per attempt
   S3RequestCounts requests;      // every request of every writer
   // Requests of the commits that landed at their first attempt, per such commit, and the
   // requests each lost attempt added (the rest, per lost attempt).
@@ -102,7 +106,7 @@ Contention AppendRace(const std::string& warehouse, const S3Config& config, int 
     std::vector<DataFile> files;
     int failed = 0, attempts = 0, first_try = 0;
     int64_t first_try_requests = 0;
-    double backoff_ms = 0;
+    double backoff_ms = 0, busy_ms = 0;
     S3RequestCounts requests;
   };
   std::vector<Writer> w(writers);
@@ -128,6 +132,7 @@ Contention AppendRace(const std::string& warehouse, const S3Config& config, int 
         }
         writer.attempts += report->attempts;
         writer.backoff_ms += report->backoff_ms;
+        writer.busy_ms += report->total_ms - report->backoff_ms;
         if (report->attempts == 1) {
           ++writer.first_try;
           writer.first_try_requests += sent.Total();
@@ -140,11 +145,13 @@ Contention AppendRace(const std::string& warehouse, const S3Config& config, int 
   Contention c;
   const double seconds = (MonotonicMicros() - t) / 1e6;
   int failed = 0, first_try = 0;
+  double busy_ms = 0;
   int64_t first_try_requests = 0;
   for (const Writer& writer : w) {
     failed += writer.failed;
     c.attempts += writer.attempts;
     c.backoff_ms += writer.backoff_ms;
+    busy_ms += writer.busy_ms;
     first_try += writer.first_try;
     first_try_requests += writer.first_try_requests;
     Add(c.requests, writer.requests);
@@ -152,6 +159,7 @@ Contention AppendRace(const std::string& warehouse, const S3Config& config, int 
   if (failed > 0) Die(Error{ErrorKind::kCommitConflict, std::to_string(failed) + " appends failed"});
   c.commits = writers * each;
   c.seconds = seconds;
+  c.attempt_ms = c.attempts > 0 ? busy_ms / c.attempts : 0;
   c.commits_per_s = c.commits / seconds;
   c.first_try_requests = first_try > 0 ? static_cast<double>(first_try_requests) / first_try : 0;
   const int lost = c.attempts - c.commits;
@@ -287,8 +295,8 @@ int Main() {
   const int each = std::getenv("FLOE_BENCH_RACE_COMMITS") ? std::atoi(std::getenv("FLOE_BENCH_RACE_COMMITS"))
                                                           : std::max(2, commits / 2);
   std::printf("\n| delay | writers | commits/s (x 1 writer) | attempts per commit | backoff ms per commit | "
-              "requests per commit: PUT GET HEAD LIST DELETE | requests, commit landed at once | "
-              "requests per lost attempt | server busy |\n|---|---|---|---|---|---|---|---|---|\n");
+              "requests per commit: PUT GET HEAD LIST DELETE(+DeleteObjects) | requests, commit landed at once | "
+              "requests per lost attempt | server busy | server's ceiling (x 1 writer) |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (int delay : delays) {
     proxy->SetDelayMs(delay);
     const std::string contended = TestS3Prefix("bench-contended");
@@ -301,11 +309,14 @@ int Main() {
       const Contention c = AppendRace(contended, *config, writers, writers == 1 ? 8 * each : each);
       if (writers == 1) one = c.commits_per_s;
       auto per = [&](int64_t n) { return static_cast<double>(n) / c.commits; };
-      std::printf("| %d ms | %d | %.1f (%.2fx) | %.2f | %.1f | %.1f %.1f %.1f %.1f %.1f | %.1f | %.1f | %.0f%% |\n", delay,
-                  writers, c.commits_per_s, c.commits_per_s / one, static_cast<double>(c.attempts) / c.commits,
-                  c.backoff_ms / c.commits, per(c.requests.put), per(c.requests.get), per(c.requests.head),
-                  per(c.requests.list), per(c.requests.del), c.first_try_requests, c.per_lost_attempt,
-                  100.0 * c.requests.Total() * service_ms / (c.seconds * 1000));
+      // The most commits a server serving one request at a time allows at this run's requests
+      // per commit: 1 / (requests per commit x time per request).
+      const double ceiling = 1000.0 / (static_cast<double>(c.requests.Total()) / c.commits * service_ms);
+      std::printf("| %d ms | %d | %.1f (%.2fx) | %.2f | %.0f | %.0f | %.1f %.1f %.1f %.1f %.1f | %.1f | %.1f | %.0f%% | %.1f (%.2fx) |\n",
+                  delay, writers, c.commits_per_s, c.commits_per_s / one, static_cast<double>(c.attempts) / c.commits,
+                  c.attempt_ms, c.backoff_ms / c.commits, per(c.requests.put), per(c.requests.get), per(c.requests.head),
+                  per(c.requests.list), per(c.requests.del + c.requests.post), c.first_try_requests, c.per_lost_attempt,
+                  100.0 * c.requests.Total() * service_ms / (c.seconds * 1000), ceiling, ceiling / one);
       std::fflush(stdout);
     }
   }
