@@ -7,11 +7,16 @@
 //   scan     reading every row of a 100-file table (by a FileIO of its own, as another reader),
 //            one file at a time (read_parallelism 1) and with the default (8 files in flight)
 // each as milliseconds and as a multiple of the round trip, and the requests each commit sent;
-// then, at 10 ms, 8 writers (threads, each with its own catalog) appending to one table on the
-// storage catalog against 1 writer's rate.
+// then, per delay, 8 writers (threads, each with its own catalog and S3 FileIO, as processes)
+// appending to one table on the storage catalog against 1 writer's rate, with what the racing
+// costs: attempts, backoff and requests per landed commit.
 //
 //   bash scripts/s3.sh start && set -a && . build/s3.env && set +a
-//   ./build/s3_bench            (FLOE_BENCH_COMMITS=N commits per catalog and delay, default 8)
+//   ./build/s3_bench            (FLOE_BENCH_COMMITS=N commits per catalog and delay, default 8;
+//                                FLOE_BENCH_RACE_COMMITS=M commits per racing writer, default N/2;
+//                                FLOE_BENCH_ONLY_RACE=1 skips the single-commit and scan figures;
+//                                FLOE_BENCH_MIN_WAIT / FLOE_BENCH_MAX_WAIT: the racing table's
+//                                commit.retry.min-wait-ms / max-wait-ms, default Iceberg's 100 / 60000)
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -61,38 +66,105 @@ std::vector<DataFile> WriteDataFiles(Catalog& catalog, int count) {
 void MakeTable(Catalog& catalog) {
   Must(catalog.CreateNamespace(kTable.ns, {}));
   CreateTableRequest request{testing_env::SimpleSchema()};
-  // Writers racing on one table retry until they land (the contention run).
+  // Writers racing on one table retry until they land (the contention run), with Iceberg's
+  // default waits unless FLOE_BENCH_MIN_WAIT / FLOE_BENCH_MAX_WAIT say otherwise.
   request.properties = {{"commit.retry.num-retries", "1000"},
-                        {"commit.retry.min-wait-ms", "1"},
-                        {"commit.retry.max-wait-ms", "50"}};
+                        {"commit.retry.min-wait-ms", std::getenv("FLOE_BENCH_MIN_WAIT") ?: "100"},
+                        {"commit.retry.max-wait-ms", std::getenv("FLOE_BENCH_MAX_WAIT") ?: "60000"}};
   Must(catalog.CreateTable(kTable, request));
 }
 
-// Commits per second of `writers` threads, each with its own storage catalog on `warehouse`,
-// appending `each` prewritten files one commit at a time.
-double AppendRate(const std::string& warehouse, const std::shared_ptr<S3FileIO>& io, int writers, int each) {
-  std::vector<std::vector<DataFile>> files;
-  std::vector<std::unique_ptr<StorageCatalog>> catalogs;
-  for (int w = 0; w < writers; ++w) {
-    catalogs.push_back(std::make_unique<StorageCatalog>("bench", warehouse, io));
-    files.push_back(WriteDataFiles(*catalogs.back(), each));
-    Must(catalogs.back()->LoadTable(kTable));
+// What `writers` racing writers cost: each thread has its own storage catalog and its own S3
+// FileIO (nothing shared in memory, as separate processes), and appends `each` prewritten files
+// one commit at a time.
+struct Contention {
+  double commits_per_s = 0;
+  double seconds = 0;
+  int commits = 0;
+  int attempts = 0;              // every attempt of every commit
+  double backoff_ms = 0;         // summed over all writers
+  double attempt_ms = 0;         // the mean attempt: a commit's time without its waits, per attempt
+  S3RequestCounts requests;      // every request of every writer
+  // Requests of the commits that landed at their first attempt, per such commit, and the
+  // requests each lost attempt added (the rest, per lost attempt).
+  double first_try_requests = 0;
+  double per_lost_attempt = 0;
+};
+
+S3RequestCounts Minus(const S3RequestCounts& a, const S3RequestCounts& b) {
+  return {a.get - b.get, a.put - b.put, a.head - b.head, a.post - b.post, a.del - b.del, a.list - b.list};
+}
+void Add(S3RequestCounts& into, const S3RequestCounts& c) {
+  into = {into.get + c.get, into.put + c.put, into.head + c.head, into.post + c.post, into.del + c.del,
+          into.list + c.list};
+}
+
+Contention AppendRace(const std::string& warehouse, const S3Config& config, int writers, int each) {
+  struct Writer {
+    std::shared_ptr<S3FileIO> io;
+    std::unique_ptr<StorageCatalog> catalog;
+    std::vector<DataFile> files;
+    int failed = 0, attempts = 0, first_try = 0;
+    int64_t first_try_requests = 0;
+    double backoff_ms = 0, busy_ms = 0;
+    S3RequestCounts requests;
+  };
+  std::vector<Writer> w(writers);
+  for (Writer& writer : w) {
+    writer.io = std::make_shared<S3FileIO>(config);
+    writer.catalog = std::make_unique<StorageCatalog>("bench", warehouse, writer.io);
+    writer.files = WriteDataFiles(*writer.catalog, each);
+    Must(writer.catalog->LoadTable(kTable));
   }
-  std::atomic<int> failed{0};
   const int64_t t = MonotonicMicros();
   std::vector<std::thread> threads;
-  for (int w = 0; w < writers; ++w) {
-    threads.emplace_back([&, w] {
-      for (DataFile& file : files[w]) {
+  for (Writer& writer : w) {
+    threads.emplace_back([&writer] {
+      for (DataFile& file : writer.files) {
         FilesOperation op(FastAppend({file}));
-        if (!CommitOperation(*catalogs[w], kTable, op)) failed.fetch_add(1);
+        const S3RequestCounts before = writer.io->RequestCounts();
+        auto report = CommitOperation(*writer.catalog, kTable, op);
+        const S3RequestCounts sent = Minus(writer.io->RequestCounts(), before);
+        Add(writer.requests, sent);
+        if (!report) {
+          ++writer.failed;
+          continue;
+        }
+        writer.attempts += report->attempts;
+        writer.backoff_ms += report->backoff_ms;
+        writer.busy_ms += report->total_ms - report->backoff_ms;
+        if (report->attempts == 1) {
+          ++writer.first_try;
+          writer.first_try_requests += sent.Total();
+        }
       }
+      writer.catalog->WaitForHintWrite();
     });
   }
   for (auto& thread : threads) thread.join();
+  Contention c;
   const double seconds = (MonotonicMicros() - t) / 1e6;
-  if (failed.load() > 0) Die(Error{ErrorKind::kCommitConflict, std::to_string(failed.load()) + " appends failed"});
-  return writers * each / seconds;
+  int failed = 0, first_try = 0;
+  double busy_ms = 0;
+  int64_t first_try_requests = 0;
+  for (const Writer& writer : w) {
+    failed += writer.failed;
+    c.attempts += writer.attempts;
+    c.backoff_ms += writer.backoff_ms;
+    busy_ms += writer.busy_ms;
+    first_try += writer.first_try;
+    first_try_requests += writer.first_try_requests;
+    Add(c.requests, writer.requests);
+  }
+  if (failed > 0) Die(Error{ErrorKind::kCommitConflict, std::to_string(failed) + " appends failed"});
+  c.commits = writers * each;
+  c.seconds = seconds;
+  c.attempt_ms = c.attempts > 0 ? busy_ms / c.attempts : 0;
+  c.commits_per_s = c.commits / seconds;
+  c.first_try_requests = first_try > 0 ? static_cast<double>(first_try_requests) / first_try : 0;
+  const int lost = c.attempts - c.commits;
+  if (lost > 0) c.per_lost_attempt = (c.requests.Total() - c.first_try_requests * c.commits) / lost;
+  return c;
 }
 
 struct Timed {
@@ -116,29 +188,19 @@ Timed TimeAppends(Catalog& catalog, S3FileIO& io, std::vector<DataFile>& files, 
                        per(after.post, before.post), per(after.del, before.del), per(after.list, before.list)}};
 }
 
-int Main() {
-  auto config = TestS3Config();
-  if (!config) {
-    std::printf("%s\n", kNoS3Message);
-    return 0;
-  }
-  const int commits = std::getenv("FLOE_BENCH_COMMITS") ? std::atoi(std::getenv("FLOE_BENCH_COMMITS")) : 8;
-  if (!TestS3FileIO()) Die(Error{ErrorKind::kUnavailable, "cannot reach " + config->endpoint});
-  auto proxy = S3FaultProxy::Start(config->endpoint);
-  config->endpoint = proxy->endpoint();
-  auto io = std::make_shared<S3FileIO>(*config);
-
+// The bare round trip, one commit at a time on each catalog, and the 100-file scan, per delay.
+void SingleCommits(const S3Config& config, S3FaultProxy& proxy, const std::shared_ptr<S3FileIO>& io, int commits,
+                   const std::vector<int>& delays) {
   // The storage catalog at s3://, and a SQLite catalog with its warehouse on S3.
   testing_env::TempDir dir("floe-s3-bench");
   StorageCatalog storage("bench", TestS3Prefix("bench-storage"), io);
   MakeTable(storage);
   auto sqlite = Must(OpenCatalog("sqlite://" + dir.path() + "/catalog.db?warehouse=" + TestS3Prefix("bench-sql") +
-                                 "&s3.endpoint=" + proxy->endpoint() +
+                                 "&s3.endpoint=" + proxy.endpoint() +
                                  "&s3.access-key-id=testing&s3.secret-access-key=testing-secret"));
   MakeTable(*sqlite);
   auto sql_s3 = std::dynamic_pointer_cast<S3FileIO>(Must(dynamic_cast<SchemeFileIO&>(*sqlite->io()).S3()));
 
-  const std::vector<int> delays = {0, 10, 50};
   auto storage_files = WriteDataFiles(storage, commits * static_cast<int>(delays.size()));
   auto sql_files = WriteDataFiles(*sqlite, commits * static_cast<int>(delays.size()));
   // A 100-file table to scan, in one commit.
@@ -154,7 +216,7 @@ int Main() {
   std::printf("|---|---|---|---|---|---|\n");
   S3RequestCounts storage_requests, sql_requests, scan_requests;
   for (int delay : delays) {
-    proxy->SetDelayMs(delay);
+    proxy.SetDelayMs(delay);
     std::vector<double> rtt;
     const std::string prefix = TestS3Prefix("bench-rtt");
     for (int i = 0; i < 10; ++i) {
@@ -170,7 +232,7 @@ int Main() {
     auto table = Must(scanned.LoadTable(kTable));
     // One file at a time (how scans read before ReadTasks), then the default (8 in flight on S3).
     auto scan = [&](int read_parallelism) {
-      S3FileIO reader(*config);  // another process's reader: nothing of this one's in memory
+      S3FileIO reader(config);  // another process's reader: nothing of this one's in memory
       ScanOptions options;
       options.read_parallelism = read_parallelism;
       int64_t t = MonotonicMicros();
@@ -195,17 +257,69 @@ int Main() {
   std::printf("scan of 100 files: requests: GET %lld, HEAD %lld, LIST %lld\n", static_cast<long long>(scan_requests.get),
               static_cast<long long>(scan_requests.head), static_cast<long long>(scan_requests.list));
 
-  proxy->SetDelayMs(10);
-  const std::string contended = TestS3Prefix("bench-contended");
-  {
-    StorageCatalog maker("bench", contended, io);
-    MakeTable(maker);
+}
+
+int Main() {
+  auto config = TestS3Config();
+  if (!config) {
+    std::printf("%s\n", kNoS3Message);
+    return 0;
   }
-  const int each = std::max(2, commits / 2);
-  const double one = AppendRate(contended, io, 1, 8 * each);
-  const double eight = AppendRate(contended, io, 8, each);
-  std::printf("storage on S3 at 10 ms: 1 writer %.1f commits/s, 8 writers %.1f commits/s (%.2fx)\n", one, eight,
-              eight / one);
+  const int commits = std::getenv("FLOE_BENCH_COMMITS") ? std::atoi(std::getenv("FLOE_BENCH_COMMITS")) : 8;
+  if (!TestS3FileIO()) Die(Error{ErrorKind::kUnavailable, "cannot reach " + config->endpoint});
+  auto proxy = S3FaultProxy::Start(config->endpoint);
+  config->endpoint = proxy->endpoint();
+  auto io = std::make_shared<S3FileIO>(*config);
+
+  const std::vector<int> delays = {0, 10, 50};
+  if (!std::getenv("FLOE_BENCH_ONLY_RACE")) SingleCommits(*config, *proxy, io, commits, delays);
+
+  // Contention: 1 writer, then 8 racing writers, on a fresh table per delay. The server serves
+  // one request at a time: a HEAD's round trip without delay bounds its time per request, and
+  // requests x that time / wall time is how busy the run kept it (near 100%: the server, not
+  // floe, sets the rate).
+  proxy->SetDelayMs(0);
+  double service_ms = 0;
+  {
+    std::vector<double> heads;
+    const std::string probe = TestS3Prefix("bench-probe") + "/o";
+    Must(io->CreateIfAbsent(probe, "{}"));
+    for (int i = 0; i < 20; ++i) {
+      int64_t t = MonotonicMicros();
+      Must(io->ETag(probe));
+      heads.push_back((MonotonicMicros() - t) / 1000.0);
+    }
+    service_ms = Median(heads);
+  }
+  std::printf("\nserver time per request (a HEAD without delay, median of 20): %.1f ms\n", service_ms);
+  const int each = std::getenv("FLOE_BENCH_RACE_COMMITS") ? std::atoi(std::getenv("FLOE_BENCH_RACE_COMMITS"))
+                                                          : std::max(2, commits / 2);
+  std::printf("\n| delay | writers | commits/s (x 1 writer) | attempts per commit | backoff ms per commit | "
+              "requests per commit: PUT GET HEAD LIST DELETE(+DeleteObjects) | requests, commit landed at once | "
+              "requests per lost attempt | server busy | server's ceiling (x 1 writer) |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (int delay : delays) {
+    proxy->SetDelayMs(delay);
+    const std::string contended = TestS3Prefix("bench-contended");
+    {
+      StorageCatalog maker("bench", contended, io);
+      MakeTable(maker);
+    }
+    double one = 0;
+    for (int writers : {1, 8}) {
+      const Contention c = AppendRace(contended, *config, writers, writers == 1 ? 8 * each : each);
+      if (writers == 1) one = c.commits_per_s;
+      auto per = [&](int64_t n) { return static_cast<double>(n) / c.commits; };
+      // The most commits a server serving one request at a time allows at this run's requests
+      // per commit: 1 / (requests per commit x time per request).
+      const double ceiling = 1000.0 / (static_cast<double>(c.requests.Total()) / c.commits * service_ms);
+      std::printf("| %d ms | %d | %.1f (%.2fx) | %.2f | %.0f | %.0f | %.1f %.1f %.1f %.1f %.1f | %.1f | %.1f | %.0f%% | %.1f (%.2fx) |\n",
+                  delay, writers, c.commits_per_s, c.commits_per_s / one, static_cast<double>(c.attempts) / c.commits,
+                  c.attempt_ms, c.backoff_ms / c.commits, per(c.requests.put), per(c.requests.get), per(c.requests.head),
+                  per(c.requests.list), per(c.requests.del + c.requests.post), c.first_try_requests, c.per_lost_attempt,
+                  100.0 * c.requests.Total() * service_ms / (c.seconds * 1000), ceiling, ceiling / one);
+      std::fflush(stdout);
+    }
+  }
   return 0;
 }
 

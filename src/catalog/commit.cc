@@ -93,6 +93,7 @@ Result<Prepared> Prepare(PointerStore& store, FileIO& io, const TableCommit& com
     const Error& e = written.error();
     if (e.kind == ErrorKind::kAlreadyExists) {
       // Someone else's document has this name. It is not ours to delete.
+      store.DocumentTaken(commit.id, new_location);
       return CommitConflict("commit to " + commit.id.ToString() + " lost: " + new_location +
                             " was created by another commit first");
     }

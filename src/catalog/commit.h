@@ -47,6 +47,12 @@ class PointerStore {
   // commit's state unknown, and a document that already exists means another commit won.
   virtual bool DocumentIsPointer() const { return false; }
 
+  // Called when a commit's new document could not be created because another commit's
+  // document already has its name (a store whose document is the pointer: that version
+  // exists, and the store may start the table's next load from it). The commit fails with
+  // CommitConflict.
+  virtual void DocumentTaken(const TableIdentifier& /*id*/, const std::string& /*location*/) {}
+
   // Moves the pointer from swap.base_location to swap.new_location (creates it when the base is
   // empty). CommitConflict: the pointer was not at the base (or the table exists already, for a
   // create), nothing changed. CommitStateUnknown: the swap may have happened. Any other error:

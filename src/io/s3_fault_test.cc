@@ -133,6 +133,23 @@ TEST_F(S3FaultTest, WriterKilledMidMultipartUploadLeavesNoObject) {
   EXPECT_TRUE(direct_->CreateIfAbsent(At("dead.parquet"), "x"));
 }
 
+// Get reads the store's object, never this FileIO's memory of what it wrote, with the ETag a
+// HEAD gives (what the storage catalog compares versions by).
+TEST_F(S3FaultTest, GetGivesTheStoresBytesAndETag) {
+  ASSERT_TRUE(io_->CreateUnreferenced(At("g"), "gamma"));
+  proxy_->Inject("GET", Key("g"), S3FaultProxy::Fault::kDropRequest);
+  auto got = io_->Get(At("g"));
+  ASSERT_TRUE(got) << got.error().ToString();
+  EXPECT_EQ(proxy_->Faulted(), 1) << "asked the store (and retried the dropped request)";
+  EXPECT_EQ(got->bytes, "gamma");
+  EXPECT_EQ(got->etag, io_->ETag(At("g")).value().value_or("?"));
+  EXPECT_EQ(got->etag, io_->ContentETag("gamma"));
+  auto missing = io_->Get(At("nothing"));
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().kind, ErrorKind::kNotFound);
+  EXPECT_NE(missing.error().message.find(At("nothing")), std::string::npos) << missing.error().message;
+}
+
 TEST_F(S3FaultTest, MissingBucketAndMalformedLocationsAreNamed) {
   auto missing = direct_->ReadAll("s3://no-such-bucket-floe/k");
   ASSERT_FALSE(missing);

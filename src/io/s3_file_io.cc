@@ -73,6 +73,14 @@ Result<std::string> GetRange(S3Client& client, const S3Location& location, int64
   return std::move(response.body);
 }
 
+// The answer's ETag without its quotes ("" when there is none).
+std::string UnquotedETag(const S3Response& response) {
+  const std::string* etag = response.Header("etag");
+  std::string value = etag ? *etag : "";
+  if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+  return value;
+}
+
 class S3InputFile : public InputFile {
  public:
   S3InputFile(std::shared_ptr<S3Client> client, S3Location location, std::string path, int64_t size)
@@ -113,12 +121,17 @@ Result<std::unique_ptr<InputFile>> S3FileIO::NewInputFile(std::string_view path)
 
 Result<std::string> S3FileIO::ReadAll(std::string_view path) {
   if (auto bytes = recent_.Find(path)) return std::move(*bytes);
+  FLOE_ASSIGN_OR_RETURN(S3Object object, Get(path));
+  return std::move(object.bytes);
+}
+
+Result<S3Object> S3FileIO::Get(std::string_view path) {
   FLOE_ASSIGN_OR_RETURN(S3Location location, ParseS3Location(path));
   const std::string uri = location.Uri();
   FLOE_ASSIGN_OR_RETURN(S3Response response, client_->Send({"GET", location.bucket, location.key}, "GET " + uri));
   if (response.status == 404) return std::unexpected(ObjectNotFound(response, uri, client_->config()));
   if (response.status != 200) return std::unexpected(S3Error(response, "GET " + uri, client_->config()));
-  return std::move(response.body);
+  return S3Object{std::move(response.body), UnquotedETag(response)};
 }
 
 Result<std::string> S3FileIO::ReadRange(std::string_view path, int64_t offset, int64_t length) {
@@ -155,10 +168,7 @@ Result<std::optional<std::string>> S3FileIO::ETag(std::string_view path) {
   FLOE_ASSIGN_OR_RETURN(S3Location location, ParseS3Location(path));
   FLOE_ASSIGN_OR_RETURN(auto head, Head(*client_, location, /*quiet_missing=*/true));
   if (!head) return std::nullopt;
-  const std::string* etag = head->Header("etag");
-  std::string value = etag ? *etag : "";
-  if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
-  return std::optional<std::string>(std::move(value));
+  return std::optional<std::string>(UnquotedETag(*head));
 }
 
 std::string S3FileIO::ContentETag(std::string_view data) const {

@@ -44,6 +44,12 @@
 
 namespace floe {
 
+// An object's bytes with the ETag S3 named them by.
+struct S3Object {
+  std::string bytes;
+  std::string etag;  // quotes removed
+};
+
 class S3FileIO : public FileIO {
  public:
   explicit S3FileIO(S3Config config);
@@ -65,6 +71,9 @@ class S3FileIO : public FileIO {
 
   // The object's ETag (quotes removed) from one HEAD; nullopt when there is no such object.
   Result<std::optional<std::string>> ETag(std::string_view path);
+  // The whole object and its ETag from one GET (never from memory: the ETag is the store's);
+  // NotFound as ReadAll.
+  Result<S3Object> Get(std::string_view path);
   // The ETag a CreateIfAbsent of `data` gets from S3 (the MD5 of the bytes), or "" when it would
   // be a multipart upload, whose ETag is not predictable from the bytes alone. Stores that
   // encrypt with KMS name objects otherwise: a comparison with their ETags fails, never matches

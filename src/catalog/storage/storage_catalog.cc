@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/purge.h"
+#include "catalog/storage/storage_layout.h"
 #include "io/s3_client.h"
 #include "io/s3_file_io.h"
 #include "io/scheme_file_io.h"
@@ -17,7 +18,6 @@ namespace floe {
 namespace {
 
 constexpr const char* kNamespaceFolder = ".namespace";
-constexpr const char* kVersionHint = "version-hint.text";
 
 std::vector<std::string> SplitSlashes(std::string_view s) {
   std::vector<std::string> parts;
@@ -29,38 +29,6 @@ std::vector<std::string> SplitSlashes(std::string_view s) {
     start = slash + 1;
   }
   return parts;
-}
-
-// N for "v<N>" followed by exactly `suffix` (".metadata.json", ".gz.metadata.json", ".json").
-int64_t VersionOf(std::string_view file_name, std::string_view suffix) {
-  if (file_name.size() <= 1 + suffix.size() || file_name[0] != 'v') return -1;
-  if (file_name.substr(file_name.size() - suffix.size()) != suffix) return -1;
-  std::string_view digits = file_name.substr(1, file_name.size() - 1 - suffix.size());
-  if (digits.empty() || digits.size() > 18) return -1;
-  int64_t n = 0;
-  for (char c : digits) {
-    if (c < '0' || c > '9') return -1;
-    n = n * 10 + (c - '0');
-  }
-  return n;
-}
-
-int64_t TableVersionOf(std::string_view file_name) {
-  int64_t n = VersionOf(file_name, ".metadata.json");
-  if (n < 0) n = VersionOf(file_name, ".gz.metadata.json");  // what Hadoop tables write compressed
-  return n;
-}
-
-// The version a version-hint.text names ("7", maybe with a newline), or -1.
-int64_t ParseVersionHint(std::string_view text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.remove_suffix(1);
-  if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string_view::npos) return -1;
-  return std::stoll(std::string(text));
-}
-
-std::string BaseName(std::string_view path) {
-  size_t slash = path.rfind('/');
-  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
 }  // namespace
@@ -261,168 +229,6 @@ Status StorageCatalog::DropNamespace(const Namespace& ns) {
 }
 
 // ---- tables ----
-
-Result<std::optional<std::string>> StorageCatalog::Probe(const std::string& path) {
-  if (s3_) return s3_->ETag(path);
-  FLOE_ASSIGN_OR_RETURN(bool exists, io_->Exists(path));
-  return exists ? std::optional<std::string>("") : std::nullopt;
-}
-
-Result<std::optional<StorageCatalog::KnownVersion>> StorageCatalog::WalkForward(const TableIdentifier& id,
-                                                                                int64_t from, std::string etag) {
-  constexpr int64_t kMaxWalk = 64;
-  const std::string metadata = TableFolder(id) + "/metadata/";
-  for (int64_t v = from; v < from + kMaxWalk; ++v) {
-    FLOE_ASSIGN_OR_RETURN(auto next, Probe(metadata + "v" + std::to_string(v + 1) + ".metadata.json"));
-    if (!next) return KnownVersion{v, metadata + "v" + std::to_string(v) + ".metadata.json", std::move(etag)};
-    etag = std::move(*next);
-  }
-  return std::nullopt;
-}
-
-std::string StorageCatalog::Settle(const TableIdentifier& id, KnownVersion found,
-                                   const std::optional<KnownVersion>& before) {
-  if (!s3_) return found.location;
-  const bool same = before && before->location == found.location && before->etag == found.etag;
-  // v<N> may have been dropped and written again by another table of this name.
-  if (!same) cache_.Erase(found.location);
-  std::string location = found.location;
-  if (found.etag.empty()) {
-    Forget(id);
-  } else {
-    std::lock_guard lock(known_mu_);
-    known_[id] = std::move(found);
-  }
-  return location;
-}
-
-std::optional<StorageCatalog::KnownVersion> StorageCatalog::Known(const TableIdentifier& id) {
-  std::lock_guard lock(known_mu_);
-  auto it = known_.find(id);
-  if (it == known_.end()) return std::nullopt;
-  return it->second;
-}
-
-void StorageCatalog::Forget(const TableIdentifier& id) {
-  std::lock_guard lock(known_mu_);
-  known_.erase(id);
-}
-
-void StorageCatalog::AfterCommit(const TableIdentifier& id, const std::string* landed_location) {
-  if (!s3_) return;
-  if (!landed_location) return Forget(id);
-  // Our own bytes: the cache kept the text the commit wrote, and S3 names it by its MD5.
-  auto text = cache_.FindText(*landed_location);
-  std::string etag = text ? s3_->ContentETag(text->text) : "";
-  if (etag.empty()) return Forget(id);
-  std::lock_guard lock(known_mu_);
-  known_[id] = KnownVersion{ParseMetadataVersion(*landed_location), *landed_location, std::move(etag)};
-}
-
-Result<std::string> StorageCatalog::CurrentMetadataLocation(const TableIdentifier& id) {
-  FLOE_RETURN_IF_ERROR(CheckName(id.ns, &id.name));
-  const std::string metadata = TableFolder(id) + "/metadata/";
-  auto version_path = [&](int64_t v) { return metadata + "v" + std::to_string(v) + ".metadata.json"; };
-  // Where to start: the version this catalog saw last, else the hint. On an object store a
-  // listing costs more than a few HEADs and grows with the table's history. What exists decides.
-  const std::optional<KnownVersion> known = Known(id);
-  int64_t start = known ? known->version : -1;
-  if (!known) {
-    auto hint_text = io_->ReadAll(metadata + kVersionHint);
-    if (!hint_text && hint_text.error().kind != ErrorKind::kNotFound) return std::unexpected(hint_text.error());
-    start = hint_text ? ParseVersionHint(*hint_text) : -1;
-  }
-  if (start > 0) {
-    // Whether v<start> (still with the ETag we know) and v<start+1> exist, asked at once.
-    auto next = std::async(std::launch::async, [&] { return Probe(version_path(start + 1)); });
-    auto at_start = Probe(version_path(start));
-    auto after_start = next.get();
-    FLOE_RETURN_IF_ERROR(at_start);
-    FLOE_RETURN_IF_ERROR(after_start);
-    const bool start_holds = at_start->has_value() && (!known || **at_start == known->etag);
-    if (start_holds && !after_start->has_value()) return Settle(id, {start, version_path(start), **at_start}, known);
-    if (start_holds) {
-      // Commits landed since (or the hint lags behind them): walk forward while versions exist.
-      FLOE_ASSIGN_OR_RETURN(auto newest, WalkForward(id, start + 1, **after_start));
-      if (newest) return Settle(id, std::move(*newest), known);
-    }
-    if (known && !start_holds) {
-      // Not the document we knew: the table was dropped (and maybe created again).
-      Forget(id);
-      cache_.Erase(known->location);
-    }
-  }
-  // No hint, a wrong one (v<hint> is missing: a dropped and re-created table, or a gzipped
-  // document), or one far behind: the listing decides.
-  FLOE_ASSIGN_OR_RETURN(auto files, io_->ListPrefix(metadata + "v"));
-  int64_t best = -1;
-  std::string location;
-  for (const auto& f : files) {
-    int64_t v = TableVersionOf(BaseName(f.path));
-    if (v > best) {
-      best = v;
-      location = f.path;
-    }
-  }
-  if (best < 0) return NotFound("table " + id.ToString() + " does not exist in " + warehouse_);
-  if (s3_ && location == version_path(best)) {
-    FLOE_ASSIGN_OR_RETURN(auto etag, Probe(location));
-    if (etag) return Settle(id, {best, location, *etag}, std::nullopt);
-  }
-  if (s3_) cache_.Erase(location);  // a name not remembered: what the cache holds may be older
-  return location;
-}
-
-Result<std::string> StorageCatalog::CommitBaseLocation(const TableIdentifier& id) {
-  FLOE_RETURN_IF_ERROR(CheckName(id.ns, &id.name));
-  // The conditional create of v<N+1> is the check that v<N> is still current.
-  if (auto known = Known(id)) return known->location;
-  return CurrentMetadataLocation(id);
-}
-
-Result<std::string> StorageCatalog::NewMetadataLocation(const TableIdentifier& id, const TableMetadata& next,
-                                                        const std::string& base_location) {
-  int64_t version = 1;
-  if (!base_location.empty()) {
-    int64_t base = ParseMetadataVersion(base_location);
-    if (base < 0) return Corrupt("current metadata file " + base_location + " has no version number");
-    version = base + 1;
-  }
-  // Always the catalog's own folder: the version sequence there is the pointer, whatever
-  // write.metadata.path says.
-  return TableFolder(id) + "/metadata/v" + std::to_string(version) + ".metadata.json";
-}
-
-Status StorageCatalog::SwapPointer(const PointerSwap& swap) {
-  // The document's create-if-absent was the swap. The hint is for other engines and for cold
-  // loads only, and a failure to write it changes nothing about the commit.
-  std::string hint = TableFolder(swap.id) + "/metadata/" + kVersionHint;
-  std::string text = std::to_string(ParseMetadataVersion(swap.new_location));
-  if (s3_) {
-    // One plain PUT replaces it atomically; in the background, so that the commit's answer
-    // does not wait for it. One at a time, so that this catalog's hints land in order.
-    std::lock_guard lock(hint_mu_);
-    if (hint_write_.valid()) hint_write_.wait();
-    hint_write_ = std::async(std::launch::async, [s3 = s3_, hint = std::move(hint), text = std::move(text)] {
-      (void)s3->Overwrite(hint, text);
-    });
-    return Ok();
-  }
-  // FileIO never overwrites: deleted and created again.
-  (void)io_->Delete(hint);
-  (void)io_->CreateIfAbsent(hint, text);
-  return Ok();
-}
-
-void StorageCatalog::WaitForHintWrite() {
-  std::lock_guard lock(hint_mu_);
-  if (hint_write_.valid()) hint_write_.wait();
-}
-
-Status StorageCatalog::SwapPointers(const std::vector<PointerSwap>& swaps) {
-  if (swaps.size() == 1) return SwapPointer(swaps[0]);
-  return NotSupported("a storage catalog cannot commit several tables atomically");
-}
 
 Result<LoadedTable> StorageCatalog::CreateTable(const TableIdentifier& id, const CreateTableRequest& request) {
   FLOE_RETURN_IF_ERROR(CheckName(id.ns, &id.name));

@@ -14,13 +14,15 @@
 // listing would grow with the table's history.
 //
 // On S3 the catalog also remembers, per table, the last version it committed or found and that
-// object's ETag, and keeps the parsed documents (a MetadataCache):
+// object's ETag, and keeps the parsed documents (a MetadataCache; storage_versions.cc):
 //   - a load asks only whether v<N> still has that ETag and whether v<N+1> exists (two HEADs in
 //     parallel, one round trip); unchanged and not followed, the cached document is the table;
 //     the names v<N> come back after a drop, so a changed ETag drops the cached document;
 //   - a commit starts from the remembered version without asking (CommitBaseLocation): the PUT
 //     If-None-Match of v<N+1> fails if anyone moved the table, and the conflict makes the next
 //     attempt ask;
+//   - a commit that lost v<N+1> to another writer remembers that v<N+1> exists: the next load
+//     GETs it at once with a HEAD of v<N+2> (one round trip, no hint read);
 //   - the hint is replaced by one plain PUT (atomic on S3) in the background, after the commit
 //     landed, off the commit's path; the next hint write or the catalog's end waits for it.
 //
@@ -93,6 +95,9 @@ class StorageCatalog : public Catalog, public PointerStore, public IntentStore {
   Result<std::string> NewMetadataLocation(const TableIdentifier& id, const TableMetadata& next,
                                           const std::string& base_location) override;
   bool DocumentIsPointer() const override { return true; }
+  // Another commit created `location` first: that version exists, and the next load of the
+  // table starts from it (storage_versions.cc).
+  void DocumentTaken(const TableIdentifier& id, const std::string& location) override;
   Status SwapPointer(const PointerSwap& swap) override;
   Status SwapPointers(const std::vector<PointerSwap>& swaps) override;
   MetadataCache* metadata_cache() override;
@@ -123,7 +128,9 @@ class StorageCatalog : public Catalog, public PointerStore, public IntentStore {
   Result<std::pair<int64_t, std::string>> CurrentPropertiesFile(const Namespace& ns);
   Status CheckName(const Namespace& ns, const std::string* table) const;
 
-  // A version of a table's document this catalog wrote or found, and the ETag S3 gave it.
+  // Version finding (storage_versions.cc).
+  // A version of a table's document this catalog wrote or found, and the ETag S3 gave it; ""
+  // when only its existence is known (another writer's create took the name, DocumentTaken).
   struct KnownVersion {
     int64_t version = 0;
     std::string location;
@@ -131,6 +138,9 @@ class StorageCatalog : public Catalog, public PointerStore, public IntentStore {
   };
   // Whether the object at `path` exists, and its ETag on S3 ("" elsewhere); nullopt: missing.
   Result<std::optional<std::string>> Probe(const std::string& path);
+  // On S3: the document at `path` read whole and parsed into the cache; its ETag, or nullopt
+  // when it is missing.
+  Result<std::optional<std::string>> FetchDocument(const std::string& path);
   // The newest version from v<from> on (which exists with `etag`), HEAD by HEAD; nullopt
   // when the walk is longer than a few versions (the listing is cheaper then).
   Result<std::optional<KnownVersion>> WalkForward(const TableIdentifier& id, int64_t from, std::string etag);

@@ -121,6 +121,55 @@ TEST_F(StorageS3Test, ACommitFromAKnownVersionIsOneConditionalPut) {
   EXPECT_EQ(retried->metadata.properties.count("d"), 1u) << "the retry started from the new version";
 }
 
+// A commit that lost v<N+1> to another writer learned that v<N+1> exists: the next load reads
+// it at once with a HEAD of v<N+2> (one round trip: no hint, no probe of v<N+1> first), and the
+// load after that trusts the ETag that GET gave.
+TEST_F(StorageS3Test, ALoadAfterALostRaceReadsTheWinnersVersionAtOnce) {
+  auto winner = Fresh();
+  ASSERT_TRUE(winner->LoadTable(kTable));
+  ASSERT_TRUE(catalog_->LoadTable(kTable));  // v1, known to both
+  ASSERT_TRUE(SetProperty("won", winner.get()));  // v2
+  winner->WaitForHintWrite();
+  auto lost = SetProperty("lost");
+  ASSERT_FALSE(lost);
+  EXPECT_EQ(lost.error().kind, ErrorKind::kCommitConflict) << lost.error().ToString();
+
+  const S3RequestCounts before = io_->RequestCounts();
+  auto loaded = catalog_->LoadTable(kTable);
+  ASSERT_TRUE(loaded) << loaded.error().ToString();
+  const S3RequestCounts after = io_->RequestCounts();
+  EXPECT_EQ(loaded->metadata_location, Metadata("v2.metadata.json"));
+  EXPECT_EQ(loaded->metadata.properties.count("won"), 1u);
+  EXPECT_EQ(after.get - before.get, 1) << "v2, and not the hint";
+  EXPECT_EQ(after.head - before.head, 1) << "v3 only";
+  EXPECT_EQ(after.Total() - before.Total(), 2);
+
+  const S3RequestCounts again = io_->RequestCounts();
+  ASSERT_TRUE(catalog_->LoadTable(kTable));
+  EXPECT_EQ(io_->RequestCounts().get - again.get, 0) << "the document read with its ETag stays cached";
+  EXPECT_EQ(io_->RequestCounts().head - again.head, 2);
+
+  // The version the lost race proved is where a retry without a load starts, too.
+  auto retried = SetProperty("lost");
+  ASSERT_TRUE(retried) << retried.error().ToString();
+  EXPECT_EQ(retried->metadata_location, Metadata("v3.metadata.json"));
+  EXPECT_EQ(retried->metadata.properties.count("won"), 1u);
+}
+
+// A version learned from a lost race that is gone by the next load (the table was dropped) is
+// not taken for the table: the load falls back to what storage holds.
+TEST_F(StorageS3Test, AVersionLearnedFromALostRaceIsCheckedBeforeItIsUsed) {
+  auto winner = Fresh();
+  ASSERT_TRUE(winner->LoadTable(kTable));
+  ASSERT_TRUE(catalog_->LoadTable(kTable));
+  ASSERT_TRUE(SetProperty("won", winner.get()));  // v2
+  ASSERT_FALSE(SetProperty("lost"));
+  ASSERT_TRUE(winner->DropTable(kTable, false));
+  auto loaded = catalog_->LoadTable(kTable);
+  ASSERT_FALSE(loaded);
+  EXPECT_EQ(loaded.error().kind, ErrorKind::kNotFound) << loaded.error().ToString();
+}
+
 // The names v<N> come back when a table is dropped and created again: a catalog that knew the
 // old v<N> must not take it for the new one.
 TEST_F(StorageS3Test, ATableDroppedAndCreatedAgainIsNotTheOneRemembered) {
