@@ -18,6 +18,7 @@
 #include "txn/commit_loop.h"
 #include "txn/files_operation.h"
 #include "txn/operations.h"
+#include "txn/slow_catalog_test_util.h"
 
 namespace floe {
 namespace {
@@ -236,21 +237,7 @@ TEST_F(TableCommitServiceTest, LostSwapWithRequirementsStillHoldingIsRetriedOnTh
   EXPECT_EQ(catalog_->LoadTable(kTable)->metadata.properties.size() >= 30, true);
 }
 
-// Holds every commit for `hold` so that requests pile up behind the one in flight.
-class SlowCatalog : public FaultInjectingCatalog {
- public:
-  SlowCatalog(std::unique_ptr<Catalog> inner, std::chrono::milliseconds hold)
-      : FaultInjectingCatalog(std::move(inner)), hold_(hold) {}
-  Result<LoadedTable> CommitTable(const TableCommit& commit) override {
-    std::this_thread::sleep_for(hold_);
-    ++swaps;
-    return FaultInjectingCatalog::CommitTable(commit);
-  }
-  std::atomic<int> swaps{0};
-
- private:
-  std::chrono::milliseconds hold_;
-};
+using testing_env::SlowCatalog;
 
 TEST_F(TableCommitServiceTest, GroupCommitLandsEveryoneInOneChainAndFailsTheBadRequestAlone) {
   Append(*catalog_, {File("seed")});

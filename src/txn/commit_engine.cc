@@ -7,6 +7,7 @@
 #include <thread>
 #include <utility>
 
+#include "catalog/rest/rest_catalog.h"
 #include "meta/metadata_builder.h"
 #include "txn/commit_pacing.h"
 #include "txn/group_commit.h"
@@ -232,9 +233,11 @@ bool CommitEngine::OnlyAppends() const {
   return std::all_of(parts_.begin(), parts_.end(), [](const auto& part) { return part->plan.OnlyAppends(); });
 }
 
+// Not on a REST catalog: its server groups and rebases its clients' requests itself, and a
+// request holding several appends is not one it could rebase.
 bool CommitEngine::Coalesces(const Part& part) const {
-  return options_.coalesce_appends && part.plan.OnlyAppends() && part.attempt.snapshot_ids.size() == 1 &&
-         part.attempt.commit.updates.size() == 2;
+  return options_.coalesce_appends && dynamic_cast<const RestCatalog*>(&catalog_) == nullptr &&
+         part.plan.OnlyAppends() && part.attempt.snapshot_ids.size() == 1 && part.attempt.commit.updates.size() == 2;
 }
 
 bool CommitEngine::empty() const {

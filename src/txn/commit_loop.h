@@ -42,7 +42,8 @@ struct CommitOptions {
   FileNamer* names = nullptr;
   // A single append joins the other appends that threads of this process commit to the same
   // table through the same Catalog object at the same time: one metadata document and one
-  // swap for all of them (txn/group_commit.h). Off: it swaps alone (for measuring).
+  // swap for all of them (txn/group_commit.h); not on a REST catalog, whose server groups
+  // them itself. Off: it swaps alone (for measuring).
   bool coalesce_appends = true;
 };
 

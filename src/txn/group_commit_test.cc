@@ -11,8 +11,8 @@
 #include <map>
 #include <thread>
 
-#include "catalog/fault_injecting_catalog.h"
 #include "txn/row_writes.h"
+#include "txn/slow_catalog_test_util.h"
 #include "txn/snapshot_refs.h"
 #include "txn/txn_test_util.h"
 
@@ -22,22 +22,7 @@ namespace {
 using txn_test::Batch;
 using txn_test::Order;
 using txn_test::OrdersTable;
-
-// Holds every swap for `hold`, and counts them.
-class SlowCatalog : public FaultInjectingCatalog {
- public:
-  SlowCatalog(std::unique_ptr<Catalog> inner, std::chrono::milliseconds hold)
-      : FaultInjectingCatalog(std::move(inner)), hold_(hold) {}
-  Result<LoadedTable> CommitTable(const TableCommit& commit) override {
-    std::this_thread::sleep_for(hold_);
-    ++swaps;
-    return FaultInjectingCatalog::CommitTable(commit);
-  }
-  std::atomic<int> swaps{0};
-
- private:
-  std::chrono::milliseconds hold_;
-};
+using testing_env::SlowCatalog;
 
 // main's snapshots, newest first.
 std::vector<const Snapshot*> MainChain(const TableMetadata& m) {
@@ -66,13 +51,12 @@ struct Landed {
 
 // The files in the table's metadata folder other than metadata documents: manifests and
 // manifest lists, each of which a snapshot must reach.
-std::set<std::string> ManifestFiles(const OrdersTable& t, const TableMetadata& m) {
+std::set<std::string> ManifestFiles(const TableMetadata& m) {
   std::set<std::string> out;
   for (const auto& entry : std::filesystem::directory_iterator(MetadataFolder(m))) {
     const std::string path = entry.path().string();
     if (path.ends_with(".avro")) out.insert(path);
   }
-  (void)t;
   return out;
 }
 
@@ -155,7 +139,7 @@ TEST(LibraryGroupCommit, EightThreadsAppendingToOneTableShareSwapsAndLandEveryBa
   EXPECT_LT(documents.size(), static_cast<size_t>(kWriters * kBatches));
   // No manifest list a rebase replaced, and no lost attempt's file, is left behind.
   auto reachable = txn_test::ReachableFiles(t.catalog(), m);
-  for (const auto& path : ManifestFiles(t, m)) EXPECT_TRUE(reachable.count(path)) << "unreferenced: " << path;
+  for (const auto& path : ManifestFiles(m)) EXPECT_TRUE(reachable.count(path)) << "unreferenced: " << path;
 }
 
 TEST(LibraryGroupCommit, AnAppendRefusedInAGroupFailsAloneAndTheOthersLand) {
