@@ -1,5 +1,6 @@
-// Many writer processes appending to ONE table through `floe serve` on PostgreSQL, with a
-// delay proxy in front of PostgreSQL that adds round-trip latency to every statement.
+// Many writers (processes, or threads of one process) appending to ONE table through `floe serve`
+// or on PostgreSQL directly, with a delay proxy in front of PostgreSQL that adds round-trip
+// latency to every statement.
 //
 // Usage:
 //   hot_table_bench --floe build/floe --pg postgresql://postgres@127.0.0.1:PORT/floe_test
@@ -7,8 +8,10 @@
 // Paths (the server's FLOE_SERVE_COMMIT): direct = the catalog's commit as before (every lost
 // swap is a 409 the client retries), retry = server-side retry and append rebase, group = those
 // and group commit; catalog = no server: every writer opens the (delayed) PostgreSQL catalog
-// itself, as CLI processes do. Every writer uses Iceberg's default commit.retry.* (the table
-// sets none).
+// itself, as CLI processes do; threads / threads-alone = no server and one process: the
+// writers are threads sharing one catalog object, with the library's group commit of their
+// appends on / off (CommitOptions::coalesce_appends). Every writer uses Iceberg's default
+// commit.retry.* (the table sets none).
 // Per run: landed commits/s, the 1/RTT ceiling (one commit per added round trip), client
 // retries per landed commit, p50/p99 commit latency, the unluckiest writer's share of the
 // mean, and commits that gave up.
@@ -167,37 +170,62 @@ struct RunResult {
   int64_t landed = 0, gave_up = 0;
 };
 
-[[noreturn]] void Writer(const std::string& url, const std::string& dir, int w, double seconds) {
-  auto catalog = OpenCatalog(url, catalog_options);
-  if (!catalog) Die(catalog.error().ToString());
-  auto table = (*catalog)->LoadTable(kTable);
+// Appends one data file per commit to the table until `seconds` have passed since `dir`/go
+// appeared; one line per commit in `out` (milliseconds, retries or -1 when it gave up).
+void AppendLoop(Catalog& catalog, const std::string& dir, int w, double seconds, bool coalesce, std::ostream& out) {
+  auto table = catalog.LoadTable(kTable);
   if (!table) Die(table.error().ToString());
   // One real data file; each commit lists a copy of its entry under a name of its own.
-  DataWriter writer(*(*catalog)->io(), table->metadata);
+  DataWriter writer(*catalog.io(), table->metadata);
   ColumnBatch rows(table->metadata.CurrentSchema());
   (void)rows.AppendRow({Literal::Long(w), Literal::String("w")});
   if (!writer.Write(rows)) Die("write");
   auto files = writer.Finish();
   if (!files) Die(files.error().ToString());
-  std::ofstream out(dir + "/writer-" + std::to_string(w));
   std::ofstream(dir + "/ready-" + std::to_string(w)) << "ready";
   while (!std::filesystem::exists(dir + "/go")) usleep(200);
   const int64_t start = MonotonicMicros();
   const int64_t end = start + static_cast<int64_t>(seconds * 1e6);
+  CommitOptions options;
+  options.coalesce_appends = coalesce;
   for (int i = 0; MonotonicMicros() < end; ++i) {
     DataFile f = files->front();
     f.file_path += ".copy-" + std::to_string(i);
     FilesOperation op(FastAppend({f}));
     const int64_t t = MonotonicMicros();
-    auto r = CommitOperation(**catalog, kTable, op);
+    auto r = CommitOperation(catalog, kTable, op, options);
     if (!r && r.error().kind != ErrorKind::kCommitConflict) Die(r.error().ToString());
     out << (MonotonicMicros() - t) / 1000.0 << " " << (r ? r->attempts - 1 : -1) << "\n";
   }
   out << "window " << start << " " << MonotonicMicros() << "\n";
+}
+
+[[noreturn]] void Writer(const std::string& url, const std::string& dir, int w, double seconds) {
+  auto catalog = OpenCatalog(url, catalog_options);
+  if (!catalog) Die(catalog.error().ToString());
+  std::ofstream out(dir + "/writer-" + std::to_string(w));
+  AppendLoop(**catalog, dir, w, seconds, /*coalesce=*/true, out);
   out.close();
   _exit(0);
 }
 
+void WaitUntilReady(const std::string& dir, int clients, const std::vector<pid_t>& pids) {
+  for (int w = 0; w < clients; ++w) {
+    // A writer that died before it was ready (e.g. refused a connection) ends the run.
+    while (!std::filesystem::exists(dir + "/ready-" + std::to_string(w))) {
+      if (!pids.empty() && waitpid(pids[w], nullptr, WNOHANG) == pids[w]) {
+        for (pid_t pid : pids) kill(pid, SIGKILL);
+        Die("writer " + std::to_string(w) + " exited before it was ready");
+      }
+      usleep(1000);
+    }
+  }
+  std::ofstream(dir + "/go") << "go";
+}
+
+RunResult Summarize(const std::string& dir, int clients);
+
+// `clients` writer processes, each with its own catalog.
 RunResult Run(const std::string& url, int clients, double seconds) {
   const std::string dir = (std::filesystem::temp_directory_path() / ("floe-hot-" + RandomUuidString().substr(0, 8))).string();
   std::filesystem::create_directories(dir);
@@ -207,18 +235,31 @@ RunResult Run(const std::string& url, int clients, double seconds) {
     if (pid == 0) Writer(url, dir, w, seconds);
     pids.push_back(pid);
   }
-  for (int w = 0; w < clients; ++w) {
-    // A writer that died before it was ready (e.g. refused a connection) ends the run.
-    while (!std::filesystem::exists(dir + "/ready-" + std::to_string(w))) {
-      if (waitpid(pids[w], nullptr, WNOHANG) == pids[w]) {
-        for (pid_t pid : pids) kill(pid, SIGKILL);
-        Die("writer " + std::to_string(w) + " exited before it was ready");
-      }
-      usleep(1000);
-    }
-  }
-  std::ofstream(dir + "/go") << "go";
+  WaitUntilReady(dir, clients, pids);
   for (pid_t pid : pids) waitpid(pid, nullptr, 0);
+  return Summarize(dir, clients);
+}
+
+// `clients` writer threads of one process sharing one catalog object: their appends coalesce
+// (group commit in the library) unless `coalesce` is false.
+RunResult RunThreads(const std::string& url, int clients, double seconds, bool coalesce) {
+  const std::string dir = (std::filesystem::temp_directory_path() / ("floe-hot-" + RandomUuidString().substr(0, 8))).string();
+  std::filesystem::create_directories(dir);
+  auto catalog = OpenCatalog(url, catalog_options);
+  if (!catalog) Die(catalog.error().ToString());
+  std::vector<std::thread> threads;
+  for (int w = 0; w < clients; ++w) {
+    threads.emplace_back([&, w] {
+      std::ofstream out(dir + "/writer-" + std::to_string(w));
+      AppendLoop(**catalog, dir, w, seconds, coalesce, out);
+    });
+  }
+  WaitUntilReady(dir, clients, {});
+  for (auto& t : threads) t.join();
+  return Summarize(dir, clients);
+}
+
+RunResult Summarize(const std::string& dir, int clients) {
   RunResult out;
   std::vector<double> ms;
   int64_t retries = 0, fewest = INT64_MAX, first = INT64_MAX, last = 0;
@@ -296,8 +337,10 @@ int main(int argc, char** argv) {
                                 (std::filesystem::temp_directory_path() / name).string();
         std::unique_ptr<testing_env::ServeProcess> server;
         std::string writers_uri = uri;
-        catalog_options.name = path == "catalog" ? name : "default";
-        if (path != "catalog") {
+        const bool threads = path == "threads" || path == "threads-alone";
+        const bool serverless = path == "catalog" || threads;
+        catalog_options.name = serverless ? name : "default";
+        if (!serverless) {
           setenv("FLOE_SERVE_COMMIT", path.c_str(), 1);
           std::string error;
           server = testing_env::ServeProcess::Start(floe_binary, {"--catalog", uri, "--catalog-name", name, "serve"},
@@ -312,7 +355,8 @@ int main(int argc, char** argv) {
           Schema schema(0, {NestedField{1, "id", Type::Long(), true, ""}, NestedField{2, "data", Type::String(), false, ""}});
           if (auto t = (*catalog)->CreateTable(kTable, CreateTableRequest{schema}); !t) Die(t.error().ToString());
         }
-        RunResult r = Run(writers_uri, clients, seconds);
+        RunResult r = threads ? RunThreads(writers_uri, clients, seconds, path == "threads")
+                              : Run(writers_uri, clients, seconds);
         if (server) server->Stop();
         std::filesystem::remove_all(std::filesystem::temp_directory_path() / name);
         if (clients == 1) single = r.rate;

@@ -14,11 +14,11 @@
 #include "catalog/fault_injecting_catalog.h"
 #include "expr/expression.h"
 #include "scan/manifest_reading.h"
-#include "server/append_rebase.h"
-#include "server/group_commit.h"
+#include "txn/append_rebase.h"
 #include "txn/commit_loop.h"
 #include "txn/files_operation.h"
 #include "txn/operations.h"
+#include "txn/slow_catalog_test_util.h"
 
 namespace floe {
 namespace {
@@ -237,21 +237,7 @@ TEST_F(TableCommitServiceTest, LostSwapWithRequirementsStillHoldingIsRetriedOnTh
   EXPECT_EQ(catalog_->LoadTable(kTable)->metadata.properties.size() >= 30, true);
 }
 
-// Holds every commit for `hold` so that requests pile up behind the one in flight.
-class SlowCatalog : public FaultInjectingCatalog {
- public:
-  SlowCatalog(std::unique_ptr<Catalog> inner, std::chrono::milliseconds hold)
-      : FaultInjectingCatalog(std::move(inner)), hold_(hold) {}
-  Result<LoadedTable> CommitTable(const TableCommit& commit) override {
-    std::this_thread::sleep_for(hold_);
-    ++swaps;
-    return FaultInjectingCatalog::CommitTable(commit);
-  }
-  std::atomic<int> swaps{0};
-
- private:
-  std::chrono::milliseconds hold_;
-};
+using testing_env::SlowCatalog;
 
 TEST_F(TableCommitServiceTest, GroupCommitLandsEveryoneInOneChainAndFailsTheBadRequestAlone) {
   Append(*catalog_, {File("seed")});
@@ -293,30 +279,5 @@ TEST_F(TableCommitServiceTest, GroupCommitLandsEveryoneInOneChainAndFailsTheBadR
   EXPECT_EQ(live.size(), static_cast<size_t>(kClients));  // seed + 5, each exactly once
   EXPECT_EQ(live.count(File("g3").file_path), 0u);
 }
-
-TEST(CommitQueue, EveryTicketOfAGroupIsAnsweredOnItsOwnThread) {
-  CommitQueue& queue = CommitQueue::For("test|queue|db.t");
-  std::atomic<int> groups{0}, largest{0};
-  std::vector<std::thread> threads;
-  std::vector<TableCommit> commits(8);
-  std::vector<std::string> answers(8);
-  for (int i = 0; i < 8; ++i) {
-    commits[i].id = TableIdentifier{{"db"}, "t" + std::to_string(i)};
-    threads.emplace_back([&, i] {
-      auto r = queue.Submit(commits[i], [&](const std::vector<CommitQueue::Ticket*>& group) {
-        ++groups;
-        largest = std::max<int>(largest, static_cast<int>(group.size()));
-        std::this_thread::sleep_for(std::chrono::milliseconds(30));
-        for (auto* t : group) t->result = SharedTable{t->commit->id, "answer-" + t->commit->id.name, nullptr};
-      });
-      answers[i] = r ? r->metadata_location : r.error().message;
-    });
-  }
-  for (auto& t : threads) t.join();
-  for (int i = 0; i < 8; ++i) EXPECT_EQ(answers[i], "answer-t" + std::to_string(i));
-  EXPECT_LT(groups.load(), 8);  // requests that waited went together
-  EXPECT_GT(largest.load(), 1);
-}
-
 }  // namespace
 }  // namespace floe

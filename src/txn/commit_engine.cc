@@ -7,8 +7,10 @@
 #include <thread>
 #include <utility>
 
+#include "catalog/rest/rest_catalog.h"
 #include "meta/metadata_builder.h"
 #include "txn/commit_pacing.h"
+#include "txn/group_commit.h"
 #include "util/clock.h"
 
 namespace floe {
@@ -136,6 +138,9 @@ class CommitEngine {
   void DiscardEverything();
   bool empty() const;
   bool OnlyAppends() const;  // every table's plan only appends
+  // Whether `part`'s attempt goes through the group commit: a plan of one append, whose
+  // attempt is one add-snapshot and one set-snapshot-ref.
+  bool Coalesces(const Part& part) const;
   // "commit to db.t" for one table, "commit to db.a, db.b" for several.
   std::string What() const;
 
@@ -227,6 +232,13 @@ bool CommitEngine::OnlyAppends() const {
   return std::all_of(parts_.begin(), parts_.end(), [](const auto& part) { return part->plan.OnlyAppends(); });
 }
 
+// Not on a REST catalog: its server groups and rebases its clients' requests itself, and a
+// request holding several appends is not one it could rebase.
+bool CommitEngine::Coalesces(const Part& part) const {
+  return options_.coalesce_appends && dynamic_cast<const RestCatalog*>(&catalog_) == nullptr &&
+         part.plan.OnlyAppends() && part.attempt.snapshot_ids.size() == 1 && part.attempt.commit.updates.size() == 2;
+}
+
 bool CommitEngine::empty() const {
   return std::all_of(parts_.begin(), parts_.end(), [](const auto& part) { return part->plan.empty(); });
 }
@@ -293,11 +305,21 @@ void CommitEngine::RunAttempt(int number) {
   Swap();
 }
 
-// One table: its own swap. Several: the catalog's atomic swap of all their pointers.
+// One table: its own swap, or for a single append the group commit of the appends this
+// process makes to the table at the same time. Several: the catalog's atomic swap of all
+// their pointers.
 Result<std::vector<SharedTable>> CommitEngine::SwapPointers() {
   if (parts_.size() == 1) {
-    FLOE_ASSIGN_OR_RETURN(SharedTable table, catalog_.CommitSharedTable(parts_.front()->attempt.commit));
-    return std::vector<SharedTable>{std::move(table)};
+    Part& part = *parts_.front();
+    const int number = part.attempt.number;
+    Result<SharedTable> table =
+        Coalesces(part) ? CommitAppendTogether(catalog_, part.attempt.commit,
+                                               [this, number](const TableMetadata& t, int64_t snapshot_id) {
+                                                 return ctx_.NewManifestListPath(t, snapshot_id, number);
+                                               })
+                        : catalog_.CommitSharedTable(part.attempt.commit);
+    if (!table) return std::unexpected(std::move(table.error()));
+    return std::vector<SharedTable>{std::move(*table)};
   }
   std::vector<TableCommit> commits;
   for (const auto& part : parts_) commits.push_back(part->attempt.commit);
@@ -415,6 +437,15 @@ void CommitEngine::Unknown(Error error) {
 std::vector<CommitOutcome> CommitEngine::Landed() {
   for (const auto& part : parts_) {
     part->pacer.Landed(MonotonicMicros() - attempt_start_us_);
+    // A snapshot the group commit rebased landed with a manifest list of its own: the one
+    // this attempt wrote is listed nowhere.
+    for (const auto& update : part->attempt.commit.updates) {
+      const auto* add = std::get_if<AddSnapshot>(&update);
+      const Snapshot* landed =
+          add && part->landed.metadata ? part->landed.metadata->SnapshotById(add->snapshot.snapshot_id) : nullptr;
+      if (landed && landed->manifest_list != add->snapshot.manifest_list)
+        part->attempt.unlisted.push_back(add->snapshot.manifest_list);
+    }
     part->files.Landed(part->attempt.unlisted);
   }
   return Done();
@@ -446,6 +477,10 @@ std::vector<CommitOutcome> CommitEngine::Done() {
     } else if (state_ == AttemptState::kSwapped) {
       outcome.report.snapshot_id = part->attempt.snapshot_id();
       outcome.report.sequence_number = part->attempt.last_sequence_number;
+      // A rebase (group commit) gave it the sequence number the table had next.
+      const Snapshot* landed = outcome.table.metadata ? outcome.table.metadata->SnapshotById(outcome.report.snapshot_id)
+                                                      : nullptr;
+      if (landed) outcome.report.sequence_number = landed->sequence_number;
     }
     outcome.report.metadata_location = outcome.table.metadata_location;
     outcomes.push_back(std::move(outcome));

@@ -40,6 +40,11 @@ struct CommitOptions {
   // another to clear it, which a commit of files written earlier (add-files, a benchmark's
   // prepared files, a metadata-only change) does not pay.
   FileNamer* names = nullptr;
+  // A single append joins the other appends that threads of this process commit to the same
+  // table through the same Catalog object at the same time: one metadata document and one
+  // swap for all of them (txn/group_commit.h); not on a REST catalog, whose server groups
+  // them itself. Off: it swaps alone (for measuring).
+  bool coalesce_appends = true;
 };
 
 // Commits `operation` to table `id`. On success the report says what happened; on failure the

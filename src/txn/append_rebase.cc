@@ -1,4 +1,4 @@
-#include "server/append_rebase.h"
+#include "txn/append_rebase.h"
 
 #include <algorithm>
 #include <charconv>
@@ -7,6 +7,7 @@
 #include "avro/manifest_list.h"
 #include "avro/manifest_reader.h"
 #include "catalog/commit.h"
+#include "txn/commit_loop.h"
 #include "txn/manifest_output.h"
 #include "util/uuid.h"
 
@@ -136,7 +137,8 @@ bool SchemaReadsFilesOf(const Schema& current, const Schema& written) {
   return FieldsReadable(current.fields(), written.AsStruct().get());
 }
 
-Result<std::optional<RebasedAppend>> RebaseAppend(FileIO& io, const TableMetadata& current, const TableCommit& commit) {
+Result<std::optional<RebasedAppend>> RebaseAppend(FileIO& io, const TableMetadata& current, const TableCommit& commit,
+                                                  const ManifestListNamer& namer) {
   const std::optional<RebasedAppend> no;
   auto shape = ShapeOf(commit);
   if (!shape || current.format_version != 2) return no;
@@ -159,6 +161,11 @@ Result<std::optional<RebasedAppend>> RebaseAppend(FileIO& io, const TableMetadat
   if (shape->asserted->snapshot_id) {
     old_head = current.SnapshotById(*shape->asserted->snapshot_id);
     if (!old_head) return no;  // expired meanwhile: the append's base is unknown
+    if (ref == current.refs.end()) return no;  // the branch was removed: not re-created here
+  }
+  if (auto key = mine.summary.find(IdempotencyKeyProperty(current));
+      key != mine.summary.end() && FindIdempotentSnapshot(current, branch, key->second)) {
+    return no;  // landed already (another attempt of the same write)
   }
   // The files' schema must still read under the current one.
   const int written_schema = mine.schema_id.value_or(current.current_schema_id);
@@ -192,8 +199,12 @@ Result<std::optional<RebasedAppend>> RebaseAppend(FileIO& io, const TableMetadat
   }
   std::optional<int64_t> parent;
   if (new_head) parent = new_head->snapshot_id;
-  out.manifest_list = MetadataFolder(current) + "/snap-" + std::to_string(mine.snapshot_id) + "-rebased-" +
-                      RandomUuidString() + ".avro";
+  if (namer) {
+    FLOE_ASSIGN_OR_RETURN(out.manifest_list, namer(current, mine.snapshot_id));
+  } else {
+    out.manifest_list = MetadataFolder(current) + "/snap-" + std::to_string(mine.snapshot_id) + "-rebased-" +
+                        RandomUuidString() + ".avro";
+  }
   FLOE_RETURN_IF_ERROR(
       WriteManifestListFile(io, current, manifests, mine.snapshot_id, parent, out.sequence_number, out.manifest_list));
 

@@ -1,0 +1,242 @@
+#include "txn/group_commit.h"
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "meta/metadata_builder.h"
+#include "util/backoff.h"
+#include "util/clock.h"
+
+namespace floe {
+
+std::shared_ptr<CommitQueue> CommitQueue::For(const std::string& key) {
+  static std::mutex registry_mu;
+  // A queue lives while a commit holds it; the registry forgets the ones nobody holds.
+  static auto* registry = new std::map<std::string, std::weak_ptr<CommitQueue>>();
+  std::lock_guard lock(registry_mu);
+  std::weak_ptr<CommitQueue>& slot = (*registry)[key];
+  std::shared_ptr<CommitQueue> queue = slot.lock();
+  if (!queue) {
+    std::erase_if(*registry, [](const auto& entry) { return entry.second.expired(); });
+    queue = std::make_shared<CommitQueue>();
+    (*registry)[key] = queue;
+  }
+  return queue;
+}
+
+Result<SharedTable> CommitQueue::Submit(Ticket& mine, const GroupRunner& run) {
+  std::unique_lock lock(mu_);
+  waiting_.push_back(&mine);
+  while (!mine.done) {
+    if (leading_) {
+      turn_.wait(lock);
+      continue;
+    }
+    // Lead the next group: this commit and whoever waits, oldest first.
+    leading_ = true;
+    std::erase(waiting_, &mine);
+    std::vector<Ticket*> group{&mine};
+    while (!waiting_.empty() && group.size() < kMaxGroup) {
+      group.push_back(waiting_.front());
+      waiting_.pop_front();
+    }
+    lock.unlock();
+    run(group);
+    for (Ticket* t : group) {
+      t->group_size = group.size();
+      if (!t->result) t->result = Result<SharedTable>(Unavailable("the group commit left this commit unanswered"));
+    }
+    lock.lock();
+    for (Ticket* t : group) t->done = true;  // under the lock: waiters read results only after this
+    leading_ = false;
+    turn_.notify_all();
+  }
+  return std::move(*mine.result);
+}
+
+namespace {
+
+using Ticket = CommitQueue::Ticket;
+
+// A commit the group took: the updates it contributes (its own, or rebased ones).
+struct Accepted {
+  Ticket* ticket = nullptr;
+  std::vector<TableUpdate> updates;
+};
+
+// Requirements that hold exactly when the table is still at `base` in everything a commit's
+// requirement can assert: its uuid, every ref a commit names, and the five ids. Each commit
+// was checked against `base` plus the commits before it, so if these hold on the catalog's
+// current metadata, every commit's own requirements hold there too.
+std::vector<TableRequirement> PinBase(const TableMetadata& base, const std::vector<Accepted>& accepted) {
+  std::set<std::string> refs;
+  for (const Accepted& a : accepted) {
+    for (const auto& r : a.ticket->commit->requirements) {
+      if (auto* ref = std::get_if<AssertRefSnapshotId>(&r)) refs.insert(ref->ref);
+    }
+    for (const auto& u : a.updates) {
+      if (auto* set = std::get_if<SetSnapshotRef>(&u)) refs.insert(set->ref_name);
+      if (auto* remove = std::get_if<RemoveSnapshotRef>(&u)) refs.insert(remove->ref_name);
+    }
+  }
+  std::vector<TableRequirement> pins{AssertTableUuid{base.table_uuid},
+                                     AssertCurrentSchemaId{base.current_schema_id},
+                                     AssertLastAssignedFieldId{base.last_column_id},
+                                     AssertLastAssignedPartitionId{base.last_partition_id},
+                                     AssertDefaultSpecId{base.default_spec_id},
+                                     AssertDefaultSortOrderId{base.default_sort_order_id}};
+  for (const auto& name : refs) {
+    auto it = base.refs.find(name);
+    pins.push_back(AssertRefSnapshotId{name, it == base.refs.end() ? std::nullopt
+                                                                   : std::optional<int64_t>(it->second.snapshot_id)});
+  }
+  return pins;
+}
+
+void DeleteQuietly(FileIO& io, const std::vector<std::string>& paths) {
+  for (const auto& p : paths) (void)io.Delete(p);
+}
+
+// One attempt's plan: which commits go in (in order) and which fail on this base.
+struct Plan {
+  std::vector<Accepted> accepted;
+  std::vector<std::pair<Ticket*, Error>> refused;
+  std::vector<std::string> written;  // rebased manifest lists
+};
+
+// Why a commit cannot go in: every requirement that fails on `running` (the first alone
+// would hide the one a writer must fix when its branch also moved on), else `error`.
+Error RefusalOf(const TableMetadata& running, const TableCommit& commit, const Error& error) {
+  if (error.kind != ErrorKind::kCommitConflict) return error;
+  std::string failed;
+  for (const auto& r : commit.requirements) {
+    if (Status held = CheckRequirement(r, &running); !held) failed += (failed.empty() ? "" : "; ") + held.error().message;
+  }
+  return failed.empty() ? error : Error{ErrorKind::kCommitConflict, failed};
+}
+
+// Checks and applies each commit in order on `base` plus the ones before it.
+Plan PlanGroup(Catalog& catalog, const SharedTable& base, const std::vector<Ticket*>& tickets) {
+  Plan plan;
+  TableMetadata running = *base.metadata;
+  const int64_t now = NowMillis();
+  for (Ticket* t : tickets) {
+    const TableCommit& c = *t->commit;
+    // Its files are read (by a rebase) and then published: they must be written, and a commit
+    // whose files failed fails alone.
+    if (c.await_files) {
+      if (Status written = c.await_files(); !written) {
+        plan.refused.emplace_back(t, written.error());
+        continue;
+      }
+    }
+    auto applied = ApplyCommit(&running, base.metadata_location, c.requirements, c.updates, now);
+    std::vector<TableUpdate> updates = c.updates;
+    if (!applied && applied.error().kind == ErrorKind::kCommitConflict) {
+      auto rebased = RebaseAppend(*catalog.io(), running, c, t->name_manifest_list);
+      if (!rebased) {
+        plan.refused.emplace_back(t, rebased.error().WithContext("rebasing the append onto the new head"));
+        continue;
+      }
+      if (*rebased) {
+        t->rebased = true;
+        plan.written.push_back((*rebased)->manifest_list);
+        applied = ApplyCommit(&running, base.metadata_location, (*rebased)->requirements, (*rebased)->updates, now);
+        updates = std::move((*rebased)->updates);
+      }
+    }
+    if (!applied) {
+      plan.refused.emplace_back(t, RefusalOf(running, c, applied.error()));
+      continue;
+    }
+    running = std::move(*applied);
+    plan.accepted.push_back(Accepted{t, std::move(updates)});
+  }
+  return plan;
+}
+
+}  // namespace
+
+void CommitGroup(Catalog& catalog, const GroupCommitOptions& options, const std::vector<Ticket*>& tickets) {
+  const TableIdentifier& id = tickets.front()->commit->id;
+  Backoff backoff(BackoffPolicy{1, 50});
+  std::string last_conflict;
+  for (int attempt = 1; attempt <= options.max_attempts; ++attempt) {
+    for (Ticket* t : tickets) {
+      t->attempts = attempt;
+      t->rebased = false;
+    }
+    auto base = catalog.LoadSharedTable(id);
+    if (!base) {
+      for (Ticket* t : tickets) t->result = std::unexpected(base.error());
+      return;
+    }
+    Plan plan = PlanGroup(catalog, *base, tickets);
+    auto answer_refused = [&] {
+      for (auto& [t, error] : plan.refused) t->result = std::unexpected(std::move(error));
+    };
+    if (plan.accepted.empty()) {
+      answer_refused();
+      return;
+    }
+    TableCommit combined{id, PinBase(*base->metadata, plan.accepted), {}};
+    for (Accepted& a : plan.accepted) {
+      for (auto& u : a.updates) combined.updates.push_back(std::move(u));
+    }
+    auto committed = catalog.CommitSharedTable(combined);
+    if (committed) {
+      answer_refused();
+      for (Accepted& a : plan.accepted) a.ticket->result = *committed;
+      return;
+    }
+    const Error& error = committed.error();
+    bool moved = error.kind == ErrorKind::kCommitConflict;
+    if (error.kind != ErrorKind::kCommitStateUnknown) {
+      DeleteQuietly(*catalog.io(), plan.written);  // the swap certainly did not happen
+      if (!moved) {
+        // A base that moved in what the pins do not cover (a snapshot on another branch took
+        // the sequence number) fails to apply rather than to swap: that is a lost race too.
+        auto now = catalog.LoadSharedTable(id);
+        moved = now && now->metadata_location != base->metadata_location;
+      }
+    }
+    if (!moved) {
+      // Unknown outcome, or an error the base does not explain: each commit learns it.
+      answer_refused();
+      for (Accepted& a : plan.accepted) a.ticket->result = std::unexpected(error);
+      return;
+    }
+    last_conflict = error.message;
+    if (attempt < options.max_attempts) std::this_thread::sleep_for(std::chrono::milliseconds(backoff.WaitMs(attempt)));
+  }
+  for (Ticket* t : tickets) {
+    t->result = CommitConflict("commit to " + id.ToString() + " lost the race " + std::to_string(options.max_attempts) +
+                               (options.max_attempts == 1 ? " time " : " times ") + "in " + options.who +
+                               "'s group commit; last: " + last_conflict);
+  }
+}
+
+Result<SharedTable> CommitAppendTogether(Catalog& catalog, const TableCommit& commit, const ManifestListNamer& namer) {
+  // The same catalog object: the leader swaps everyone's commit through its own.
+  char key[64];
+  std::snprintf(key, sizeof key, "process|%p|", static_cast<const void*>(&catalog));
+  std::shared_ptr<CommitQueue> queue = CommitQueue::For(key + commit.id.ToString());
+  CommitQueue::Ticket ticket;
+  ticket.commit = &commit;
+  ticket.name_manifest_list = namer;
+  return queue->Submit(ticket, [&catalog](const std::vector<Ticket*>& group) {
+    if (group.size() == 1) {
+      group.front()->attempts = 1;
+      group.front()->result = catalog.CommitSharedTable(*group.front()->commit);
+      return;
+    }
+    // One attempt: a lost swap goes back to each writer's own commit loop, which waits its
+    // turn (commit_pacing.h), rebuilds on the new base and comes back here.
+    CommitGroup(catalog, GroupCommitOptions{1, "this process"}, group);
+  });
+}
+
+}  // namespace floe
