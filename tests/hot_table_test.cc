@@ -25,6 +25,7 @@
 #include "txn/commit_loop.h"
 #include "txn/files_operation.h"
 #include "txn/operations.h"
+#include "util/uuid.h"
 #include "write/data_writer.h"
 
 namespace floe {
@@ -227,7 +228,8 @@ TEST_P(HotTableTest, LostAnswerInAGroupReplaysItsFirstAnswerAndABadRequestFailsA
         .dump();
   };
   constexpr int kClients = 8;
-  const std::string lost_key = "0190f1e2-79b0-7cc3-98c4-dc0c0c07398f";
+  // A fresh key each run: the PostgreSQL catalog keeps answers across runs on one cluster.
+  const std::string lost_key = RandomUuidString();
   std::vector<int> status(kClients, 0);
   std::vector<std::thread> threads;
   for (int c = 0; c < kClients; ++c) {
