@@ -44,7 +44,7 @@ IntentStore* IntentStoreOf(Catalog& catalog) { return dynamic_cast<IntentStore*>
 
 std::unique_ptr<FileNamer> NewWriteNamer(Catalog& catalog, const TableIdentifier& id, const TableMetadata& table) {
   IntentStore* store = IntentStoreOf(catalog);
-  if (!store) return std::make_unique<FileNamer>();
+  if (!store || table.Property(kWriteIntentsEnabled, "true") == "false") return std::make_unique<FileNamer>();
   return std::make_unique<FileNamer>(std::make_unique<CatalogIntentLog>(*store, id, MetadataFolder(table)));
 }
 

@@ -8,7 +8,6 @@
 #include "avro/manifest_reader.h"
 #include "catalog/commit.h"
 #include "txn/manifest_output.h"
-#include "util/uuid.h"
 
 namespace floe {
 namespace {
@@ -136,7 +135,8 @@ bool SchemaReadsFilesOf(const Schema& current, const Schema& written) {
   return FieldsReadable(current.fields(), written.AsStruct().get());
 }
 
-Result<std::optional<RebasedAppend>> RebaseAppend(FileIO& io, const TableMetadata& current, const TableCommit& commit) {
+Result<std::optional<RebasedAppend>> RebaseAppend(FileIO& io, const TableMetadata& current, const TableCommit& commit,
+                                                  FileNamer* names) {
   const std::optional<RebasedAppend> no;
   auto shape = ShapeOf(commit);
   if (!shape || current.format_version != 2) return no;
@@ -192,8 +192,10 @@ Result<std::optional<RebasedAppend>> RebaseAppend(FileIO& io, const TableMetadat
   }
   std::optional<int64_t> parent;
   if (new_head) parent = new_head->snapshot_id;
-  out.manifest_list = MetadataFolder(current) + "/snap-" + std::to_string(mine.snapshot_id) + "-rebased-" +
-                      RandomUuidString() + ".avro";
+  FileNamer unrecorded;
+  FLOE_ASSIGN_OR_RETURN(out.manifest_list, (names ? *names : unrecorded)
+                                               .NewPath(MetadataFolder(current),
+                                                        "snap-" + std::to_string(mine.snapshot_id) + "-rebased-", ".avro"));
   FLOE_RETURN_IF_ERROR(
       WriteManifestListFile(io, current, manifests, mine.snapshot_id, parent, out.sequence_number, out.manifest_list));
 

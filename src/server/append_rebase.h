@@ -29,6 +29,7 @@
 
 #include "catalog/catalog.h"
 #include "io/file_io.h"
+#include "io/file_namer.h"
 
 namespace floe {
 
@@ -42,8 +43,10 @@ struct RebasedAppend {
 
 // The commit rebased onto `current`, or nullopt when it is not an append the server may rebase
 // (the caller then answers with the original conflict). An error is a failure to read or write
-// the files involved.
-Result<std::optional<RebasedAppend>> RebaseAppend(FileIO& io, const TableMetadata& current, const TableCommit& commit);
+// the files involved. With `names`, the new manifest list is named by it, so recorded in the
+// write intent first (io/file_namer.h).
+Result<std::optional<RebasedAppend>> RebaseAppend(FileIO& io, const TableMetadata& current, const TableCommit& commit,
+                                                  FileNamer* names = nullptr);
 
 // Whether data files written with `written` can be listed under `current`: every required
 // column of `current` exists in `written` and every column both know has the same type.

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <thread>
 
+#include "catalog/intent_store.h"
 #include "meta/metadata_builder.h"
 #include "server/append_rebase.h"
 #include "server/group_commit.h"
@@ -82,7 +83,8 @@ Error RefusalOf(const TableMetadata& running, const TableCommit& commit, const E
 }
 
 // Checks and applies each request in order on `base` plus the ones before it.
-Plan PlanGroup(Catalog& catalog, const SharedTable& base, const std::vector<Ticket*>& tickets) {
+// Rebased manifest lists are named by `names`, in the attempt's write intent.
+Plan PlanGroup(Catalog& catalog, const SharedTable& base, const std::vector<Ticket*>& tickets, FileNamer& names) {
   Plan plan;
   TableMetadata running = *base.metadata;
   const int64_t now = NowMillis();
@@ -91,7 +93,7 @@ Plan PlanGroup(Catalog& catalog, const SharedTable& base, const std::vector<Tick
     auto applied = ApplyCommit(&running, base.metadata_location, c.requirements, c.updates, now);
     std::vector<TableUpdate> updates = c.updates;
     if (!applied && applied.error().kind == ErrorKind::kCommitConflict) {
-      auto rebased = RebaseAppend(*catalog.io(), running, c);
+      auto rebased = RebaseAppend(*catalog.io(), running, c, &names);
       if (!rebased) {
         plan.refused.emplace_back(t, rebased.error().WithContext("rebasing the append onto the new head"));
         continue;
@@ -125,7 +127,10 @@ void RunGroup(Catalog& catalog, const ServerCommitOptions& options, const std::v
       for (Ticket* t : tickets) t->result = std::unexpected(base.error());
       return;
     }
-    Plan plan = PlanGroup(catalog, *base, tickets);
+    // The intent is cleared once the lists it names are referenced or deleted; an unknown
+    // outcome leaves it for the reclamation (io/file_namer.h).
+    const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, *base->metadata);
+    Plan plan = PlanGroup(catalog, *base, tickets, *names);
     auto answer_refused = [&] {
       for (auto& [t, error] : plan.refused) t->result = std::unexpected(std::move(error));
     };
@@ -139,6 +144,7 @@ void RunGroup(Catalog& catalog, const ServerCommitOptions& options, const std::v
     }
     auto committed = catalog.CommitSharedTable(combined);
     if (committed) {
+      (void)names->Clear();
       answer_refused();
       for (Accepted& a : plan.accepted) a.ticket->result = *committed;
       return;
@@ -147,6 +153,7 @@ void RunGroup(Catalog& catalog, const ServerCommitOptions& options, const std::v
     bool moved = error.kind == ErrorKind::kCommitConflict;
     if (error.kind != ErrorKind::kCommitStateUnknown) {
       DeleteQuietly(*catalog.io(), plan.written);  // the swap certainly did not happen
+      (void)names->Clear();
       if (!moved) {
         // A base that moved in what the pins do not cover (a snapshot on another branch took
         // the sequence number) fails to apply rather than to swap: that is a lost race too.
