@@ -66,6 +66,11 @@ IntentStore* IntentStoreOf(Catalog& catalog);
 // then found by the listing sweep alone). Default true.
 inline constexpr const char* kWriteIntentsEnabled = "floe.write-intents.enabled";
 
+// A recorded write's manifest lists are "snap-<uuid>.avro": their names are reserved with the
+// write's first record, before an attempt picks its snapshot id (unrecorded ones keep
+// Iceberg's "snap-<snapshot id>-<attempt>-<uuid>.avro").
+inline constexpr const char* kRecordedManifestListPrefix = "snap-";
+
 // A namer for one new write to table `id`: recording into the catalog's intent store under a
 // fresh attempt id, or not recording when the catalog keeps none or the table turned them off.
 std::unique_ptr<FileNamer> NewWriteNamer(Catalog& catalog, const TableIdentifier& id, const TableMetadata& table);
