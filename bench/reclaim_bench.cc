@@ -12,16 +12,20 @@
 // on local disk, and on S3 it would be one LIST request per 1,000 keys returned: that column
 // is computed from the files the listing returned.
 //
-// Usage: reclaim_bench [files=100000] [writers=100] [sqlite|storage|both]
+// With "s3", the storage catalog with its warehouse on the S3 server of FLOE_TEST_S3_ENDPOINT
+// (`bash scripts/s3.sh start`, then export the line of build/s3.env): there every FileIO call
+// is a request, and a listing one LIST per 1,000 keys.
+//
+// Usage: reclaim_bench [files=100000] [writers=100] [sqlite|storage|both|s3]
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 #include "catalog/catalog.h"
 #include "catalog/intent_store.h"
 #include "io/fault_injecting_file_io.h"
 #include "io/local_file_io.h"
+#include "io/s3_test_env.h"
 #include "maint/intent_reclamation.h"
 #include "maint/orphan_files.h"
 #include "txn/commit_loop.h"
@@ -40,12 +44,8 @@ const TableIdentifier kTable{{"bench"}, "orders"};
 using bench::Die;
 using bench::Must;
 
-std::string LocalOf(const std::string& p) { return p.starts_with("file://") ? p.substr(7) : p; }
-
-void Touch(const std::string& path) {
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-  std::ofstream(path) << "x";
-}
+// An object of one byte (the bench's data files and leftovers: only their names matter).
+void Touch(FileIO& io, const std::string& path) { Must(io.CreateIfAbsent(path, "x")); }
 
 // `files` committed data files in commits of 1,000 (one manifest each).
 void FillTable(Catalog& catalog, int files) {
@@ -59,7 +59,7 @@ void FillTable(Catalog& catalog, int files) {
       f.file_format = FileFormat::kParquet;
       f.record_count = 1;
       f.file_size_in_bytes = 1;
-      Touch(LocalOf(f.file_path));
+      Touch(*catalog.io(), f.file_path);
       batch.push_back(std::move(f));
     }
     FilesOperation op(FastAppend(std::move(batch)));
@@ -73,8 +73,8 @@ void KilledWriters(Catalog& catalog, int writers) {
   auto table = Must(catalog.LoadTable(kTable));
   for (int w = 0; w < writers; ++w) {
     auto names = NewWriteNamer(catalog, kTable, table.metadata);
-    for (int i = 0; i < 2; ++i) Touch(LocalOf(Must(names->NewPath(table.metadata.location + "/data", "", ".parquet"))));
-    Touch(LocalOf(Must(names->NewPath(table.metadata.location + "/metadata", "", "-m0.avro"))));
+    for (int i = 0; i < 2; ++i) Touch(*catalog.io(), Must(names->NewPath(table.metadata.location + "/data", "", ".parquet")));
+    Touch(*catalog.io(), Must(names->NewPath(table.metadata.location + "/metadata", "", "-m0.avro")));
     names.release();  // a killed writer clears nothing (leaked on purpose: it "died")
   }
 }
@@ -114,11 +114,18 @@ void Bench(const std::string& kind, int files, int writers) {
   const std::string dir =
       (std::filesystem::temp_directory_path() / ("floe-reclaim-" + RandomUuidString().substr(0, 8))).string();
   std::filesystem::create_directories(dir);
-  auto io = std::make_shared<FaultInjectingFileIO>(std::make_shared<LocalFileIO>());
+  std::shared_ptr<FileIO> storage = std::make_shared<LocalFileIO>();
+  std::string uri = kind == "sqlite" ? "sqlite://" + dir + "/catalog.db?warehouse=" + dir + "/warehouse"
+                                     : "file://" + dir + "/warehouse";
+  if (kind == "s3") {
+    // The storage catalog with its warehouse on the S3 server of FLOE_TEST_S3_ENDPOINT (moto).
+    storage = TestS3FileIO();
+    if (!storage) Die(std::string("s3: ") + kNoS3Message);
+    uri = TestS3Prefix("reclaim-bench") + "?" + TestS3UriParams();
+  }
+  auto io = std::make_shared<FaultInjectingFileIO>(storage);
   CatalogOptions options;
   options.io = io;
-  const std::string uri = kind == "sqlite" ? "sqlite://" + dir + "/catalog.db?warehouse=" + dir + "/warehouse"
-                                           : "file://" + dir + "/warehouse";
   auto catalog = Must(OpenCatalog(uri, options));
   Must(catalog->CreateNamespace({"bench"}, {}));
   CreateTableRequest request;
@@ -157,10 +164,12 @@ int main(int argc, char** argv) {
   const int files = argc > 1 ? std::atoi(argv[1]) : 100000;
   const int writers = argc > 2 ? std::atoi(argv[2]) : 100;
   const std::string which = argc > 3 ? argv[3] : "both";
-  std::printf("### Reclaiming what %d killed writers left in a table of %d files (local disk)\n\n", writers, files);
+  std::printf("### Reclaiming what %d killed writers left in a table of %d files (%s)\n\n", writers, files,
+              which == "s3" ? "storage catalog on S3" : "local disk");
   std::printf("| catalog | sweep | ms | files deleted | files listed | LIST requests on S3 (1,000 keys each) | "
               "file reads | file deletes | intent requests |\n|---|---|---|---|---|---|---|---|---|\n");
   if (which == "sqlite" || which == "both") Bench("sqlite", files, writers);
   if (which == "storage" || which == "both") Bench("storage", files, writers);
+  if (which == "s3") Bench("s3", files, writers);
   return 0;
 }

@@ -18,7 +18,7 @@ Status TableTransaction::SetProperties(const std::map<std::string, std::string>&
 Status TableTransaction::Append(const Rows& rows) {
   const TableMetadata& staged = impl_->tx.staged();
   FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, RowsToBatch(rows, staged.CurrentSchema()));
-  DataWriter writer(*impl_->catalog->io(), staged);
+  DataWriter writer(*impl_->catalog->io(), staged, impl_->tx.names());
   Status written = writer.Write(batch);
   auto files = written ? writer.Finish() : std::unexpected(written.error());
   if (!files) {

@@ -44,8 +44,15 @@ IntentStore* IntentStoreOf(Catalog& catalog) { return dynamic_cast<IntentStore*>
 
 std::unique_ptr<FileNamer> NewWriteNamer(Catalog& catalog, const TableIdentifier& id, const TableMetadata& table) {
   IntentStore* store = IntentStoreOf(catalog);
-  if (!store) return std::make_unique<FileNamer>();
-  return std::make_unique<FileNamer>(std::make_unique<CatalogIntentLog>(*store, id, MetadataFolder(table)));
+  if (!store || table.Property(kWriteIntentsEnabled, "true") == "false") return std::make_unique<FileNamer>();
+  const std::string folder = MetadataFolder(table);
+  auto namer = std::make_unique<FileNamer>(std::make_unique<CatalogIntentLog>(*store, id, folder));
+  // The commit's new manifests (one per content and spec, usually one or two) and its manifest
+  // list join the write's first record (txn/commit_loop.cc names them): one durable write
+  // covers a small append's data file, manifest and list.
+  namer->Anticipate(folder, "", "-m0.avro", 2);
+  namer->Anticipate(folder, kRecordedManifestListPrefix, ".avro", 1);
+  return namer;
 }
 
 std::string IntentText(int64_t created_ms, const std::vector<std::string>& paths) {

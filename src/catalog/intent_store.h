@@ -62,8 +62,17 @@ class IntentStore {
 // The catalog's intent store, or nullptr when it keeps none (REST client, wrappers).
 IntentStore* IntentStoreOf(Catalog& catalog);
 
+// Table property: "false" turns a table's write intents off (its killed writers' files are
+// then found by the listing sweep alone). Default true.
+inline constexpr const char* kWriteIntentsEnabled = "floe.write-intents.enabled";
+
+// A recorded write's manifest lists are "snap-<uuid>.avro": their names are reserved with the
+// write's first record, before an attempt picks its snapshot id (unrecorded ones keep
+// Iceberg's "snap-<snapshot id>-<attempt>-<uuid>.avro").
+inline constexpr const char* kRecordedManifestListPrefix = "snap-";
+
 // A namer for one new write to table `id`: recording into the catalog's intent store under a
-// fresh attempt id, or not recording when the catalog keeps none.
+// fresh attempt id, or not recording when the catalog keeps none or the table turned them off.
 std::unique_ptr<FileNamer> NewWriteNamer(Catalog& catalog, const TableIdentifier& id, const TableMetadata& table);
 
 // The text form of one batch (the storage catalog's object and the SQL row's paths column).

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "catalog/intent_store.h"
 #include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/read_ahead.h"
@@ -228,20 +229,29 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     auto table = (*catalog)->LoadTable(*id);
     if (!table) return ctx.Fail(table.error());
     FileRows rows(overwrite_files, overwrite_format, table->metadata.CurrentSchema(), overwrite_text);
-    DataWriter writer(*(*catalog)->io(), table->metadata);
+    // One write intent for the data files and the commit's manifests (io/file_namer.h).
+    const std::unique_ptr<FileNamer> names = NewWriteNamer(**catalog, *id, table->metadata);
+    DataWriter writer(*(*catalog)->io(), table->metadata, names.get());
+    auto abort = [&] {
+      writer.Abort();
+      (void)names->Clear();
+    };
     ColumnBatch batch;
     while (true) {
       auto more = rows.Next(&batch);
-      if (!more) return ctx.Fail(more.error());
+      if (!more) {
+        abort();
+        return ctx.Fail(more.error());
+      }
       if (!*more) break;
       if (auto st = writer.Write(batch); !st) {
-        writer.Abort();
+        abort();
         return ctx.Fail(st.error());
       }
     }
     auto files = writer.Finish();
     if (!files) {
-      writer.Abort();
+      abort();
       return ctx.Fail(files.error());
     }
     const Snapshot* head = table->metadata.SnapshotForRef(overwrite_args.branch);
@@ -254,6 +264,7 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     FilesOperation operation(OverwriteByFilter(filter, std::move(*files), start, *isolation));
     CommitOptions commit = OptionsFrom(overwrite_args).commit;
     commit.discard_written_files = [&writer] { writer.Abort(); };  // only when certainly failed
+    commit.names = names.get();
     auto report = CommitOperation(**catalog, *id, operation, commit);
     if (!report) return ctx.Fail(report.error());
     std::cout << "overwrite " << id->ToString() << ": " << added_rows << " rows written in " << added_files

@@ -51,6 +51,12 @@ class FileNamer {
   // from the intent is returned as is: no name, so no file.
   Result<std::string> NewPath(const std::string& folder, const std::string& prefix, const std::string& suffix);
 
+  // Names the write will ask for later in `folder` with `prefix` and `suffix` (its commit's
+  // manifests and manifest list, say): `count` of them join the next record, whichever name
+  // triggers it, so that a write naming a data file, then manifests, then a manifest list
+  // makes one record, not one per kind. Unrecorded namers ignore it.
+  void Anticipate(const std::string& folder, const std::string& prefix, const std::string& suffix, size_t count);
+
   // Clears the intent (see the order above). Names reserved and not yet used are dropped with
   // it; a name asked for afterwards starts a new record.
   Status Clear();
@@ -66,7 +72,12 @@ class FileNamer {
   };
   mutable std::mutex mu_;
   std::unique_ptr<IntentLog> log_;
+  struct Anticipated {
+    std::string folder, prefix, suffix;
+    size_t count = 0;
+  };
   std::map<std::string, Reserved> reserved_;  // by folder, prefix and suffix
+  std::vector<Anticipated> anticipated_;      // for the next record, then again after Clear
   int64_t records_ = 0;
 };
 

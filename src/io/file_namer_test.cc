@@ -87,3 +87,36 @@ TEST(FileNamer, WithoutALogNamesAreUniqueAndUnrecorded) {
 
 }  // namespace
 }  // namespace floe
+
+namespace floe {
+namespace {
+
+TEST(FileNamer, AnticipatedNamesJoinTheFirstRecord) {
+  std::vector<std::vector<std::string>> records;
+  int clears = 0;
+  FileNamer namer = RecordingNamer(&records, &clears);
+  namer.Anticipate("/t/metadata", "", "-m0.avro", 2);
+  namer.Anticipate("/t/metadata", "snap-", ".avro", 1);
+  auto data = namer.NewPath("/t/data", "", ".parquet");
+  ASSERT_TRUE(data.has_value());
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].size(), 4u);  // the data file, two manifests, one manifest list
+  std::vector<std::string> later;
+  for (int i = 0; i < 2; ++i) later.push_back(*namer.NewPath("/t/metadata", "", "-m0.avro"));
+  later.push_back(*namer.NewPath("/t/metadata", "snap-", ".avro"));
+  EXPECT_EQ(records.size(), 1u) << "an anticipated name was recorded again";
+  for (const auto& p : later)
+    EXPECT_NE(std::find(records[0].begin(), records[0].end(), p), records[0].end()) << p << " is not in the record";
+  EXPECT_TRUE(later[2].starts_with("/t/metadata/snap-") && later[2].ends_with(".avro")) << later[2];
+  // Past what was anticipated, a kind records on its own again.
+  ASSERT_TRUE(namer.NewPath("/t/metadata", "", "-m0.avro").has_value());
+  EXPECT_EQ(records.size(), 2u);
+  // After a clear, the next write's first record carries the anticipated names again.
+  ASSERT_TRUE(namer.Clear().has_value());
+  ASSERT_TRUE(namer.NewPath("/t/data", "", ".parquet").has_value());
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records[2].size(), 4u);
+}
+
+}  // namespace
+}  // namespace floe

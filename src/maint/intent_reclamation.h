@@ -7,11 +7,20 @@
 // per folder (1, 2, 4, ... 64 names a record). The exact paths are recorded, never a prefix, so
 // reclaiming needs no listing. The write path:
 //   - data and delete files: named while the rows stream, before the commit loop starts
-//     (DataWriter and WriteDeleteFile take the namer; AppendRows and compaction pass one);
+//     (DataWriter, PositionDeleteWriter, EqualityDeleteWriter and WriteDeleteFile take the
+//     namer). Every operation that writes files makes one with NewWriteNamer and commits
+//     through CommitWrittenFiles (txn/merge_on_read.h), which takes it: append, copy-on-write
+//     and merge-on-read delete and update, upsert, overwrite; compaction and the CLI's
+//     overwrite pass it in CommitOptions::names; a Transaction owns one (names()), which the
+//     library's TableTransaction writes through and its plan hands to the engine
+//     (PlanOptions::names, one per table of a multi-table commit);
 //   - manifests and manifest lists: named by the commit engine through OperationContext::names,
-//     in the same intent as the data files (CommitOptions::names); a commit whose caller gave
-//     no namer records none (each record is a durable catalog write: about one fsync on
-//     SQLite, a PUT on S3);
+//     in the same intent as the data files; a commit whose caller gave no namer (add-files, a
+//     metadata-only change) records none (each record is a durable catalog write: about one
+//     fsync on SQLite, a PUT on S3);
+//   - the manifest list a REST server writes when it rebases an append (txn/append_rebase.h)
+//     is named by a namer of the server's group attempt, cleared once the swap landed or
+//     certainly failed;
 //   - the metadata document is the catalog's: in the storage catalog writing it is the commit
 //     itself (never an orphan); a SQL catalog writes it just before its swap, unrecorded.
 // The engine clears the intent when the commit landed and its lost attempts' files are

@@ -11,7 +11,9 @@
 #include <thread>
 
 #include "catalog/catalog_test_env.h"
+#include "catalog/commit.h"
 #include "catalog/fault_injecting_catalog.h"
+#include "catalog/intent_store.h"
 #include "expr/expression.h"
 #include "scan/manifest_reading.h"
 #include "txn/append_rebase.h"
@@ -39,6 +41,31 @@ class CapturingCatalog : public FaultInjectingCatalog {
     return Unavailable("captured for the test");
   }
   std::vector<TableCommit> captured;
+};
+
+// Loses every commit on its way to the wrapped catalog (CommitStateUnknown, nothing applied),
+// and keeps the wrapped catalog's write intents.
+class LosingCatalog : public FaultInjectingCatalog, public IntentStore {
+ public:
+  // `store`: the intents of `inner`.
+  LosingCatalog(std::unique_ptr<Catalog> inner, IntentStore* store)
+      : FaultInjectingCatalog(std::move(inner)), store_(store) {
+    FailBeforeApplyWhen([](int) { return true; });
+  }
+  Status RecordIntent(const TableIdentifier& id, const std::string& folder, const std::string& attempt, int64_t batch,
+                      const std::vector<std::string>& paths) override {
+    return store_->RecordIntent(id, folder, attempt, batch, paths);
+  }
+  Status ClearIntent(const TableIdentifier& id, const std::string& folder, const std::string& attempt,
+                     int64_t batches) override {
+    return store_->ClearIntent(id, folder, attempt, batches);
+  }
+  Result<std::vector<WriteIntentBatch>> ListIntents(const TableIdentifier& id, const std::string& folder) override {
+    return store_->ListIntents(id, folder);
+  }
+
+ private:
+  IntentStore* store_;
 };
 
 class TableCommitServiceTest : public ::testing::Test {
@@ -147,6 +174,48 @@ TEST_F(TableCommitServiceTest, StaleAppendIsRebasedOntoTheNewHead) {
   // New entries inherit the rebased sequence number; the others keep theirs.
   EXPECT_EQ(live.at(File("b").file_path), head->sequence_number);
   EXPECT_LT(live.at(File("a").file_path), live.at(File("c").file_path));
+}
+
+// The manifest list a rebase writes is named in a write intent first: when the swap's outcome
+// is unknown the list and its intent stay (for the reclamation from intents); a rebase that
+// landed clears its own intent.
+TEST_F(TableCommitServiceTest, RebasedManifestListsAreRecordedInAWriteIntent) {
+  Append(*catalog_, {File("a")});
+  TableCommit stale = Captured(FastAppend({File("b")}));
+  Append(*catalog_, {File("c")});
+  IntentStore* store = IntentStoreOf(*catalog_);
+  ASSERT_NE(store, nullptr);
+  auto intents = [&] {
+    std::vector<std::string> paths;
+    auto listed = store->ListIntents(kTable, MetadataFolder(catalog_->LoadTable(kTable)->metadata));
+    EXPECT_TRUE(listed) << listed.error().ToString();
+    if (listed)
+      for (const auto& batch : *listed) paths.insert(paths.end(), batch.paths.begin(), batch.paths.end());
+    return paths;
+  };
+  ASSERT_TRUE(intents().empty());
+
+  std::unique_ptr<Catalog> inner = Open();
+  IntentStore* inner_store = IntentStoreOf(*inner);
+  LosingCatalog losing(std::move(inner), inner_store);
+  auto lost = CommitTableOnServer(losing, stale);
+  ASSERT_FALSE(lost);
+  EXPECT_EQ(lost.error().kind, ErrorKind::kCommitStateUnknown);
+  const std::vector<std::string> recorded = intents();
+  ASSERT_EQ(recorded.size(), 1u);
+  const std::string list = recorded.front();
+  EXPECT_NE(list.find("-rebased-"), std::string::npos) << list;
+  EXPECT_TRUE(catalog_->io()->Exists(list).value_or(false)) << list;
+
+  // Landed: its own attempt's intent is cleared; the lost attempt's stays for the reclamation
+  // (maint/intent_reclamation.h), which deletes that list since nothing reaches it.
+  auto landed = CommitTableOnServer(*catalog_, stale);
+  ASSERT_TRUE(landed) << landed.error().ToString();
+  EXPECT_EQ(intents(), recorded);
+  const std::string& landed_list = landed->metadata->CurrentSnapshot()->manifest_list;
+  EXPECT_NE(landed_list.find("-rebased-"), std::string::npos) << landed_list;
+  EXPECT_TRUE(catalog_->io()->Exists(landed_list).value_or(false));
+  EXPECT_EQ(LiveFiles().size(), 3u);
 }
 
 TEST_F(TableCommitServiceTest, RebasedNextToAConcurrentDeleteOfAnotherFile) {

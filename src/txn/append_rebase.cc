@@ -9,7 +9,6 @@
 #include "catalog/commit.h"
 #include "txn/commit_loop.h"
 #include "txn/manifest_output.h"
-#include "util/uuid.h"
 
 namespace floe {
 namespace {

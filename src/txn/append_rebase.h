@@ -34,6 +34,7 @@
 
 #include "catalog/catalog.h"
 #include "io/file_io.h"
+#include "io/file_namer.h"
 
 namespace floe {
 

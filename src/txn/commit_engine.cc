@@ -92,6 +92,7 @@ struct Part {
         pacer(CommitPacer::ForTable(catalog.name() + "/" + plan.id().ToString())) {}
 
   CommitPlan& plan;
+  FileNamer* names = nullptr;  // this table's write intent, if any
   CommitFiles files;
   CommitPacer& pacer;
   SharedTable table;   // as last loaded; let go of before each swap
@@ -108,11 +109,10 @@ class CommitEngine {
     for (CommitPlan* plan : plans) parts_.push_back(std::make_unique<Part>(catalog, *plan, background_));
     ctx_.io = catalog.io().get();
     ctx_.background_writes = &background_;
-    // A write intent belongs to one table; a commit of several records none (the listing
-    // sweep of remove-orphan-files still finds what a killed one left).
-    if (parts_.size() == 1) {
-      ctx_.names = options.names;
-      parts_.front()->files.SetNames(options.names);
+    // A write intent belongs to one table: each plan's own, or the options' for a single table.
+    for (const auto& part : parts_) {
+      part->names = part->plan.names() ? part->plan.names() : parts_.size() == 1 ? options.names : nullptr;
+      part->files.SetNames(part->names);
     }
   }
 
@@ -183,6 +183,7 @@ Result<std::vector<CommitOutcome>> CommitEngine::Run() {
   if (auto replayed = Replayed()) return *replayed;
   const int64_t t = MonotonicMicros();
   for (const auto& part : parts_) {
+    ctx_.names = part->names;
     Status prepared = part->plan.Prepare(ctx_, *part->table.metadata);
     if (!prepared) {
       report_.write_ms += MillisSince(t);
@@ -294,6 +295,7 @@ void CommitEngine::RunAttempt(int number) {
     part->attempt.number = number;
   }
   for (const auto& part : parts_) {
+    ctx_.names = part->names;
     Status built = part->plan.Build(ctx_, *part->table.metadata, part->attempt, report_);
     if (!built) return Lose(built.error(), /*may_retry=*/false);
     part->our_snapshot_ids.insert(part->attempt.snapshot_ids.begin(), part->attempt.snapshot_ids.end());

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "catalog/commit.h"
+#include "catalog/intent_store.h"
 #include "meta/table_properties.h"
 #include "txn/commit_engine.h"
 #include "util/clock.h"
@@ -50,8 +51,8 @@ SnapshotRef MovedBranch(const TableMetadata& base, const std::string& branch, in
 
 Result<std::string> OperationContext::NewManifestListPath(const TableMetadata& table, int64_t snapshot_id,
                                                           int attempt) const {
+  if (names && names->recording()) return names->NewPath(MetadataFolder(table), kRecordedManifestListPrefix, ".avro");
   const std::string prefix = "snap-" + std::to_string(snapshot_id) + "-" + std::to_string(attempt) + "-";
-  if (names) return names->NewPath(MetadataFolder(table), prefix, ".avro");
   return JoinPath(MetadataFolder(table), prefix + RandomUuidString() + ".avro");
 }
 

@@ -57,6 +57,10 @@ struct PlanOptions {
   std::optional<std::string> idempotency_key;
   std::map<std::string, std::string> summary;  // extra entries in every snapshot's summary
   bool transaction = false;                    // for messages: "transaction on db.t"
+  // The namer the plan's new files are named by (io/file_namer.h): the caller's data files, and
+  // the commit's manifests and lists, in one write intent of this table. Unset, the engine uses
+  // CommitOptions::names for a commit of one table; else nothing is recorded.
+  FileNamer* names = nullptr;
 };
 
 class CommitPlan {
@@ -74,6 +78,7 @@ class CommitPlan {
   // "commit to db.t", "schema change to db.t", "transaction on db.t": for messages.
   std::string what() const;
   const std::optional<std::string>& idempotency_key() const { return options_.idempotency_key; }
+  FileNamer* names() const { return options_.names; }
   // The branch whose ancestry holds the idempotency key (the last operation's, else main), when
   // a key is set.
   std::optional<std::string> key_branch() const;

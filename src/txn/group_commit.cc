@@ -6,6 +6,7 @@
 #include <set>
 #include <thread>
 
+#include "catalog/intent_store.h"
 #include "meta/metadata_builder.h"
 #include "util/backoff.h"
 #include "util/clock.h"
@@ -118,8 +119,10 @@ Error RefusalOf(const TableMetadata& running, const TableCommit& commit, const E
   return failed.empty() ? error : Error{ErrorKind::kCommitConflict, failed};
 }
 
-// Checks and applies each commit in order on `base` plus the ones before it.
-Plan PlanGroup(Catalog& catalog, const SharedTable& base, const std::vector<Ticket*>& tickets) {
+// Checks and applies each commit in order on `base` plus the ones before it. A rebased
+// manifest list is named by its writer's namer when the ticket has one (the library), else by
+// `names`, the group attempt's own write intent (the server's requests).
+Plan PlanGroup(Catalog& catalog, const SharedTable& base, const std::vector<Ticket*>& tickets, FileNamer& names) {
   Plan plan;
   TableMetadata running = *base.metadata;
   const int64_t now = NowMillis();
@@ -136,7 +139,13 @@ Plan PlanGroup(Catalog& catalog, const SharedTable& base, const std::vector<Tick
     auto applied = ApplyCommit(&running, base.metadata_location, c.requirements, c.updates, now);
     std::vector<TableUpdate> updates = c.updates;
     if (!applied && applied.error().kind == ErrorKind::kCommitConflict) {
-      auto rebased = RebaseAppend(*catalog.io(), running, c, t->name_manifest_list);
+      ManifestListNamer namer = t->name_manifest_list;
+      if (!namer) {
+        namer = [&names](const TableMetadata& table, int64_t snapshot_id) {
+          return names.NewPath(MetadataFolder(table), "snap-" + std::to_string(snapshot_id) + "-rebased-", ".avro");
+        };
+      }
+      auto rebased = RebaseAppend(*catalog.io(), running, c, namer);
       if (!rebased) {
         plan.refused.emplace_back(t, rebased.error().WithContext("rebasing the append onto the new head"));
         continue;
@@ -174,7 +183,11 @@ void CommitGroup(Catalog& catalog, const GroupCommitOptions& options, const std:
       for (Ticket* t : tickets) t->result = std::unexpected(base.error());
       return;
     }
-    Plan plan = PlanGroup(catalog, *base, tickets);
+    // The intent is cleared once the lists it names are referenced or deleted; an unknown
+    // outcome leaves it for the reclamation (io/file_namer.h). Nothing is recorded unless a
+    // list is named through it.
+    const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, *base->metadata);
+    Plan plan = PlanGroup(catalog, *base, tickets, *names);
     auto answer_refused = [&] {
       for (auto& [t, error] : plan.refused) t->result = std::unexpected(std::move(error));
     };
@@ -188,6 +201,7 @@ void CommitGroup(Catalog& catalog, const GroupCommitOptions& options, const std:
     }
     auto committed = catalog.CommitSharedTable(combined);
     if (committed) {
+      (void)names->Clear();
       answer_refused();
       for (Accepted& a : plan.accepted) a.ticket->result = *committed;
       return;
@@ -196,6 +210,7 @@ void CommitGroup(Catalog& catalog, const GroupCommitOptions& options, const std:
     bool moved = error.kind == ErrorKind::kCommitConflict;
     if (error.kind != ErrorKind::kCommitStateUnknown) {
       DeleteQuietly(*catalog.io(), plan.written);  // the swap certainly did not happen
+      (void)names->Clear();
       if (!moved) {
         // A base that moved in what the pins do not cover (a snapshot on another branch took
         // the sequence number) fails to apply rather than to swap: that is a lost race too.

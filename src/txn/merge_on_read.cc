@@ -1,5 +1,6 @@
 #include "txn/merge_on_read.h"
 
+#include "catalog/intent_store.h"
 #include "expr/binder.h"
 #include "expr/row_evaluator.h"
 #include "meta/table_properties.h"
@@ -29,10 +30,11 @@ Result<WriteMode> ChosenWriteMode(Catalog& catalog, const TableIdentifier& id, R
 }
 
 Result<CommitReport> CommitWrittenFiles(Catalog& catalog, const TableIdentifier& id, FilesChange change,
-                                        const RowWriteOptions& options, const std::function<void()>& abort,
-                                        bool* rebase_possible) {
+                                        const RowWriteOptions& options, FileNamer& names,
+                                        const std::function<void()>& abort, bool* rebase_possible) {
   FilesOperation operation(std::move(change));
   CommitOptions commit = options.commit;
+  commit.names = &names;
   commit.discard_written_files = abort;  // the engine alone knows when the commit certainly failed
   auto report = CommitOperation(catalog, id, operation, commit);
   if (!report && rebase_possible) {
@@ -104,11 +106,13 @@ Result<RowWriteResult> MergeOnRead(Catalog& catalog, const TableIdentifier& id, 
   scan.filter = bound;
   FLOE_ASSIGN_OR_RETURN(std::vector<FileScanTask> tasks, PlanFiles(io, base, scan));
 
-  PositionDeleteWriter deletes(io, base);
-  DataWriter writer(io, base);
+  const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, base);
+  PositionDeleteWriter deletes(io, base, names.get());
+  DataWriter writer(io, base, names.get());
   auto abort = [&] {
     deletes.Abort();
     writer.Abort();
+    (void)names->Clear();
   };
   std::vector<int64_t> positions, matched_positions;
   for (FileScanTask task : tasks) {
@@ -161,7 +165,7 @@ Result<RowWriteResult> MergeOnRead(Catalog& catalog, const TableIdentifier& id, 
   if (assignments) change.fail_on_new_matching_deletes = true;
   change.row_scope = RowScopeFor(bound, options);
   FLOE_ASSIGN_OR_RETURN(result.commit,
-                        CommitWrittenFiles(catalog, id, std::move(change), options, abort, rebase_possible));
+                        CommitWrittenFiles(catalog, id, std::move(change), options, *names, abort, rebase_possible));
   result.committed = !result.commit.idempotent_replay;
   return result;
 }

@@ -30,14 +30,17 @@ Result<RowWriteResult> MergeOnReadUpdate(Catalog& catalog, const TableIdentifier
                                          const std::vector<Assignment>& assignments,
                                          const RowWriteOptions& options = {});
 
-// Commits `change` whose new files are already written; `abort` deletes them. The commit
-// engine calls it when the commit certainly failed or was an idempotent replay, never when it
-// landed or may have (CommitOptions::discard_written_files).
+// Commits `change` whose new files are already written, each named by `names` (the write's
+// NewWriteNamer, catalog/intent_store.h): the commit's manifests and manifest lists join that
+// intent, which the engine clears once the commit landed or certainly failed (CommitOptions::
+// names). `abort` deletes the written files. The commit engine calls it when the commit
+// certainly failed or was an idempotent replay, never when it landed or may have
+// (CommitOptions::discard_written_files).
 // `rebase_possible`, when given, is set when a refusal came only from commits that did not
 // touch the write's rows (FilesOperation::rebase_possible).
 Result<CommitReport> CommitWrittenFiles(Catalog& catalog, const TableIdentifier& id, FilesChange change,
-                                        const RowWriteOptions& options, const std::function<void()>& abort,
-                                        bool* rebase_possible = nullptr);
+                                        const RowWriteOptions& options, FileNamer& names,
+                                        const std::function<void()>& abort, bool* rebase_possible = nullptr);
 
 // Runs `write` (read, write files, commit, all from the table's state at the call) and, while
 // its commit is refused with *rebase_possible set, runs it again on the new state: a rebase,

@@ -1,5 +1,6 @@
 #include "txn/overwrite_writes.h"
 
+#include "catalog/intent_store.h"
 #include "expr/binder.h"
 #include "txn/merge_on_read.h"
 #include "write/data_writer.h"
@@ -13,8 +14,12 @@ Result<RowWriteResult> ReplacePartitionsWith(Catalog& catalog, const TableIdenti
   const TableMetadata& base = table.metadata;
   FLOE_ASSIGN_OR_RETURN(const Snapshot* head, BranchHead(base, id, options.write.commit.branch));
   if (rows.num_rows == 0) return result;  // no partition is touched
-  DataWriter writer(*catalog.io(), base);
-  auto abort = [&] { writer.Abort(); };
+  const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, base);
+  DataWriter writer(*catalog.io(), base, names.get());
+  auto abort = [&] {
+    writer.Abort();
+    (void)names->Clear();
+  };
   if (auto st = writer.Write(rows); !st) {
     abort();
     return std::unexpected(st.error());
@@ -30,7 +35,7 @@ Result<RowWriteResult> ReplacePartitionsWith(Catalog& catalog, const TableIdenti
   std::optional<int64_t> start;
   if (head) start = head->snapshot_id;
   FilesChange change = ReplacePartitions(std::move(*files), start, options.isolation);
-  FLOE_ASSIGN_OR_RETURN(result.commit, CommitWrittenFiles(catalog, id, std::move(change), options.write, abort));
+  FLOE_ASSIGN_OR_RETURN(result.commit, CommitWrittenFiles(catalog, id, std::move(change), options.write, *names, abort));
   result.committed = !result.commit.idempotent_replay;
   return result;
 }
@@ -45,7 +50,9 @@ Result<RowWriteResult> DeleteFilesWhere(Catalog& catalog, const TableIdentifier&
   FLOE_ASSIGN_OR_RETURN(Expr bound, Bind(filter, base.CurrentSchema()));
   FLOE_ASSIGN_OR_RETURN(IsolationLevel isolation, IsolationFor(base, RowLevelCommand::kDelete));
   FilesChange change = OverwriteByFilter(bound, {}, head->snapshot_id, isolation);
-  FLOE_ASSIGN_OR_RETURN(result.commit, CommitWrittenFiles(catalog, id, std::move(change), options, [] {}));
+  // No data file, but the commit's manifests and manifest list are recorded all the same.
+  const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, base);
+  FLOE_ASSIGN_OR_RETURN(result.commit, CommitWrittenFiles(catalog, id, std::move(change), options, *names, [] {}));
   result.committed = !result.commit.idempotent_replay;
   // What went: the new snapshot's summary counts it.
   FLOE_ASSIGN_OR_RETURN(LoadedTable after, catalog.LoadTable(id));

@@ -38,7 +38,12 @@ Result<RowWriteResult> RewriteMatching(Catalog& catalog, const TableIdentifier& 
   scan.filter = bound;
   FLOE_ASSIGN_OR_RETURN(std::vector<FileScanTask> tasks, PlanFiles(io, base, scan));
 
-  DataWriter writer(io, base);
+  const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, base);
+  DataWriter writer(io, base, names.get());
+  auto abort = [&] {
+    writer.Abort();
+    (void)names->Clear();
+  };
   std::vector<DataFile> removed;
   for (FileScanTask task : tasks) {
     task.residual = True();  // read every live row of the file; the filter is applied below
@@ -70,8 +75,8 @@ Result<RowWriteResult> RewriteMatching(Catalog& catalog, const TableIdentifier& 
   result.files_removed = static_cast<int64_t>(removed.size());
   FilesChange files = CopyOnWrite(std::move(removed), std::move(added), head->snapshot_id, bound, isolation);
   files.row_scope = RowScopeFor(bound, options);
-  FLOE_ASSIGN_OR_RETURN(result.commit, CommitWrittenFiles(catalog, id, std::move(files), options,
-                                                          [&] { writer.Abort(); }, rebase_possible));
+  FLOE_ASSIGN_OR_RETURN(result.commit,
+                        CommitWrittenFiles(catalog, id, std::move(files), options, *names, abort, rebase_possible));
   result.committed = true;
   return result;
 }
@@ -120,10 +125,8 @@ Result<RowWriteResult> AppendRows(Catalog& catalog, const TableIdentifier& id, c
   result.files_added = static_cast<int64_t>(files->size());
   if (options.after_files_written) options.after_files_written();
   FilesChange change = options.merge_append ? MergeAppend(std::move(*files)) : FastAppend(std::move(*files));
-  RowWriteOptions named = options;
-  named.commit.names = names.get();
   FLOE_ASSIGN_OR_RETURN(result.commit,
-                        CommitWrittenFiles(catalog, id, std::move(change), named, [&] { writer.Abort(); }));
+                        CommitWrittenFiles(catalog, id, std::move(change), options, *names, [&] { writer.Abort(); }));
   result.committed = !result.commit.idempotent_replay;
   return result;
 }

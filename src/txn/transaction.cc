@@ -1,5 +1,6 @@
 #include "txn/transaction.h"
 
+#include "catalog/intent_store.h"
 #include "txn/commit_engine.h"
 
 namespace floe {
@@ -7,6 +8,7 @@ namespace floe {
 Status Transaction::Begin() {
   FLOE_ASSIGN_OR_RETURN(base_, catalog_.LoadTable(id_));
   staged_ = base_.metadata;
+  if (!names_) names_ = NewWriteNamer(catalog_, id_, base_.metadata);
   begun_ = true;
   return Ok();
 }
@@ -45,7 +47,7 @@ void Transaction::AddOperation(std::unique_ptr<SnapshotOperation> operation, std
 Result<std::unique_ptr<CommitPlan>> Transaction::Plan(const CommitOptions& options) {
   if (committed_) return InvalidArgument("transaction on " + id_.ToString() + " was already committed");
   if (!begun_) FLOE_RETURN_IF_ERROR(Begin());
-  auto plan = std::make_unique<CommitPlan>(id_, PlanOptions{options.idempotency_key, options.summary, /*transaction=*/true});
+  auto plan = std::make_unique<CommitPlan>(id_, PlanOptions{options.idempotency_key, options.summary, /*transaction=*/true, names_.get()});
   for (auto& step : steps_) {
     if (auto* change = std::get_if<MetadataChange>(&step)) {
       plan->AddMetadataChange(*change);

@@ -3,7 +3,7 @@
 //   Transaction tx(catalog, id);
 //   FLOE_RETURN_IF_ERROR(tx.Begin());
 //   FLOE_RETURN_IF_ERROR(tx.UpdateSchema(SchemaUpdate().AddColumn("note", Type::String())));
-//   DataWriter writer(io, tx.staged());          // writes with the new schema
+//   DataWriter writer(io, tx.staged(), tx.names());  // new schema; names in the write intent
 //   ... tx.AddOperation(std::make_unique<FilesOperation>(FastAppend(files)));
 //   FLOE_ASSIGN_OR_RETURN(CommitReport r, tx.Commit());
 //
@@ -44,6 +44,10 @@ class Transaction {
   const TableMetadata& base() const { return base_.metadata; }
   // The base with the metadata changes added so far applied (write data files against this).
   const TableMetadata& staged() const { return staged_; }
+  // Names the transaction's new files (data and delete files the caller writes, then the
+  // commit's manifests) in one write intent of the table (io/file_namer.h), which the commit
+  // clears once it landed or certainly failed. Valid after Begin.
+  FileNamer* names() const { return names_.get(); }
 
   Status AddMetadataChange(const MetadataChange& change);
   Status UpdateSchema(const SchemaUpdate& update);
@@ -72,6 +76,7 @@ class Transaction {
   TableIdentifier id_;
   LoadedTable base_;
   TableMetadata staged_;
+  std::unique_ptr<FileNamer> names_;
   bool begun_ = false;
   bool committed_ = false;
   std::vector<Step> steps_;

@@ -2,6 +2,7 @@
 
 #include <unordered_set>
 
+#include "catalog/intent_store.h"
 #include "expr/binder.h"
 #include "scan/delete_filter.h"
 #include "scan/table_scan.h"
@@ -76,13 +77,15 @@ Result<RowWriteResult> UpsertOnce(Catalog& catalog, const TableIdentifier& id, c
   std::optional<int64_t> start;
   if (head) start = head->snapshot_id;
 
-  DataWriter writer(io, base);
-  PositionDeleteWriter position_deletes(io, base);
-  EqualityDeleteWriter equality_deletes(io, base, key_ids);
+  const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, base);
+  DataWriter writer(io, base, names.get());
+  PositionDeleteWriter position_deletes(io, base, names.get());
+  EqualityDeleteWriter equality_deletes(io, base, key_ids, names.get());
   auto abort = [&] {
     writer.Abort();
     position_deletes.Abort();
     equality_deletes.Abort();
+    (void)names->Clear();
   };
   auto fail = [&](const Error& e) -> Result<RowWriteResult> {
     abort();
@@ -153,7 +156,7 @@ Result<RowWriteResult> UpsertOnce(Catalog& catalog, const TableIdentifier& id, c
   change.rebase_when_rows_touched = isolation == IsolationLevel::kSnapshot;
   change.row_scope = RowScopeFor(bound, options, key_ids, key_set);
   FLOE_ASSIGN_OR_RETURN(result.commit,
-                        CommitWrittenFiles(catalog, id, std::move(change), options, abort, rebase_possible));
+                        CommitWrittenFiles(catalog, id, std::move(change), options, *names, abort, rebase_possible));
   result.committed = !result.commit.idempotent_replay;
   return result;
 }

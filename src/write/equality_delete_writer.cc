@@ -27,8 +27,9 @@ Result<std::vector<int>> ResolveEqualityIds(const Schema& schema, const std::vec
   return ids;
 }
 
-EqualityDeleteWriter::EqualityDeleteWriter(FileIO& io, const TableMetadata& table, std::vector<int> equality_ids)
-    : io_(io), table_(table), equality_ids_(std::move(equality_ids)) {
+EqualityDeleteWriter::EqualityDeleteWriter(FileIO& io, const TableMetadata& table, std::vector<int> equality_ids,
+                                           FileNamer* names)
+    : io_(io), table_(table), names_(names), equality_ids_(std::move(equality_ids)) {
   std::vector<NestedField> fields;
   for (int id : equality_ids_) {
     const NestedField* f = table.CurrentSchema().FindField(id);
@@ -95,6 +96,7 @@ Result<std::vector<DataFile>> EqualityDeleteWriter::Finish() {
     spec.partition = g.partition;
     spec.equality_ids = equality_ids_;
     spec.properties = table_.properties;
+    spec.names = names_;
     FLOE_ASSIGN_OR_RETURN(DataFile f, WriteDeleteFile(io_, table_, delete_schema_, g.rows, spec));
     written_.push_back(f.file_path);
     out.push_back(std::move(f));

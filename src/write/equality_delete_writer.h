@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "io/file_io.h"
+#include "io/file_namer.h"
 #include "meta/data_file.h"
 #include "meta/table_metadata.h"
 #include "types/column_batch.h"
@@ -27,7 +28,9 @@ Result<std::vector<int>> ResolveEqualityIds(const Schema& schema, const std::vec
 
 class EqualityDeleteWriter {
  public:
-  EqualityDeleteWriter(FileIO& io, const TableMetadata& table, std::vector<int> equality_ids);
+  // With `names`, each delete file's name is recorded in the write's intent first (io/file_namer.h).
+  EqualityDeleteWriter(FileIO& io, const TableMetadata& table, std::vector<int> equality_ids,
+                       FileNamer* names = nullptr);
 
   // Deletes the keys of `rows` (columns matched by field id; the key columns and the default
   // spec's partition source columns must be present).
@@ -46,6 +49,7 @@ class EqualityDeleteWriter {
   };
   FileIO& io_;
   const TableMetadata& table_;
+  FileNamer* names_;
   std::vector<int> equality_ids_;
   Schema delete_schema_;
   std::map<std::string, Group> groups_;

@@ -27,7 +27,8 @@ const Schema& PositionDeleteSchema() {
   return schema;
 }
 
-PositionDeleteWriter::PositionDeleteWriter(FileIO& io, const TableMetadata& table) : io_(io), table_(table) {}
+PositionDeleteWriter::PositionDeleteWriter(FileIO& io, const TableMetadata& table, FileNamer* names)
+    : io_(io), table_(table), names_(names) {}
 
 void PositionDeleteWriter::Delete(const DataFile& data_file, int64_t position) {
   Group& g = groups_[PartitionKey(data_file)];
@@ -85,6 +86,7 @@ Result<std::vector<DataFile>> PositionDeleteWriter::Finish() {
     spec.spec_id = g.spec_id;
     spec.partition = g.partition;
     spec.properties = properties;
+    spec.names = names_;
     FLOE_ASSIGN_OR_RETURN(DataFile f, WriteDeleteFile(io_, table_, PositionDeleteSchema(), batch, spec));
     written_.push_back(f.file_path);
     if (g.positions.size() == 1) f.referenced_data_file = g.positions.begin()->first;

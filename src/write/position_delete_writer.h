@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "io/file_io.h"
+#include "io/file_namer.h"
 #include "meta/data_file.h"
 #include "meta/table_metadata.h"
 #include "types/schema.h"
@@ -27,7 +28,8 @@ const Schema& PositionDeleteSchema();
 
 class PositionDeleteWriter {
  public:
-  PositionDeleteWriter(FileIO& io, const TableMetadata& table);
+  // With `names`, each delete file's name is recorded in the write's intent first (io/file_namer.h).
+  PositionDeleteWriter(FileIO& io, const TableMetadata& table, FileNamer* names = nullptr);
   ~PositionDeleteWriter() = default;
 
   // Row `position` of `data_file` is deleted. Duplicates are written once.
@@ -51,6 +53,7 @@ class PositionDeleteWriter {
   };
   FileIO& io_;
   const TableMetadata& table_;
+  FileNamer* names_;
   std::map<std::string, Group> groups_;  // by partition key
   std::vector<std::string> written_;
 };

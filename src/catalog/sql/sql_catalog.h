@@ -72,7 +72,14 @@ class SqlCatalog : public Catalog, public PointerStore, public IntentStore {
   // Documents are named <version>-<uuid>.metadata.json, never reused: safe to cache.
   MetadataCache* metadata_cache() override { return metadata_cache_.get(); }
 
-  // IntentStore (sql_intents.cc): rows of floe_write_intents.
+  // Clears the intents whose clear was deferred (sql_intents.cc), best effort.
+  ~SqlCatalog() override;
+
+  // IntentStore (sql_intents.cc): rows of floe_write_intents. A clear is deferred: its DELETE
+  // runs in the transaction of the next record (one durable write then covers a write's
+  // record and the previous write's clear), before the next listing, once 64 are waiting, or
+  // when the catalog is closed. A deferred clear is never needed for safety: an intent whose
+  // files are referenced or deleted reclaims nothing.
   Status RecordIntent(const TableIdentifier& id, const std::string& metadata_folder, const std::string& attempt_id,
                       int64_t batch_number, const std::vector<std::string>& paths) override;
   Status ClearIntent(const TableIdentifier& id, const std::string& metadata_folder, const std::string& attempt_id,
@@ -110,6 +117,9 @@ class SqlCatalog : public Catalog, public PointerStore, public IntentStore {
   bool has_type_column_ = false;
   std::shared_ptr<MetadataCache> metadata_cache_;
   bool intent_table_ready_ = false;
+  std::vector<std::string> deferred_clears_;  // attempt ids (mu_)
+  // Deletes the rows of deferred_clears_ (mu_ held, inside a transaction or not).
+  Status DeleteDeferredClearsLocked();
   std::atomic<int64_t> intent_requests_ = 0;
 };
 

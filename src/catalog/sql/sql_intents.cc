@@ -30,6 +30,21 @@ Result<int64_t> ParseCount(const SqlValue& v, const std::string& what) {
 
 }  // namespace
 
+constexpr size_t kMaxDeferredClears = 64;
+
+SqlCatalog::~SqlCatalog() {
+  std::lock_guard lock(mu_);
+  if (!deferred_clears_.empty() && conn_) (void)InWriteTransaction([&] { return DeleteDeferredClearsLocked(); });
+}
+
+Status SqlCatalog::DeleteDeferredClearsLocked() {
+  for (const auto& attempt_id : deferred_clears_)
+    FLOE_RETURN_IF_ERROR(conn_->Execute("DELETE FROM floe_write_intents WHERE catalog_name = ? AND attempt_id = ?",
+                                        {name_, attempt_id}));
+  deferred_clears_.clear();
+  return Ok();
+}
+
 Status SqlCatalog::EnsureIntentTableLocked() {
   if (intent_table_ready_) return Ok();
   FLOE_ASSIGN_OR_RETURN(bool exists, conn_->HasColumn("floe_write_intents", "paths"));
@@ -45,24 +60,37 @@ Status SqlCatalog::RecordIntent(const TableIdentifier& id, const std::string&, c
   std::lock_guard lock(mu_);
   FLOE_RETURN_IF_ERROR(EnsureIntentTableLocked());
   ++intent_requests_;
-  // Autocommit: durable when it returns, before any of the files exists.
-  auto inserted = conn_->Execute(
-      "INSERT INTO floe_write_intents (catalog_name, table_namespace, table_name, attempt_id, batch_number, "
-      "created_ms, paths) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      {name_, NamespaceToString(id.ns), id.name, attempt_id, std::to_string(batch_number), std::to_string(NowMillis()),
-       text});
-  if (!inserted) return std::unexpected(inserted.error().WithContext("recording the write intent of " + id.ToString()));
+  auto insert = [&]() -> Status {
+    FLOE_RETURN_IF_ERROR(conn_->Execute(
+        "INSERT INTO floe_write_intents (catalog_name, table_namespace, table_name, attempt_id, batch_number, "
+        "created_ms, paths) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        {name_, NamespaceToString(id.ns), id.name, attempt_id, std::to_string(batch_number),
+         std::to_string(NowMillis()), text}));
+    return Ok();
+  };
+  // Durable when it returns, before any of the files exists; the deferred clears ride along
+  // (kept for a later try if the transaction fails).
+  std::vector<std::string> clearing = deferred_clears_;
+  Status inserted = clearing.empty() ? insert() : InWriteTransaction([&]() -> Status {
+    FLOE_RETURN_IF_ERROR(insert());
+    return DeleteDeferredClearsLocked();
+  });
+  if (!inserted) {
+    deferred_clears_ = std::move(clearing);
+    return std::unexpected(inserted.error().WithContext("recording the write intent of " + id.ToString()));
+  }
   return Ok();
 }
 
 Status SqlCatalog::ClearIntent(const TableIdentifier& id, const std::string&, const std::string& attempt_id,
                                int64_t) {
   std::lock_guard lock(mu_);
+  deferred_clears_.push_back(attempt_id);
+  if (deferred_clears_.size() < kMaxDeferredClears) return Ok();
   FLOE_RETURN_IF_ERROR(EnsureIntentTableLocked());
   ++intent_requests_;
-  auto deleted = conn_->Execute("DELETE FROM floe_write_intents WHERE catalog_name = ? AND attempt_id = ?",
-                                {name_, attempt_id});
-  if (!deleted) return std::unexpected(deleted.error().WithContext("clearing the write intent of " + id.ToString()));
+  Status deleted = InWriteTransaction([&] { return DeleteDeferredClearsLocked(); });
+  if (!deleted) return std::unexpected(deleted.error().WithContext("clearing the write intents of " + id.ToString()));
   return Ok();
 }
 
@@ -87,6 +115,11 @@ Result<std::vector<WriteIntentBatch>> SqlCatalog::ListIntents(const TableIdentif
   FLOE_ASSIGN_OR_RETURN(bool exists, conn_->HasColumn("floe_write_intents", "paths"));
   if (!exists) return std::vector<WriteIntentBatch>{};  // no write recorded one yet
   ++intent_requests_;
+  if (!deferred_clears_.empty()) {
+    // This process's own landed writes show no intent.
+    Status cleared = InWriteTransaction([&] { return DeleteDeferredClearsLocked(); });
+    if (!cleared) return std::unexpected(cleared.error().WithContext("clearing the write intents of " + id.ToString()));
+  }
   FLOE_ASSIGN_OR_RETURN(auto rows, conn_->Query("SELECT attempt_id, batch_number, created_ms, paths FROM "
                                                 "floe_write_intents WHERE catalog_name = ? AND table_namespace = ? "
                                                 "AND table_name = ?",

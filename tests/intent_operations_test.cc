@@ -1,0 +1,286 @@
+// Every writing operation records its files in a write intent before it creates them, so what a
+// writer killed mid-attempt left is reclaimed from the intents alone (maint/intent_reclamation.h).
+//
+// For each operation family (copy-on-write delete and update, merge-on-read delete, upsert,
+// overwrite, a library transaction through floe::CommitTogether) a child process (this test
+// binary again, in its child mode) runs the operation on a table of committed rows and kills
+// itself with SIGKILL once the attempt's files are written: at the swap for the operations (its
+// data or delete files are on storage, its manifests and manifest list named and written or
+// being written), before the commit for the transaction (its data files are). Then, in the
+// parent:
+//   - every file the dead writer left is named by an intent;
+//   - ReclaimFromIntents deletes exactly those, lists none of the table's storage, and keeps
+//     every file the landed commits reach: the table reads the same rows.
+// On SQLite, PostgreSQL (FLOE_TEST_PG_URI), the storage catalog on local disk, and the storage
+// catalog on S3 (FLOE_TEST_S3_ENDPOINT, moto).
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <set>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "catalog/catalog_test_env.h"
+#include "catalog/commit.h"
+#include "catalog/intent_store.h"
+#include "floe/catalog.h"
+#include "floe/transaction.h"
+#include "maint/intent_reclamation.h"
+#include "scan/table_scan.h"
+#include "txn/merge_on_read.h"
+#include "txn/overwrite_writes.h"
+#include "txn/row_writes.h"
+#include "txn/upsert.h"
+#include "types/schema_text.h"
+#include "util/clock.h"
+#include "floe_process.h"
+
+namespace floe {
+namespace {
+
+using testing_env::Backend;
+
+constexpr const char* kSchema = "order_id long not null, note string";
+constexpr const char* kChildEnv = "FLOE_INTENT_TEST_CHILD";  // "<op>\n<uri>\n<catalog name>\n<ns>"
+constexpr int64_t kRows = 3000;
+
+enum class Op { kCowDelete, kCowUpdate, kMorDelete, kUpsert, kOverwrite, kTransaction };
+
+const char* OpName(Op op) {
+  switch (op) {
+    case Op::kCowDelete: return "CowDelete";
+    case Op::kCowUpdate: return "CowUpdate";
+    case Op::kMorDelete: return "MorDelete";
+    case Op::kUpsert: return "Upsert";
+    case Op::kOverwrite: return "Overwrite";
+    case Op::kTransaction: return "Transaction";
+  }
+  return "?";
+}
+
+ColumnBatch Rows(int64_t first, int64_t count, const std::string& note) {
+  ColumnBatch rows(*ParseSchemaText(kSchema));
+  for (int64_t i = 0; i < count; ++i) (void)rows.AppendRow({Literal::Long(first + i), Literal::String(note)});
+  return rows;
+}
+
+[[noreturn]] void Die() {
+  raise(SIGKILL);
+  _exit(99);  // never reached
+}
+
+// The child: runs `op` on table <ns>.orders and dies with SIGKILL mid-attempt. Any return is a
+// failure of the operation itself (exit code 3, its message on stderr).
+int RunChild(Op op, const std::string& uri, const std::string& name, const std::string& ns) {
+  const TableIdentifier id{{ns}, "orders"};
+  auto fail = [](const Error& e) {
+    std::fprintf(stderr, "child: %s\n", e.message.c_str());
+    return 3;
+  };
+  if (op == Op::kTransaction) {
+    ConnectionOptions options;
+    options.name = name;
+    auto connection = Connection::Open(uri, options);
+    if (!connection) return fail(connection.error());
+    auto table = connection->LoadTable(ns + ".orders");
+    if (!table) return fail(table.error());
+    auto tx = table->NewTransaction();
+    if (!tx) return fail(tx.error());
+    floe::Rows rows{{"order_id", "note"}, {}};
+    for (int64_t i = 0; i < 2000; ++i) rows.rows.push_back({int64_t{900000 + i}, std::string("killed")});
+    if (Status st = tx->Append(rows); !st) return fail(st.error());
+    WriteOptions write;
+    write.before_commit = Die;
+    auto committed = CommitTogether({&*tx}, write);
+    return committed ? 4 : fail(committed.error());
+  }
+  CatalogOptions options;
+  options.name = name;
+  auto opened = OpenCatalog(uri, options);
+  if (!opened) return fail(opened.error());
+  Catalog& catalog = **opened;
+  RowWriteOptions write;
+  write.commit.before_swap = [](int) { Die(); };
+  const Expr filter = LessThan("order_id", Literal::Long(kRows / 2));
+  Result<RowWriteResult> result = InvalidArgument("no operation");
+  switch (op) {
+    case Op::kCowDelete:
+      write.mode = WriteMode::kCopyOnWrite;
+      result = DeleteWhere(catalog, id, filter, write);
+      break;
+    case Op::kCowUpdate: {
+      write.mode = WriteMode::kCopyOnWrite;
+      auto sets = ParseAssignments("note = 'updated'");
+      if (!sets) return fail(sets.error());
+      result = UpdateWhere(catalog, id, filter, *sets, write);
+      break;
+    }
+    case Op::kMorDelete:
+      write.mode = WriteMode::kMergeOnRead;
+      result = DeleteWhere(catalog, id, filter, write);
+      break;
+    case Op::kUpsert:
+      write.mode = WriteMode::kCopyOnWrite;
+      result = Upsert(catalog, id, Rows(kRows - 100, 200, "upserted"), {"order_id"}, write);
+      break;
+    case Op::kOverwrite: {
+      OverwriteOptions overwrite;
+      overwrite.write = write;
+      result = ReplacePartitionsWith(catalog, id, Rows(0, 100, "overwritten"), overwrite);
+      break;
+    }
+    case Op::kTransaction: break;
+  }
+  return result ? 4 : fail(result.error());
+}
+
+// Child mode: set by the parent's environment; skipped in a normal run.
+TEST(IntentOperationsChild, RunAndDie) {
+  const char* spec = std::getenv(kChildEnv);
+  if (spec == nullptr) GTEST_SKIP() << "the child of IntentOperations (runs only when " << kChildEnv << " is set)";
+  std::vector<std::string> parts;
+  std::string rest = spec;
+  for (size_t nl; (nl = rest.find('\n')) != std::string::npos; rest = rest.substr(nl + 1)) parts.push_back(rest.substr(0, nl));
+  parts.push_back(rest);
+  ASSERT_EQ(parts.size(), 4u);
+  _exit(RunChild(static_cast<Op>(std::atoi(parts[0].c_str())), parts[1], parts[2], parts[3]));
+}
+
+class IntentOperations : public ::testing::TestWithParam<std::tuple<Backend, Op>> {
+ protected:
+  void SetUp() override {
+    place_ = testing_env::MakePlace(std::get<0>(GetParam()), dir_.path());
+    if (place_.uri.empty()) {
+      if (place_.skip_reason.starts_with("skipped")) GTEST_SKIP() << place_.skip_reason;
+      FAIL() << place_.skip_reason;
+    }
+    CatalogOptions options;
+    options.name = place_.name;
+    auto opened = OpenCatalog(place_.uri, options);
+    ASSERT_TRUE(opened.has_value()) << opened.error().message;
+    catalog_ = std::move(*opened);
+    ns_ = "i" + place_.name;
+    id_ = TableIdentifier{{ns_}, "orders"};
+    ASSERT_TRUE(catalog_->CreateNamespace(id_.ns, {}).has_value());
+    CreateTableRequest request;
+    request.schema = *ParseSchemaText(kSchema);
+    request.properties["write.target-file-size-bytes"] = "1";  // a file every 1,024 rows
+    auto created = catalog_->CreateTable(id_, request);
+    ASSERT_TRUE(created.has_value()) << created.error().message;
+    location_ = created->metadata.location;
+    auto appended = AppendBatch(*catalog_, id_, Rows(0, kRows, "committed"));
+    ASSERT_TRUE(appended.has_value()) << appended.error().message;
+  }
+
+  TableMetadata Metadata() { return catalog_->LoadTable(id_)->metadata; }
+
+  // Every file under the table's location, intents excepted (the test's view; the sweep lists nothing).
+  std::set<std::string> Files() {
+    std::set<std::string> out;
+    auto listed = catalog_->io()->ListPrefix(location_ + "/");
+    EXPECT_TRUE(listed.has_value()) << listed.error().message;
+    if (listed)
+      for (const auto& f : *listed)
+        if (!IsIntentObject(f.path)) out.insert(f.path);
+    return out;
+  }
+
+  std::set<std::string> Recorded() {
+    std::set<std::string> out;
+    auto listed = IntentStoreOf(*catalog_)->ListIntents(id_, MetadataFolder(Metadata()));
+    EXPECT_TRUE(listed.has_value()) << listed.error().message;
+    if (listed)
+      for (const auto& batch : *listed) out.insert(batch.paths.begin(), batch.paths.end());
+    return out;
+  }
+
+  std::vector<std::string> SortedRows() {
+    auto rows = ReadTable(*catalog_->io(), Metadata(), ScanOptions{});
+    EXPECT_TRUE(rows.has_value()) << rows.error().message;
+    std::vector<std::string> out;
+    if (rows)
+      for (size_t r = 0; r < rows->num_rows; ++r) out.push_back(rows->Row(r)[0].ToString() + rows->Row(r)[1].ToString());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  testing_env::TempDir dir_{"floe-intent-ops"};
+  testing_env::CatalogPlace place_;
+  std::unique_ptr<Catalog> catalog_;
+  std::string ns_;
+  TableIdentifier id_;
+  std::string location_;
+};
+
+TEST_P(IntentOperations, AWriterKilledMidAttemptLeavesOnlyWhatItsIntentReclaims) {
+  const Op op = std::get<1>(GetParam());
+  ASSERT_NE(IntentStoreOf(*catalog_), nullptr);
+  EXPECT_TRUE(Recorded().empty()) << "the landed append left its intent";
+  const std::set<std::string> landed = Files();
+  const std::vector<std::string> rows_before = SortedRows();
+
+  const std::string spec = std::to_string(static_cast<int>(op)) + "\n" + place_.uri + "\n" + place_.name + "\n" + ns_;
+  pid_t pid = test::SpawnProcess("/proc/self/exe", {"--gtest_filter=IntentOperationsChild.RunAndDie"},
+                                 {.path = dir_.path() + "/child.txt", .with_stderr = true}, {{kChildEnv, spec}});
+  ASSERT_GT(pid, 0);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+      << OpName(op) << " child did not die mid-attempt (exit " << (WIFEXITED(status) ? WEXITSTATUS(status) : -1)
+      << "); see " << dir_.path() << "/child.txt";
+
+  // What the dead attempt left: its new data or delete files, and (past the commit's start)
+  // its manifests and manifest list. Each is named by an intent.
+  std::set<std::string> left;
+  for (const auto& f : Files())
+    if (!landed.contains(f)) left.insert(f);
+  ASSERT_FALSE(left.empty());
+  bool saw_data = false;
+  const std::set<std::string> recorded = Recorded();
+  for (const auto& f : left) {
+    EXPECT_TRUE(recorded.contains(f)) << f << " was created without an intent naming it";
+    saw_data = saw_data || f.ends_with(".parquet");
+  }
+  EXPECT_TRUE(saw_data);
+  // Past the commit's start its manifests and manifest list are named too (their writes may
+  // still have been under way in the background when the writer died).
+  if (op != Op::kTransaction) {
+    bool manifest = false, list = false;
+    for (const auto& p : recorded) {
+      manifest = manifest || p.ends_with("-m0.avro");
+      list = list || p.find("/snap-") != std::string::npos;
+    }
+    EXPECT_TRUE(manifest && list) << "the commit's manifest and manifest list were not in the intent";
+  }
+  EXPECT_EQ(SortedRows(), rows_before);
+
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  OrphanOptions options;
+  options.older_than_ms = NowMillis();
+  auto reclaimed = ReclaimFromIntents(*catalog_, id_, options);
+  ASSERT_TRUE(reclaimed.has_value()) << reclaimed.error().message;
+  EXPECT_EQ(reclaimed->files_listed, 0);
+  EXPECT_TRUE(reclaimed->delete_failures.empty());
+  const std::set<std::string> now = Files();
+  for (const auto& f : left) EXPECT_FALSE(now.contains(f)) << f << " was left behind";
+  for (const auto& f : landed) EXPECT_TRUE(now.contains(f)) << f << " was committed and is gone";
+  EXPECT_TRUE(Recorded().empty());
+  EXPECT_EQ(SortedRows(), rows_before);
+}
+
+std::string ParamName(const ::testing::TestParamInfo<std::tuple<Backend, Op>>& info) {
+  return std::string(testing_env::BackendName(std::get<0>(info.param))) + OpName(std::get<1>(info.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(Operations, IntentOperations,
+                         ::testing::Combine(::testing::Values(Backend::kSqlite, Backend::kPostgres, Backend::kStorage,
+                                                              Backend::kStorageS3),
+                                            ::testing::Values(Op::kCowDelete, Op::kCowUpdate, Op::kMorDelete,
+                                                              Op::kUpsert, Op::kOverwrite, Op::kTransaction)),
+                         ParamName);
+
+}  // namespace
+}  // namespace floe
