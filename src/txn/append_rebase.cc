@@ -9,6 +9,7 @@
 #include "catalog/commit.h"
 #include "txn/commit_loop.h"
 #include "txn/manifest_output.h"
+#include "util/uuid.h"
 
 namespace floe {
 namespace {

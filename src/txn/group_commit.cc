@@ -6,6 +6,7 @@
 #include <set>
 #include <thread>
 
+#include "catalog/commit.h"
 #include "catalog/intent_store.h"
 #include "meta/metadata_builder.h"
 #include "util/backoff.h"
