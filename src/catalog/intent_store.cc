@@ -42,11 +42,16 @@ class CatalogIntentLog : public IntentLog {
 
 IntentStore* IntentStoreOf(Catalog& catalog) { return dynamic_cast<IntentStore*>(&catalog); }
 
-std::unique_ptr<FileNamer> NewWriteNamer(Catalog& catalog, const TableIdentifier& id, const TableMetadata& table) {
+std::unique_ptr<FileNamer> NewIntentNamer(Catalog& catalog, const TableIdentifier& id, const TableMetadata& table) {
   IntentStore* store = IntentStoreOf(catalog);
   if (!store || table.Property(kWriteIntentsEnabled, "true") == "false") return std::make_unique<FileNamer>();
+  return std::make_unique<FileNamer>(std::make_unique<CatalogIntentLog>(*store, id, MetadataFolder(table)));
+}
+
+std::unique_ptr<FileNamer> NewWriteNamer(Catalog& catalog, const TableIdentifier& id, const TableMetadata& table) {
+  auto namer = NewIntentNamer(catalog, id, table);
+  if (!namer->recording()) return namer;
   const std::string folder = MetadataFolder(table);
-  auto namer = std::make_unique<FileNamer>(std::make_unique<CatalogIntentLog>(*store, id, folder));
   // The commit's new manifests (one per content and spec, usually one or two) and its manifest
   // list join the write's first record (txn/commit_loop.cc names them): one durable write
   // covers a small append's data file, manifest and list.

@@ -73,7 +73,11 @@ inline constexpr const char* kRecordedManifestListPrefix = "snap-";
 
 // A namer for one new write to table `id`: recording into the catalog's intent store under a
 // fresh attempt id, or not recording when the catalog keeps none or the table turned them off.
+// Its first record also reserves the names of the commit's manifests and manifest list.
 std::unique_ptr<FileNamer> NewWriteNamer(Catalog& catalog, const TableIdentifier& id, const TableMetadata& table);
+// The same without those reservations: for a writer that names only files of its own (a group
+// commit naming the manifest lists it rebases).
+std::unique_ptr<FileNamer> NewIntentNamer(Catalog& catalog, const TableIdentifier& id, const TableMetadata& table);
 
 // The text form of one batch (the storage catalog's object and the SQL row's paths column).
 std::string IntentText(int64_t created_ms, const std::vector<std::string>& paths);

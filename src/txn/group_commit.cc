@@ -187,7 +187,7 @@ void CommitGroup(Catalog& catalog, const GroupCommitOptions& options, const std:
     // The intent is cleared once the lists it names are referenced or deleted; an unknown
     // outcome leaves it for the reclamation (io/file_namer.h). Nothing is recorded unless a
     // list is named through it.
-    const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, *base->metadata);
+    const std::unique_ptr<FileNamer> names = NewIntentNamer(catalog, id, *base->metadata);
     Plan plan = PlanGroup(catalog, *base, tickets, *names);
     auto answer_refused = [&] {
       for (auto& [t, error] : plan.refused) t->result = std::unexpected(std::move(error));
