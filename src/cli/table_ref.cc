@@ -17,9 +17,7 @@ namespace {
 Status CheckNotMoved(FileIO& io, const TableMetadata& metadata, const std::string& folder) {
   const Snapshot* current = metadata.CurrentSnapshot();
   if (!current || current->manifest_list.empty()) return {};
-  std::string recorded = MovedPathKey(metadata.location);
-  while (recorded.size() > 1 && recorded.back() == '/') recorded.pop_back();
-  if (recorded == folder) return {};
+  if (!RecordsAnotherLocation(metadata, folder)) return {};
   FLOE_ASSIGN_OR_RETURN(bool exists, io.Exists(current->manifest_list));
   if (exists) return {};
   return NotFound("the table in " + folder + " records its location as " + metadata.location +
@@ -29,6 +27,12 @@ Status CheckNotMoved(FileIO& io, const TableMetadata& metadata, const std::strin
 }
 
 }  // namespace
+
+bool RecordsAnotherLocation(const TableMetadata& metadata, const std::string& folder) {
+  std::string recorded = MovedPathKey(metadata.location);
+  while (recorded.size() > 1 && recorded.back() == '/') recorded.pop_back();
+  return recorded != folder;
+}
 
 std::string TableFolderOf(const std::string& argument) {
   std::error_code ec;

@@ -38,6 +38,10 @@ Result<TableRef> ResolveTable(CliContext& ctx, const std::string& argument,
 // metadata/ or data/ folder it lies under (empty when there is none). Absolute, normalized.
 std::string TableFolderOf(const std::string& argument);
 
+// Whether `metadata` records a location other than `folder` (a TableRef's folder): the table
+// was copied or moved there. Spellings of one local path ("file:///a", "/a/") are equal.
+bool RecordsAnotherLocation(const TableMetadata& metadata, const std::string& folder);
+
 // The help text of --allow-moved-paths, the same on every command that has it.
 inline constexpr const char* kAllowMovedPathsHelp =
     "read a copied or moved table: paths under the location its metadata records are read from "

@@ -3,10 +3,8 @@
 #include <filesystem>
 
 #include "cli/table_ref.h"
-#include "io/moved_paths_file_io.h"
 #include "io/s3_client.h"
 #include "maint/relocate_table.h"
-#include "util/strings.h"
 
 namespace floe::cli {
 
@@ -22,8 +20,7 @@ Result<std::string> RegisterTableFile(CliContext& ctx, Catalog& catalog, const T
   }
   FLOE_ASSIGN_OR_RETURN(TableRef ref, ResolveTable(ctx, metadata_argument,
                                                    allow_moved_paths ? MovedPaths::kMetadataOnly : MovedPaths::kRefuse));
-  bool moved = MovedPathKey(TrimTrailingSlashes(ref.metadata.location)) != ref.folder;
-  if (!allow_moved_paths || !moved) {
+  if (!allow_moved_paths || !RecordsAnotherLocation(ref.metadata, ref.folder)) {
     FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.RegisterTable(id, metadata_argument));
     return table.metadata_location;
   }

@@ -98,10 +98,6 @@ std::vector<TableRequirement> PinBase(const TableMetadata& base, const std::vect
   return pins;
 }
 
-void DeleteQuietly(FileIO& io, const std::vector<std::string>& paths) {
-  for (const auto& p : paths) (void)io.Delete(p);
-}
-
 // One attempt's plan: which commits go in (in order) and which fail on this base.
 struct Plan {
   std::vector<Accepted> accepted;
@@ -210,7 +206,8 @@ void CommitGroup(Catalog& catalog, const GroupCommitOptions& options, const std:
     const Error& error = committed.error();
     bool moved = error.kind == ErrorKind::kCommitConflict;
     if (error.kind != ErrorKind::kCommitStateUnknown) {
-      DeleteQuietly(*catalog.io(), plan.written);  // the swap certainly did not happen
+      // The swap certainly did not happen: its rebased lists go, in one batch (DeleteObjects on S3).
+      if (!plan.written.empty()) (void)catalog.io()->DeleteFiles(plan.written);
       (void)names->Clear();
       if (!moved) {
         // A base that moved in what the pins do not cover (a snapshot on another branch took
