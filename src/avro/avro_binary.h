@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -169,5 +170,14 @@ class Decoder {
   const char* end_ = nullptr;
   bool failed_ = false;
 };
+
+// An optional value as Iceberg's nullable fields are written: a union of null (branch 0) and
+// the value (branch 1, written by `write`).
+template <typename T, typename Fn>
+void WriteOptional(Encoder& e, const std::optional<T>& v, Fn write) {
+  if (!v) return e.WriteUnionIndex(0);
+  e.WriteUnionIndex(1);
+  write(*v);
+}
 
 }  // namespace floe::avro

@@ -27,7 +27,7 @@ json IdMap(const std::map<int, V>& m) {
   return out;
 }
 
-json Optional(const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); }
+json JsonOrNull(const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); }
 
 std::string_view StatusName(EntryStatus s) {
   switch (s) {
@@ -77,9 +77,9 @@ json DescribeEntry(const ManifestEntry& e, const ManifestInfo& info) {
   if (f.content_offset) df["content_offset"] = *f.content_offset;
   if (f.content_size_in_bytes) df["content_size_in_bytes"] = *f.content_size_in_bytes;
   return json{{"status", StatusName(e.status)},
-              {"snapshot_id", Optional(e.snapshot_id)},
-              {"sequence_number", Optional(e.sequence_number)},
-              {"file_sequence_number", Optional(e.file_sequence_number)},
+              {"snapshot_id", JsonOrNull(e.snapshot_id)},
+              {"sequence_number", JsonOrNull(e.sequence_number)},
+              {"file_sequence_number", JsonOrNull(e.file_sequence_number)},
               {"data_file", std::move(df)}};
 }
 

@@ -19,13 +19,6 @@ using avro::Shape;
 
 namespace {
 
-template <typename T, typename Fn>
-void WriteOptional(Encoder& e, const std::optional<T>& v, Fn write) {
-  if (!v) return e.WriteUnionIndex(0);
-  e.WriteUnionIndex(1);
-  write(*v);
-}
-
 void WriteSummaries(Encoder& e, const std::vector<PartitionFieldSummary>& partitions) {
   e.WriteUnionIndex(1);  // an empty list for unpartitioned manifests, as Iceberg's writers do
   if (!partitions.empty()) {
@@ -101,8 +94,8 @@ Result<std::string> WriteManifestList(const ManifestListWriterOptions& options,
 namespace {
 
 enum ListAction {
-  kPath, kLength, kSpecId, kContent, kSeq, kMinSeq, kSnapshot, kAddedFiles, kExistingFiles, kDeletedFiles,
-  kAddedRows, kExistingRows, kDeletedRows, kPartitions, kKeyMetadata, kFirstRowId,
+  kPath, kLength, kSpecId, kListContent, kSeq, kMinSeq, kSnapshot, kAddedFiles, kExistingFiles, kDeletedFiles,
+  kAddedRows, kExistingRows, kDeletedRows, kPartitions, kListKeyMetadata, kListFirstRowId,
 };
 
 const std::vector<KnownField>& ListFields() {
@@ -111,7 +104,7 @@ const std::vector<KnownField>& ListFields() {
       {ids::kManifestPath, "manifest_path", Shape::kString, kPath},
       {ids::kManifestLength, "manifest_length", Shape::kInteger, kLength},
       {ids::kPartitionSpecId, "partition_spec_id", Shape::kInteger, kSpecId},
-      {ids::kManifestContent, "content", Shape::kInteger, kContent},
+      {ids::kManifestContent, "content", Shape::kInteger, kListContent},
       {ids::kManifestSequenceNumber, "sequence_number", Shape::kInteger, kSeq},
       {ids::kMinSequenceNumber, "min_sequence_number", Shape::kInteger, kMinSeq},
       {ids::kAddedSnapshotId, "added_snapshot_id", Shape::kInteger, kSnapshot},
@@ -122,8 +115,8 @@ const std::vector<KnownField>& ListFields() {
       {ids::kExistingRowsCount, "existing_rows_count", Shape::kInteger, kExistingRows},
       {ids::kDeletedRowsCount, "deleted_rows_count", Shape::kInteger, kDeletedRows},
       {ids::kPartitions, "partitions", Shape::kRecordList, kPartitions},
-      {ids::kManifestKeyMetadata, "key_metadata", Shape::kBytes, kKeyMetadata},
-      {ids::kManifestFirstRowId, "first_row_id", Shape::kInteger, kFirstRowId},
+      {ids::kManifestKeyMetadata, "key_metadata", Shape::kBytes, kListKeyMetadata},
+      {ids::kManifestFirstRowId, "first_row_id", Shape::kInteger, kListFirstRowId},
   };
   return k;
 }
@@ -206,7 +199,7 @@ Result<ManifestListContents> ReadManifestListImpl(std::string_view bytes, std::s
           case kPath: m.manifest_path = std::string(d.ReadBytesView()); break;
           case kLength: m.manifest_length = d.ReadLong(); break;
           case kSpecId: m.partition_spec_id = d.ReadInt(); break;
-          case kContent: {
+          case kListContent: {
             int64_t c = d.ReadLong();
             if (c != 0 && c != 1 && !d.failed()) {
               return file.CorruptError("manifest " + std::to_string(index) + ": content " + std::to_string(c) + " is not 0 or 1");
@@ -223,8 +216,8 @@ Result<ManifestListContents> ReadManifestListImpl(std::string_view bytes, std::s
           case kAddedRows: m.added_rows_count = d.ReadLong(); break;
           case kExistingRows: m.existing_rows_count = d.ReadLong(); break;
           case kDeletedRows: m.deleted_rows_count = d.ReadLong(); break;
-          case kKeyMetadata: m.key_metadata = avro::ReadByteString(d, *b); break;
-          case kFirstRowId: m.first_row_id = d.ReadLong(); break;
+          case kListKeyMetadata: m.key_metadata = avro::ReadByteString(d, *b); break;
+          case kListFirstRowId: m.first_row_id = d.ReadLong(); break;
           case kPartitions:
             while (int64_t n = d.ReadBlockCount()) {
               for (int64_t i = 0; i < n && !d.failed(); ++i) {

@@ -11,7 +11,7 @@ using J = nlohmann::ordered_json;
 J Required(const char* name, J type, int id) { return J{{"name", name}, {"type", std::move(type)}, {"field-id", id}}; }
 
 // Optional fields are unions with null first and a null default, as the spec requires.
-J Optional(const char* name, J type, int id) {
+J OptionalField(const char* name, J type, int id) {
   return J{{"name", name}, {"type", J::array({"null", std::move(type)})}, {"default", nullptr}, {"field-id", id}};
 }
 
@@ -37,7 +37,7 @@ Result<nlohmann::ordered_json> ManifestEntrySchema(int format_version, const Typ
   J partition_fields = J::array();
   for (const auto& f : partition_type.fields()) {
     FLOE_ASSIGN_OR_RETURN(J type, AvroType(*f.type, std::to_string(f.id)));
-    J field = Optional("", std::move(type), f.id);
+    J field = OptionalField("", std::move(type), f.id);
     field["name"] = AvroName(f.name);
     partition_fields.push_back(std::move(field));
   }
@@ -51,21 +51,21 @@ Result<nlohmann::ordered_json> ManifestEntrySchema(int format_version, const Typ
   df.push_back(Required("record_count", "long", ids::kRecordCount));
   df.push_back(Required("file_size_in_bytes", "long", ids::kFileSizeInBytes));
   if (format_version == 1) df.push_back(Required("block_size_in_bytes", "long", ids::kBlockSizeInBytes));
-  df.push_back(Optional("column_sizes", IntMap(117, 118, "long"), ids::kColumnSizes));
-  df.push_back(Optional("value_counts", IntMap(119, 120, "long"), ids::kValueCounts));
-  df.push_back(Optional("null_value_counts", IntMap(121, 122, "long"), ids::kNullValueCounts));
-  df.push_back(Optional("nan_value_counts", IntMap(138, 139, "long"), ids::kNanValueCounts));
-  df.push_back(Optional("lower_bounds", IntMap(126, 127, "bytes"), ids::kLowerBounds));
-  df.push_back(Optional("upper_bounds", IntMap(129, 130, "bytes"), ids::kUpperBounds));
-  df.push_back(Optional("key_metadata", "bytes", ids::kKeyMetadata));
-  df.push_back(Optional("split_offsets", List("long", ids::kSplitOffsetsElement), ids::kSplitOffsets));
-  if (format_version >= 2) df.push_back(Optional("equality_ids", List("int", ids::kEqualityIdsElement), ids::kEqualityIds));
-  df.push_back(Optional("sort_order_id", "int", ids::kSortOrderId));
-  if (format_version >= 3) df.push_back(Optional("first_row_id", "long", ids::kFirstRowId));
-  if (format_version >= 2) df.push_back(Optional("referenced_data_file", "string", ids::kReferencedDataFile));
+  df.push_back(OptionalField("column_sizes", IntMap(117, 118, "long"), ids::kColumnSizes));
+  df.push_back(OptionalField("value_counts", IntMap(119, 120, "long"), ids::kValueCounts));
+  df.push_back(OptionalField("null_value_counts", IntMap(121, 122, "long"), ids::kNullValueCounts));
+  df.push_back(OptionalField("nan_value_counts", IntMap(138, 139, "long"), ids::kNanValueCounts));
+  df.push_back(OptionalField("lower_bounds", IntMap(126, 127, "bytes"), ids::kLowerBounds));
+  df.push_back(OptionalField("upper_bounds", IntMap(129, 130, "bytes"), ids::kUpperBounds));
+  df.push_back(OptionalField("key_metadata", "bytes", ids::kKeyMetadata));
+  df.push_back(OptionalField("split_offsets", List("long", ids::kSplitOffsetsElement), ids::kSplitOffsets));
+  if (format_version >= 2) df.push_back(OptionalField("equality_ids", List("int", ids::kEqualityIdsElement), ids::kEqualityIds));
+  df.push_back(OptionalField("sort_order_id", "int", ids::kSortOrderId));
+  if (format_version >= 3) df.push_back(OptionalField("first_row_id", "long", ids::kFirstRowId));
+  if (format_version >= 2) df.push_back(OptionalField("referenced_data_file", "string", ids::kReferencedDataFile));
   if (format_version >= 3) {
-    df.push_back(Optional("content_offset", "long", ids::kContentOffset));
-    df.push_back(Optional("content_size_in_bytes", "long", ids::kContentSizeInBytes));
+    df.push_back(OptionalField("content_offset", "long", ids::kContentOffset));
+    df.push_back(OptionalField("content_size_in_bytes", "long", ids::kContentSizeInBytes));
   }
   J data_file{{"type", "record"}, {"name", "r2"}, {"fields", std::move(df)}};
 
@@ -74,9 +74,9 @@ Result<nlohmann::ordered_json> ManifestEntrySchema(int format_version, const Typ
   if (format_version == 1) {
     fields.push_back(Required("snapshot_id", "long", ids::kSnapshotId));
   } else {
-    fields.push_back(Optional("snapshot_id", "long", ids::kSnapshotId));
-    fields.push_back(Optional("sequence_number", "long", ids::kSequenceNumber));
-    fields.push_back(Optional("file_sequence_number", "long", ids::kFileSequenceNumber));
+    fields.push_back(OptionalField("snapshot_id", "long", ids::kSnapshotId));
+    fields.push_back(OptionalField("sequence_number", "long", ids::kSequenceNumber));
+    fields.push_back(OptionalField("file_sequence_number", "long", ids::kFileSequenceNumber));
   }
   fields.push_back(Required("data_file", std::move(data_file), ids::kDataFile));
   return J{{"type", "record"}, {"name", "manifest_entry"}, {"fields", std::move(fields)}};
@@ -86,9 +86,9 @@ nlohmann::ordered_json ManifestFileSchema(int format_version) {
   J summary{{"type", "record"},
             {"name", "r508"},
             {"fields", J::array({Required("contains_null", "boolean", ids::kContainsNull),
-                                 Optional("contains_nan", "boolean", ids::kContainsNan),
-                                 Optional("lower_bound", "bytes", ids::kLowerBound),
-                                 Optional("upper_bound", "bytes", ids::kUpperBound)})}};
+                                 OptionalField("contains_nan", "boolean", ids::kContainsNan),
+                                 OptionalField("lower_bound", "bytes", ids::kLowerBound),
+                                 OptionalField("upper_bound", "bytes", ids::kUpperBound)})}};
   J partitions{{"type", "array"}, {"items", std::move(summary)}, {"element-id", ids::kPartitionsElement}};
 
   J fields = J::array();
@@ -97,13 +97,13 @@ nlohmann::ordered_json ManifestFileSchema(int format_version) {
   fields.push_back(Required("partition_spec_id", "int", ids::kPartitionSpecId));
   if (format_version == 1) {
     fields.push_back(Required("added_snapshot_id", "long", ids::kAddedSnapshotId));
-    fields.push_back(Optional("added_files_count", "int", ids::kAddedFilesCount));
-    fields.push_back(Optional("existing_files_count", "int", ids::kExistingFilesCount));
-    fields.push_back(Optional("deleted_files_count", "int", ids::kDeletedFilesCount));
-    fields.push_back(Optional("partitions", std::move(partitions), ids::kPartitions));
-    fields.push_back(Optional("added_rows_count", "long", ids::kAddedRowsCount));
-    fields.push_back(Optional("existing_rows_count", "long", ids::kExistingRowsCount));
-    fields.push_back(Optional("deleted_rows_count", "long", ids::kDeletedRowsCount));
+    fields.push_back(OptionalField("added_files_count", "int", ids::kAddedFilesCount));
+    fields.push_back(OptionalField("existing_files_count", "int", ids::kExistingFilesCount));
+    fields.push_back(OptionalField("deleted_files_count", "int", ids::kDeletedFilesCount));
+    fields.push_back(OptionalField("partitions", std::move(partitions), ids::kPartitions));
+    fields.push_back(OptionalField("added_rows_count", "long", ids::kAddedRowsCount));
+    fields.push_back(OptionalField("existing_rows_count", "long", ids::kExistingRowsCount));
+    fields.push_back(OptionalField("deleted_rows_count", "long", ids::kDeletedRowsCount));
   } else {
     fields.push_back(Required("content", "int", ids::kManifestContent));
     fields.push_back(Required("sequence_number", "long", ids::kManifestSequenceNumber));
@@ -115,10 +115,10 @@ nlohmann::ordered_json ManifestFileSchema(int format_version) {
     fields.push_back(Required("added_rows_count", "long", ids::kAddedRowsCount));
     fields.push_back(Required("existing_rows_count", "long", ids::kExistingRowsCount));
     fields.push_back(Required("deleted_rows_count", "long", ids::kDeletedRowsCount));
-    fields.push_back(Optional("partitions", std::move(partitions), ids::kPartitions));
+    fields.push_back(OptionalField("partitions", std::move(partitions), ids::kPartitions));
   }
-  fields.push_back(Optional("key_metadata", "bytes", ids::kManifestKeyMetadata));
-  if (format_version >= 3) fields.push_back(Optional("first_row_id", "long", ids::kManifestFirstRowId));
+  fields.push_back(OptionalField("key_metadata", "bytes", ids::kManifestKeyMetadata));
+  if (format_version >= 3) fields.push_back(OptionalField("first_row_id", "long", ids::kManifestFirstRowId));
   return J{{"type", "record"}, {"name", "manifest_file"}, {"fields", std::move(fields)}};
 }
 

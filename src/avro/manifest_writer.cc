@@ -96,13 +96,6 @@ void WriteList(Encoder& e, const std::vector<T>& list) {
   e.WriteLong(0);
 }
 
-template <typename T, typename Fn>
-void WriteOptional(Encoder& e, const std::optional<T>& v, Fn write) {
-  if (!v) return e.WriteUnionIndex(0);
-  e.WriteUnionIndex(1);
-  write(*v);
-}
-
 }  // namespace
 
 Status ManifestWriter::Add(const ManifestEntry& entry) {

@@ -9,7 +9,7 @@ namespace {
 
 bool IsFloeParam(std::string_view key) { return key == "warehouse" || key == "catalog" || IsS3Property(key); }
 
-Result<std::string> PercentDecode(std::string_view s, std::string_view uri) {
+Result<std::string> DecodeQueryValue(std::string_view s, std::string_view uri) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '%') {
@@ -64,7 +64,7 @@ Result<CatalogUri> ParseCatalogUri(std::string_view uri) {
       if (eq == std::string_view::npos || eq + 1 == pair.size()) {
         return InvalidArgument("catalog URI '" + std::string(uri) + "': parameter " + std::string(key) + " has no value");
       }
-      FLOE_ASSIGN_OR_RETURN(out.floe_params[std::string(key)], PercentDecode(pair.substr(eq + 1), uri));
+      FLOE_ASSIGN_OR_RETURN(out.floe_params[std::string(key)], DecodeQueryValue(pair.substr(eq + 1), uri));
     } else {
       if (!backend_query.empty()) backend_query += '&';
       backend_query += pair;

@@ -19,7 +19,7 @@
 
 namespace {
 
-struct CommandRun {
+struct MaintRun {
   int status = -1;
   std::string out;  // stdout and stderr
 };
@@ -41,9 +41,9 @@ class MaintCli : public ::testing::Test {
     std::error_code ec;
     std::filesystem::remove_all(dir_, ec);
   }
-  CommandRun Floe(const std::string& args) {
+  MaintRun Floe(const std::string& args) {
     std::string cmd = "cd '" + dir_ + "' && env -u FLOE_CATALOG '" + std::string(FLOE_BINARY) + "' " + args + " 2>&1";
-    CommandRun run;
+    MaintRun run;
     FILE* pipe = popen(cmd.c_str(), "r");
     std::array<char, 4096> buf;
     size_t n;

@@ -59,7 +59,7 @@ void Collect(const CLI::App& app, const std::string& path, const std::vector<con
   }
 }
 
-std::string Join(const std::vector<std::string>& words) {
+std::string JoinWords(const std::vector<std::string>& words) {
   std::string out;
   for (const std::string& w : words) out += (out.empty() ? "" : " ") + w;
   return out;
@@ -83,9 +83,9 @@ std::string BashCompletionScript(const CLI::App& app) {
       "_floe_words() {  # $1: commands | options | valued | files; $2: the command path\n"
       "  case \"$1:$2\" in\n";
   for (const CommandWords& c : commands) {
-    CaseArm(&script, "commands", c.path, Join(c.subcommands));
-    CaseArm(&script, "options", c.path, Join(c.options));
-    CaseArm(&script, "valued", c.path, Join(c.valued_options));
+    CaseArm(&script, "commands", c.path, JoinWords(c.subcommands));
+    CaseArm(&script, "options", c.path, JoinWords(c.options));
+    CaseArm(&script, "valued", c.path, JoinWords(c.valued_options));
     CaseArm(&script, "files", c.path, c.has_positionals ? "yes" : "");
   }
   script +=

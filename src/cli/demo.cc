@@ -91,7 +91,7 @@ Result<std::vector<int64_t>> OrderIds(Catalog& catalog, const TableIdentifier& i
   return ids;
 }
 
-std::string Join(const std::vector<int64_t>& ids) {
+std::string IdList(const std::vector<int64_t>& ids) {
   std::string out;
   for (int64_t id : ids) out += (out.empty() ? "" : ", ") + std::to_string(id);
   return "[" + out + "]";
@@ -186,7 +186,7 @@ int RunDemo(CliContext& ctx) {
   auto de_even_after = Count(catalog, id, "country = 'DE' AND order_id % 2 = 0");
   if (!de_even_after) return fail(de_even_after.error());
   Say("  rows now: " + std::to_string(*de_even_after) + " even German orders (A deleted nothing); B's orders " +
-      Join(*ids) + " are there.");
+      IdList(*ids) + " are there.");
 
   Heading("2b. Snapshot isolation: the same race, both commit");
   TableCommit set_isolation{id, {}, {SetProperties{{{"write.delete.isolation-level", "snapshot"}}}}};
@@ -201,7 +201,7 @@ int RunDemo(CliContext& ctx) {
   ids = OrderIds(catalog, id, "country = 'DE' AND order_id % 2 = 0");
   if (!ids) return fail(ids.error());
   bool snapshot_ok = *ids == std::vector<int64_t>{1000006, 1000008};
-  Say("  even German orders left: " + Join(*ids) +
+  Say("  even German orders left: " + IdList(*ids) +
       " -- B's two new rows survive; everything that existed when A started is gone.");
 
   Heading("3. Two appends from the same stale snapshot");

@@ -12,7 +12,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-size_t Lines(const std::string& text) { return static_cast<size_t>(std::count(text.begin(), text.end(), '\n')); }
+size_t LineCount(const std::string& text) { return static_cast<size_t>(std::count(text.begin(), text.end(), '\n')); }
 
 // Spark's hive_partitioned_table records the relative location data/persistent/hive_partitioned_table.
 TEST(MovedTable, CopiedFixtureTableIsReadWithTheFlagAndRefusedWithout) {
@@ -31,13 +31,13 @@ TEST(MovedTable, CopiedFixtureTableIsReadWithTheFlagAndRefusedWithout) {
 
   FloeRun read = dir.Floe("scan copy/t --format csv --allow-moved-paths");
   ASSERT_EQ(read.status, 0) << read.err;
-  EXPECT_EQ(Lines(read.out), 7u) << read.out;  // a header and the table's six rows
+  EXPECT_EQ(LineCount(read.out), 7u) << read.out;  // a header and the table's six rows
   EXPECT_NE(read.out.find("97531"), std::string::npos) << read.out;
 
   // A metadata table, and the table named by its metadata file instead of its folder.
   FloeRun files = dir.Floe("data-files copy/t/metadata/v4.metadata.json --format csv --allow-moved-paths");
   ASSERT_EQ(files.status, 0) << files.err;
-  EXPECT_GT(Lines(files.out), 1u) << files.out;
+  EXPECT_GT(LineCount(files.out), 1u) << files.out;
   EXPECT_NE(dir.Floe("data-files copy/t --format csv").err.find("--allow-moved-paths"), std::string::npos);
 }
 
@@ -63,7 +63,7 @@ TEST(MovedTable, MovedTableWithAbsoluteFileUris) {
   EXPECT_EQ(read.out, "id,country\n1,DE\n2,FR\n");
   FloeRun files = dir.Floe("files backup/orders --format csv --allow-moved-paths");
   ASSERT_EQ(files.status, 0) << files.err;
-  EXPECT_EQ(Lines(files.out), 2u) << files.out;  // one data file, recorded at its old path
+  EXPECT_EQ(LineCount(files.out), 2u) << files.out;  // one data file, recorded at its old path
 }
 
 // A table in its own place is read as before, flag or not.

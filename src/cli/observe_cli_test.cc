@@ -13,7 +13,7 @@ class ObserveCli : public floe_cli_test::FloeCli {
   std::vector<std::string> SnapshotIds(const std::string& table);
 };
 
-std::vector<std::string> Lines(const std::string& text) {
+std::vector<std::string> SplitLines(const std::string& text) {
   std::vector<std::string> out;
   size_t start = 0;
   while (start < text.size()) {
@@ -27,7 +27,7 @@ std::vector<std::string> Lines(const std::string& text) {
 
 std::vector<std::string> ObserveCli::SnapshotIds(const std::string& table) {
   std::vector<std::string> ids;
-  auto lines = Lines(Floe("snapshots " + table + " --format csv").out);
+  auto lines = SplitLines(Floe("snapshots " + table + " --format csv").out);
   for (size_t i = 1; i < lines.size(); ++i) {
     std::string rest = lines[i].substr(lines[i].find(',') + 1);
     ids.push_back(rest.substr(0, rest.find(',')));
@@ -47,7 +47,7 @@ TEST_F(ObserveCli, HistoryGraphDrawsBranchesAndTags) {
 
   auto graph = Floe("history sales.orders --graph");
   ASSERT_EQ(graph.status, 0) << graph.out;
-  auto lines = Lines(graph.out);
+  auto lines = SplitLines(graph.out);
   // Newest first: main's head, then dev's head in a second lane, the lanes joining at the root,
   // which carries the tag.
   ASSERT_EQ(lines.size(), 4u) << graph.out;
@@ -71,7 +71,7 @@ TEST_F(ObserveCli, HistoryGraphKeepsSnapshotsNoRefReaches) {
   ids = SnapshotIds("sales.orders");
   ASSERT_EQ(ids.size(), 3u);
   auto graph = Floe("history sales.orders --graph").out;
-  auto lines = Lines(graph);
+  auto lines = SplitLines(graph);
   // The rolled-back snapshot has no ref but keeps its line, in a lane of its own that joins
   // main's at the snapshot both descend from.
   ASSERT_EQ(lines.size(), 4u) << graph;

@@ -67,7 +67,7 @@ std::string LiteralToSql(const Literal& v) {
 
 namespace {
 
-bool IsKeyword(std::string_view word) {
+bool IsSqlKeyword(std::string_view word) {
   static const char* kWords[] = {"and", "or", "not", "in", "is", "null", "like", "between", "true", "false", "nan"};
   for (const char* k : kWords) {
     if (word.size() != std::char_traits<char>::length(k)) continue;
@@ -91,7 +91,7 @@ std::string QuoteWhole(std::string_view name) {
 // Bare when the lexer would read it back as one word (non-ASCII bytes count as letters).
 std::string SqlIdentifierPart(std::string_view part) {
   auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80; };
-  bool plain = !part.empty() && letter(part[0]) && !IsKeyword(part);
+  bool plain = !part.empty() && letter(part[0]) && !IsSqlKeyword(part);
   for (char c : part) plain = plain && (letter(c) || std::isdigit(static_cast<unsigned char>(c)) || c == '$');
   return plain ? std::string(part) : QuoteWhole(part);
 }
@@ -136,7 +136,7 @@ std::string JoinLiterals(const std::vector<Literal>& values, std::string (*print
 }
 
 // Escapes LIKE wildcards so that a starts-with prefix reads back as a prefix.
-std::string LikePrefix(const std::string& prefix) {
+std::string EscapeLikePrefix(const std::string& prefix) {
   std::string out;
   for (char c : prefix) {
     if (c == '%' || c == '_' || c == '\\') out.push_back('\\');
@@ -205,8 +205,8 @@ std::string ToSql(const Expr& e) {
     case Op::kNotEq: return binary("<>");
     case Op::kIn: return ToSql(e->term()) + " IN (" + JoinLiterals(e->literals(), LiteralToSql) + ")";
     case Op::kNotIn: return ToSql(e->term()) + " NOT IN (" + JoinLiterals(e->literals(), LiteralToSql) + ")";
-    case Op::kStartsWith: return ToSql(e->term()) + " LIKE " + QuoteSql(LikePrefix(e->literal().AsBytes()));
-    case Op::kNotStartsWith: return ToSql(e->term()) + " NOT LIKE " + QuoteSql(LikePrefix(e->literal().AsBytes()));
+    case Op::kStartsWith: return ToSql(e->term()) + " LIKE " + QuoteSql(EscapeLikePrefix(e->literal().AsBytes()));
+    case Op::kNotStartsWith: return ToSql(e->term()) + " NOT LIKE " + QuoteSql(EscapeLikePrefix(e->literal().AsBytes()));
     case Op::kLike: return ToSql(e->term()) + " LIKE " + QuoteSql(e->literal().AsBytes());
     case Op::kNotLike: return ToSql(e->term()) + " NOT LIKE " + QuoteSql(e->literal().AsBytes());
   }

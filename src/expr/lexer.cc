@@ -18,15 +18,13 @@ bool IsWordStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) ||
 bool IsWordChar(char c) { return IsWordStart(c) || std::isdigit(static_cast<unsigned char>(c)) || c == '$'; }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-std::string At(size_t pos) { return " at position " + std::to_string(pos + 1); }
-
 // Reads a quoted run starting at text[start] == quote, where a doubled quote stands for one.
 Result<std::string> ReadQuoted(std::string_view text, size_t start, size_t* end, const char* what) {
   char quote = text[start];
   std::string out;
   size_t i = start + 1;
   while (true) {
-    if (i >= text.size()) return InvalidArgument(std::string("unterminated ") + what + " starting" + At(start));
+    if (i >= text.size()) return InvalidArgument(std::string("unterminated ") + what + " starting" + AtPosition(start));
     if (text[i] == quote) {
       if (i + 1 < text.size() && text[i + 1] == quote) {
         out.push_back(quote);
@@ -69,7 +67,7 @@ Result<std::vector<Token>> Tokenize(std::string_view text) {
       FLOE_ASSIGN_OR_RETURN(t.text, ReadQuoted(text, i + 1, &end, "hex string"));
       for (char h : t.text)
         if (!std::isxdigit(static_cast<unsigned char>(h)) || t.text.size() % 2)
-          return InvalidArgument("invalid hex string" + At(i));
+          return InvalidArgument("invalid hex string" + AtPosition(i));
       t.kind = Token::Kind::kHex;
       i = end;
     } else if (IsWordStart(c)) {
@@ -102,7 +100,7 @@ Result<std::vector<Token>> Tokenize(std::string_view text) {
         }
       }
       if (i < text.size() && (IsWordChar(text[i]) || text[i] == '.'))
-        return InvalidArgument("invalid number '" + std::string(text.substr(start, i + 1 - start)) + "'" + At(start));
+        return InvalidArgument("invalid number '" + std::string(text.substr(start, i + 1 - start)) + "'" + AtPosition(start));
       t.kind = Token::Kind::kNumber;
       t.text = std::string(text.substr(start, i - start));
     } else if (c == '\'') {
@@ -113,7 +111,7 @@ Result<std::vector<Token>> Tokenize(std::string_view text) {
     } else if (c == '"' || c == '`') {
       size_t end = 0;
       FLOE_ASSIGN_OR_RETURN(t.text, ReadQuoted(text, i, &end, "quoted name"));
-      if (t.text.empty()) return InvalidArgument("empty quoted name" + At(i));
+      if (t.text.empty()) return InvalidArgument("empty quoted name" + AtPosition(i));
       t.kind = Token::Kind::kQuotedIdentifier;
       i = end;
     } else {
@@ -129,7 +127,7 @@ Result<std::vector<Token>> Tokenize(std::string_view text) {
             unsigned char u = c;
             return std::string{kDigits[u >> 4], kDigits[u & 15]};
           }();
-          return InvalidArgument("unexpected character '" + shown + "'" + At(i));
+          return InvalidArgument("unexpected character '" + shown + "'" + AtPosition(i));
         }
         t.text = std::string(1, c);
       }
@@ -138,5 +136,7 @@ Result<std::vector<Token>> Tokenize(std::string_view text) {
     out.push_back(std::move(t));
   }
 }
+
+std::string AtPosition(size_t pos) { return " at position " + std::to_string(pos + 1); }
 
 }  // namespace floe

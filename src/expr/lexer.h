@@ -36,4 +36,7 @@ Result<std::vector<Token>> Tokenize(std::string_view text);
 // "'='", "end of text", "'country'": how a token reads in an error message.
 std::string Describe(const Token& token);
 
+// " at position N" (1-based), the suffix of every lexer and parser error.
+std::string AtPosition(size_t pos);
+
 }  // namespace floe

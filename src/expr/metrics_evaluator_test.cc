@@ -13,7 +13,7 @@ namespace {
 using testing::RandomData;
 using testing::RandomSchema;
 
-Expr BindText(const std::string& text) {
+Expr BindRandom(const std::string& text) {
   auto parsed = ParseFilter(text);
   EXPECT_TRUE(parsed) << text << ": " << parsed.error().message;
   auto bound = Bind(*parsed, RandomSchema());
@@ -37,55 +37,55 @@ FileMetrics SampleMetrics() {
 
 TEST(MetricsEvaluatorTest, InclusiveUsesBoundsAndCounts) {
   FileMetrics m = SampleMetrics();
-  EXPECT_TRUE(InclusiveMetrics(BindText("id = 15"), m));
-  EXPECT_FALSE(InclusiveMetrics(BindText("id = 21"), m));
-  EXPECT_FALSE(InclusiveMetrics(BindText("id < 10"), m));
-  EXPECT_TRUE(InclusiveMetrics(BindText("id <= 10"), m));
-  EXPECT_FALSE(InclusiveMetrics(BindText("id > 20"), m));
-  EXPECT_FALSE(InclusiveMetrics(BindText("id IN (1, 2, 30)"), m));
-  EXPECT_TRUE(InclusiveMetrics(BindText("id IN (1, 12)"), m));
-  EXPECT_FALSE(InclusiveMetrics(BindText("id IS NULL"), m));
-  EXPECT_TRUE(InclusiveMetrics(BindText("name IS NULL"), m));
-  EXPECT_FALSE(InclusiveMetrics(BindText("name LIKE 'c%'"), m));
-  EXPECT_TRUE(InclusiveMetrics(BindText("name LIKE 'b%'"), m));
-  EXPECT_FALSE(InclusiveMetrics(BindText("name LIKE 'c%x'"), m));  // general LIKE: prefix 'c' still prunes
-  EXPECT_TRUE(InclusiveMetrics(BindText("name LIKE '%x'"), m));
-  EXPECT_FALSE(InclusiveMetrics(BindText("id > 100 OR name = 'zebra'"), m));
-  EXPECT_TRUE(InclusiveMetrics(BindText("NOT (id > 100)"), m));
+  EXPECT_TRUE(InclusiveMetrics(BindRandom("id = 15"), m));
+  EXPECT_FALSE(InclusiveMetrics(BindRandom("id = 21"), m));
+  EXPECT_FALSE(InclusiveMetrics(BindRandom("id < 10"), m));
+  EXPECT_TRUE(InclusiveMetrics(BindRandom("id <= 10"), m));
+  EXPECT_FALSE(InclusiveMetrics(BindRandom("id > 20"), m));
+  EXPECT_FALSE(InclusiveMetrics(BindRandom("id IN (1, 2, 30)"), m));
+  EXPECT_TRUE(InclusiveMetrics(BindRandom("id IN (1, 12)"), m));
+  EXPECT_FALSE(InclusiveMetrics(BindRandom("id IS NULL"), m));
+  EXPECT_TRUE(InclusiveMetrics(BindRandom("name IS NULL"), m));
+  EXPECT_FALSE(InclusiveMetrics(BindRandom("name LIKE 'c%'"), m));
+  EXPECT_TRUE(InclusiveMetrics(BindRandom("name LIKE 'b%'"), m));
+  EXPECT_FALSE(InclusiveMetrics(BindRandom("name LIKE 'c%x'"), m));  // general LIKE: prefix 'c' still prunes
+  EXPECT_TRUE(InclusiveMetrics(BindRandom("name LIKE '%x'"), m));
+  EXPECT_FALSE(InclusiveMetrics(BindRandom("id > 100 OR name = 'zebra'"), m));
+  EXPECT_TRUE(InclusiveMetrics(BindRandom("NOT (id > 100)"), m));
   // NaN sorts above every number: NaN rows satisfy score > 5 but not score < 0.5.
-  EXPECT_TRUE(InclusiveMetrics(BindText("score > 5"), m));
-  EXPECT_FALSE(InclusiveMetrics(BindText("score < 0.5"), m));
+  EXPECT_TRUE(InclusiveMetrics(BindRandom("score > 5"), m));
+  EXPECT_FALSE(InclusiveMetrics(BindRandom("score < 0.5"), m));
   m.nan_value_counts[4] = 0;
-  EXPECT_FALSE(InclusiveMetrics(BindText("score > 5"), m));
+  EXPECT_FALSE(InclusiveMetrics(BindRandom("score > 5"), m));
   m.nan_value_counts[4] = 3;
-  EXPECT_TRUE(InclusiveMetrics(BindText("score IS NAN"), m));
+  EXPECT_TRUE(InclusiveMetrics(BindRandom("score IS NAN"), m));
   // Arithmetic is never judged: it never excludes a file.
-  EXPECT_TRUE(InclusiveMetrics(BindText("id % 2 = 0 AND id * 1000 < 0"), m));
+  EXPECT_TRUE(InclusiveMetrics(BindRandom("id % 2 = 0 AND id * 1000 < 0"), m));
 }
 
 TEST(MetricsEvaluatorTest, StrictNeedsEveryRow) {
   FileMetrics m = SampleMetrics();
-  EXPECT_TRUE(StrictMetrics(BindText("id >= 10"), m));
-  EXPECT_FALSE(StrictMetrics(BindText("id > 10"), m));
-  EXPECT_TRUE(StrictMetrics(BindText("id <> 5"), m));
-  EXPECT_TRUE(StrictMetrics(BindText("id NOT IN (1, 2, 21)"), m));
-  EXPECT_FALSE(StrictMetrics(BindText("name >= 'a'"), m));  // two names are null
-  EXPECT_TRUE(StrictMetrics(BindText("name IS NULL OR id > 0"), m));
-  EXPECT_FALSE(StrictMetrics(BindText("score < 100"), m));  // NaN rows do not match
-  EXPECT_TRUE(StrictMetrics(BindText("score > 0.5"), m));   // NaN rows do
-  EXPECT_TRUE(StrictMetrics(BindText("score <> 100"), m));  // NaN != 100 holds
-  EXPECT_FALSE(StrictMetrics(BindText("id % 1 = 0"), m));   // arithmetic never makes "all match"
-  EXPECT_FALSE(StrictMetrics(BindText("NOT (id >= 10)"), m));
+  EXPECT_TRUE(StrictMetrics(BindRandom("id >= 10"), m));
+  EXPECT_FALSE(StrictMetrics(BindRandom("id > 10"), m));
+  EXPECT_TRUE(StrictMetrics(BindRandom("id <> 5"), m));
+  EXPECT_TRUE(StrictMetrics(BindRandom("id NOT IN (1, 2, 21)"), m));
+  EXPECT_FALSE(StrictMetrics(BindRandom("name >= 'a'"), m));  // two names are null
+  EXPECT_TRUE(StrictMetrics(BindRandom("name IS NULL OR id > 0"), m));
+  EXPECT_FALSE(StrictMetrics(BindRandom("score < 100"), m));  // NaN rows do not match
+  EXPECT_TRUE(StrictMetrics(BindRandom("score > 0.5"), m));   // NaN rows do
+  EXPECT_TRUE(StrictMetrics(BindRandom("score <> 100"), m));  // NaN != 100 holds
+  EXPECT_FALSE(StrictMetrics(BindRandom("id % 1 = 0"), m));   // arithmetic never makes "all match"
+  EXPECT_FALSE(StrictMetrics(BindRandom("NOT (id >= 10)"), m));
   FileMetrics empty;
   empty.record_count = 0;
-  EXPECT_FALSE(InclusiveMetrics(BindText("id = 1"), empty));
-  EXPECT_TRUE(StrictMetrics(BindText("id = 1"), empty));
+  EXPECT_FALSE(InclusiveMetrics(BindRandom("id = 1"), empty));
+  EXPECT_TRUE(StrictMetrics(BindRandom("id = 1"), empty));
 }
 
 TEST(MetricsEvaluatorTest, MissingMetricsAreUnknown) {
   FileMetrics m;  // nothing known
-  EXPECT_TRUE(InclusiveMetrics(BindText("id = 1 AND name IS NULL AND score IS NAN"), m));
-  EXPECT_FALSE(StrictMetrics(BindText("id IS NULL OR id IS NOT NULL"), m));
+  EXPECT_TRUE(InclusiveMetrics(BindRandom("id = 1 AND name IS NULL AND score IS NAN"), m));
+  EXPECT_FALSE(StrictMetrics(BindRandom("id IS NULL OR id IS NOT NULL"), m));
 }
 
 TEST(MetricsEvaluatorTest, TruncatedStringBounds) {
@@ -97,17 +97,17 @@ TEST(MetricsEvaluatorTest, TruncatedStringBounds) {
   m.null_value_counts = {{3, 0}};
   m.lower_bounds[3] = "abc";
   m.upper_bounds[3] = "abd";
-  EXPECT_TRUE(InclusiveMetrics(BindText("name = 'abcdef'"), m));
-  EXPECT_TRUE(InclusiveMetrics(BindText("name LIKE 'abcz%'"), m));
-  EXPECT_TRUE(InclusiveMetrics(BindText("name LIKE 'abd%'"), m));  // the rounded-up bound admits 'abd...'
-  EXPECT_FALSE(InclusiveMetrics(BindText("name LIKE 'abe%'"), m));
-  EXPECT_FALSE(InclusiveMetrics(BindText("name LIKE 'abb%'"), m));
-  EXPECT_TRUE(StrictMetrics(BindText("name LIKE 'ab%'"), m));
-  EXPECT_FALSE(StrictMetrics(BindText("name LIKE 'abc%'"), m));  // upper "abd" does not start with it
-  EXPECT_FALSE(StrictMetrics(BindText("name = 'abc'"), m));
-  EXPECT_FALSE(InclusiveMetrics(BindText("name NOT LIKE 'ab%'"), m));
-  EXPECT_TRUE(StrictMetrics(BindText("name NOT LIKE 'b%'"), m));
-  EXPECT_TRUE(StrictMetrics(BindText("name < 'abe'"), m));
+  EXPECT_TRUE(InclusiveMetrics(BindRandom("name = 'abcdef'"), m));
+  EXPECT_TRUE(InclusiveMetrics(BindRandom("name LIKE 'abcz%'"), m));
+  EXPECT_TRUE(InclusiveMetrics(BindRandom("name LIKE 'abd%'"), m));  // the rounded-up bound admits 'abd...'
+  EXPECT_FALSE(InclusiveMetrics(BindRandom("name LIKE 'abe%'"), m));
+  EXPECT_FALSE(InclusiveMetrics(BindRandom("name LIKE 'abb%'"), m));
+  EXPECT_TRUE(StrictMetrics(BindRandom("name LIKE 'ab%'"), m));
+  EXPECT_FALSE(StrictMetrics(BindRandom("name LIKE 'abc%'"), m));  // upper "abd" does not start with it
+  EXPECT_FALSE(StrictMetrics(BindRandom("name = 'abc'"), m));
+  EXPECT_FALSE(InclusiveMetrics(BindRandom("name NOT LIKE 'ab%'"), m));
+  EXPECT_TRUE(StrictMetrics(BindRandom("name NOT LIKE 'b%'"), m));
+  EXPECT_TRUE(StrictMetrics(BindRandom("name < 'abe'"), m));
 }
 
 TEST(MetricsEvaluatorTest, BoundsWrittenBeforeATypePromotion) {
@@ -119,14 +119,14 @@ TEST(MetricsEvaluatorTest, BoundsWrittenBeforeATypePromotion) {
   m.nan_value_counts = {{4, 0}};
   m.SetBounds(1, Literal::Int(5), Literal::Int(9));
   m.SetBounds(4, Literal::Float(0.5f), Literal::Float(1.5f));
-  EXPECT_FALSE(InclusiveMetrics(BindText("id > 9"), m));
-  EXPECT_TRUE(InclusiveMetrics(BindText("id > 8"), m));
-  EXPECT_TRUE(StrictMetrics(BindText("id BETWEEN 5 AND 9"), m));
-  EXPECT_FALSE(InclusiveMetrics(BindText("score < 0.5"), m));
-  EXPECT_TRUE(StrictMetrics(BindText("score < 1.75"), m));
+  EXPECT_FALSE(InclusiveMetrics(BindRandom("id > 9"), m));
+  EXPECT_TRUE(InclusiveMetrics(BindRandom("id > 8"), m));
+  EXPECT_TRUE(StrictMetrics(BindRandom("id BETWEEN 5 AND 9"), m));
+  EXPECT_FALSE(InclusiveMetrics(BindRandom("score < 0.5"), m));
+  EXPECT_TRUE(StrictMetrics(BindRandom("score < 1.75"), m));
   // A corrupt bound is ignored rather than trusted.
   m.lower_bounds[1] = "xyz";
-  EXPECT_TRUE(InclusiveMetrics(BindText("id < 5"), m));
+  EXPECT_TRUE(InclusiveMetrics(BindRandom("id < 5"), m));
 }
 
 // The property the scan and delete paths rely on, checked against brute force.

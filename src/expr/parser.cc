@@ -17,8 +17,6 @@ namespace {
 // Deep nesting would exhaust the stack in the recursive parser and evaluators.
 constexpr int kMaxDepth = 200;
 
-std::string At(size_t pos) { return " at position " + std::to_string(pos + 1); }
-
 // A parsed sub-expression: a condition, or a value term (a literal term for constants).
 struct Operand {
   Expr cond;
@@ -36,7 +34,7 @@ class Parser {
   Result<Expr> ParseAll() {
     FLOE_ASSIGN_OR_RETURN(Operand top, ParseOr());
     if (Peek().kind != Token::Kind::kEnd)
-      return InvalidArgument("unexpected " + Describe(Peek()) + At(Peek().pos));
+      return InvalidArgument("unexpected " + Describe(Peek()) + AtPosition(Peek().pos));
     return AsCondition(top);
   }
 
@@ -59,12 +57,12 @@ class Parser {
     if (o.is_literal() && o.term->literal.type() && o.term->literal.type()->id() == TypeId::kBoolean &&
         !o.term->literal.is_null())
       return o.term->literal.AsBool() ? True() : False();
-    return InvalidArgument("expected a condition" + At(o.pos));
+    return InvalidArgument("expected a condition" + AtPosition(o.pos));
   }
 
   Result<TermPtr> AsValue(const Operand& o, const std::string& context) {
     if (o.term) return o.term;
-    return InvalidArgument("expected a value" + context + At(o.pos));
+    return InvalidArgument("expected a value" + context + AtPosition(o.pos));
   }
 
   // Joins a chain of conditions as a balanced tree so long AND/OR lists stay shallow.
@@ -85,7 +83,7 @@ class Parser {
     while (Peek().IsKeyword(keyword)) {
       const Token& op = Take();
       if (Peek().kind == Token::Kind::kEnd || Peek().IsSymbol(")"))
-        return InvalidArgument("expected a condition after " + std::string(keyword) + At(Peek().pos));
+        return InvalidArgument("expected a condition after " + std::string(keyword) + AtPosition(Peek().pos));
       (void)op;
       FLOE_ASSIGN_OR_RETURN(Operand next, is_and ? ParseNot() : ParseChain(true));
       FLOE_ASSIGN_OR_RETURN(Expr nc, AsCondition(next));
@@ -103,8 +101,8 @@ class Parser {
     if (!Peek().IsKeyword("NOT")) return ParseComparison();
     const Token& not_token = Take();
     size_t pos = not_token.pos;
-    if (++depth_ > kMaxDepth) return InvalidArgument("expression nested too deeply" + At(pos));
-    if (Peek().kind == Token::Kind::kEnd) return InvalidArgument("expected a condition after NOT" + At(Peek().pos));
+    if (++depth_ > kMaxDepth) return InvalidArgument("expression nested too deeply" + AtPosition(pos));
+    if (Peek().kind == Token::Kind::kEnd) return InvalidArgument("expected a condition after NOT" + AtPosition(Peek().pos));
     FLOE_ASSIGN_OR_RETURN(Operand inner, ParseNot());
     --depth_;
     FLOE_ASSIGN_OR_RETURN(Expr c, AsCondition(inner));
@@ -135,15 +133,15 @@ class Parser {
     std::string after = " after " + Describe(op_token);
     if (Peek().kind == Token::Kind::kEnd || Peek().IsSymbol(")") || Peek().IsSymbol(",") ||
         (Peek().kind == Token::Kind::kKeyword && (Peek().text == "AND" || Peek().text == "OR")))
-      return InvalidArgument("expected a value" + after + At(Peek().pos));
+      return InvalidArgument("expected a value" + after + AtPosition(Peek().pos));
     Result<Operand> r = level <= 1 ? ParseAdditive() : level == 2 ? ParseArithmetic(2) : ParseUnary();
     if (!r) return r;
-    if (!r->term) return InvalidArgument("expected a value" + after + At(r->pos));
+    if (!r->term) return InvalidArgument("expected a value" + after + AtPosition(r->pos));
     return r;
   }
 
   Result<Literal> LiteralOf(const Operand& o, const char* what) {
-    if (!o.is_literal()) return InvalidArgument(std::string(what) + " must be a value, not a column" + At(o.pos));
+    if (!o.is_literal()) return InvalidArgument(std::string(what) + " must be a value, not a column" + AtPosition(o.pos));
     return o.term->literal;
   }
 
@@ -160,7 +158,7 @@ class Parser {
       bool left_lit = left.is_literal(), right_lit = right.is_literal();
       for (const Operand* side : {&left, &right}) {
         if (side->is_literal() && side->term->literal.is_null())
-          return InvalidArgument("cannot compare with NULL; use IS NULL or IS NOT NULL" + At(side->pos));
+          return InvalidArgument("cannot compare with NULL; use IS NULL or IS NOT NULL" + AtPosition(side->pos));
       }
       if (!left_lit && right_lit) {
         out.cond = Predicate(op, lt, {right.term->literal});
@@ -169,7 +167,7 @@ class Parser {
       } else if (left_lit && right_lit) {
         FLOE_ASSIGN_OR_RETURN(out.cond, FoldComparison(op, left, right, op_token));
       } else {
-        return InvalidArgument("comparing two columns is not supported" + At(op_token.pos));
+        return InvalidArgument("comparing two columns is not supported" + AtPosition(op_token.pos));
       }
       return out;
     }
@@ -178,13 +176,13 @@ class Parser {
       const Token& is_token = Take();
       negated = TakeKeyword("NOT");
       FLOE_ASSIGN_OR_RETURN(TermPtr term, AsValue(left, " before IS"));
-      if (left.is_literal()) return InvalidArgument("IS needs a column" + At(left.pos));
+      if (left.is_literal()) return InvalidArgument("IS needs a column" + AtPosition(left.pos));
       if (TakeKeyword("NULL")) {
         out.cond = Predicate(negated ? Op::kNotNull : Op::kIsNull, term);
       } else if (TakeKeyword("NAN")) {
         out.cond = Predicate(negated ? Op::kNotNan : Op::kIsNan, term);
       } else {
-        return InvalidArgument("expected NULL or NAN after " + std::string(negated ? "IS NOT" : "IS") + At(Peek().pos));
+        return InvalidArgument("expected NULL or NAN after " + std::string(negated ? "IS NOT" : "IS") + AtPosition(Peek().pos));
       }
       (void)is_token;
       return out;
@@ -198,12 +196,12 @@ class Parser {
     if (kw.IsKeyword("IN") || kw.IsKeyword("LIKE") || kw.IsKeyword("BETWEEN")) {
       Token kw_token = Take();
       FLOE_ASSIGN_OR_RETURN(TermPtr term, AsValue(left, " before " + kw_token.text));
-      if (left.is_literal()) return InvalidArgument(kw_token.text + " needs a column" + At(left.pos));
+      if (left.is_literal()) return InvalidArgument(kw_token.text + " needs a column" + AtPosition(left.pos));
       if (kw_token.text == "IN") return ParseInList(term, negated, left.pos);
       if (kw_token.text == "LIKE") {
         const Token& pattern = Peek();
         if (pattern.kind != Token::Kind::kString)
-          return InvalidArgument("expected a quoted pattern after LIKE" + At(pattern.pos));
+          return InvalidArgument("expected a quoted pattern after LIKE" + AtPosition(pattern.pos));
         std::string p = Take().text;
         if (auto exact = LikeExactText(p)) {
           out.cond = Predicate(negated ? Op::kNotEq : Op::kEq, term, {Literal::String(*exact)});
@@ -217,11 +215,11 @@ class Parser {
       // BETWEEN lo AND hi
       FLOE_ASSIGN_OR_RETURN(Operand lo, ParseValueAfter(kw_token, 0));
       FLOE_ASSIGN_OR_RETURN(Literal low, LiteralOf(lo, "the BETWEEN bounds"));
-      if (!Peek().IsKeyword("AND")) return InvalidArgument("expected AND in BETWEEN" + At(Peek().pos));
+      if (!Peek().IsKeyword("AND")) return InvalidArgument("expected AND in BETWEEN" + AtPosition(Peek().pos));
       Token and_token = Take();
       FLOE_ASSIGN_OR_RETURN(Operand hi, ParseValueAfter(and_token, 0));
       FLOE_ASSIGN_OR_RETURN(Literal high, LiteralOf(hi, "the BETWEEN bounds"));
-      if (low.is_null() || high.is_null()) return InvalidArgument("BETWEEN bounds cannot be NULL" + At(lo.pos));
+      if (low.is_null() || high.is_null()) return InvalidArgument("BETWEEN bounds cannot be NULL" + AtPosition(lo.pos));
       if (negated) {
         out.cond = Or(Predicate(Op::kLt, term, {low}), Predicate(Op::kGt, term, {high}));
       } else {
@@ -233,14 +231,14 @@ class Parser {
   }
 
   Result<Operand> ParseInList(const TermPtr& term, bool negated, size_t pos) {
-    if (!Peek().IsSymbol("(")) return InvalidArgument("expected '(' after IN" + At(Peek().pos));
+    if (!Peek().IsSymbol("(")) return InvalidArgument("expected '(' after IN" + AtPosition(Peek().pos));
     Token open = Take();
     std::vector<Literal> values;
     Token last = open;
     while (true) {
       FLOE_ASSIGN_OR_RETURN(Operand v, ParseValueAfter(last, 0));
       FLOE_ASSIGN_OR_RETURN(Literal lit, LiteralOf(v, "an IN list element"));
-      if (lit.is_null()) return InvalidArgument("NULL is not allowed in an IN list" + At(v.pos));
+      if (lit.is_null()) return InvalidArgument("NULL is not allowed in an IN list" + AtPosition(v.pos));
       values.push_back(std::move(lit));
       if (Peek().IsSymbol(",")) {
         last = Take();
@@ -250,7 +248,7 @@ class Parser {
         Take();
         break;
       }
-      return InvalidArgument("expected ',' or ')' in the IN list" + At(Peek().pos));
+      return InvalidArgument("expected ',' or ')' in the IN list" + AtPosition(Peek().pos));
     }
     Operand out;
     out.pos = pos;
@@ -260,7 +258,7 @@ class Parser {
 
   Result<Expr> FoldComparison(Op op, const Operand& a, const Operand& b, const Token& op_token) {
     auto r = CompareConstants(op, a.term->literal, b.term->literal);
-    if (!r) return InvalidArgument(r.error().message + At(op_token.pos));
+    if (!r) return InvalidArgument(r.error().message + AtPosition(op_token.pos));
     return *r ? True() : False();
   }
 
@@ -298,12 +296,12 @@ class Parser {
     out.pos = a.pos;
     if (a.is_literal() && b.is_literal()) {
       auto v = FoldArithmetic(op, l->literal, r->literal);
-      if (!v) return InvalidArgument(v.error().message + At(op_token.pos));
+      if (!v) return InvalidArgument(v.error().message + AtPosition(op_token.pos));
       out.term = LiteralTerm(std::move(*v));
       return out;
     }
     out.depth = std::max(a.depth, b.depth) + 1;
-    if (out.depth > kMaxDepth) return InvalidArgument("expression nested too deeply" + At(op_token.pos));
+    if (out.depth > kMaxDepth) return InvalidArgument("expression nested too deeply" + AtPosition(op_token.pos));
     out.term = Arith(op, l, r);
     return out;
   }
@@ -311,14 +309,14 @@ class Parser {
   Result<Operand> ParseUnary() {
     if (Peek().IsSymbol("-") || Peek().IsSymbol("+")) {
       Token sign = Take();
-      if (++depth_ > kMaxDepth) return InvalidArgument("expression nested too deeply" + At(sign.pos));
+      if (++depth_ > kMaxDepth) return InvalidArgument("expression nested too deeply" + AtPosition(sign.pos));
       FLOE_ASSIGN_OR_RETURN(Operand inner, ParseValueAfter(sign, 3));
       --depth_;
       inner.pos = sign.pos;
       if (sign.text == "+") return inner;
       if (inner.is_literal()) {
         auto neg = NegateConstant(inner.term->literal);
-        if (!neg) return InvalidArgument(neg.error().message + At(sign.pos));
+        if (!neg) return InvalidArgument(neg.error().message + AtPosition(sign.pos));
         inner.term = LiteralTerm(std::move(*neg));
         return inner;
       }
@@ -335,10 +333,10 @@ class Parser {
     Operand out;
     out.pos = t.pos;
     switch (t.kind) {
-      case Token::Kind::kEnd: return InvalidArgument("unexpected end of text" + At(t.pos));
+      case Token::Kind::kEnd: return InvalidArgument("unexpected end of text" + AtPosition(t.pos));
       case Token::Kind::kNumber: {
         auto v = ParseNumberLiteral(t.text);
-        if (!v) return InvalidArgument(v.error().message + At(t.pos));
+        if (!v) return InvalidArgument(v.error().message + AtPosition(t.pos));
         Take();
         out.term = LiteralTerm(std::move(*v));
         return out;
@@ -362,7 +360,7 @@ class Parser {
           out.term = LiteralTerm(Literal());
           return out;
         }
-        return InvalidArgument("unexpected " + t.text + At(t.pos));
+        return InvalidArgument("unexpected " + t.text + AtPosition(t.pos));
       case Token::Kind::kIdentifier:
       case Token::Kind::kQuotedIdentifier: {
         // DATE '2026-01-01' and TIMESTAMP '...' are typed strings; the binder converts them.
@@ -380,7 +378,7 @@ class Parser {
           Token dot = Take();
           if (Peek().kind != Token::Kind::kIdentifier && Peek().kind != Token::Kind::kQuotedIdentifier &&
               Peek().kind != Token::Kind::kKeyword)
-            return InvalidArgument("expected a field name after '.'" + At(Peek().pos));
+            return InvalidArgument("expected a field name after '.'" + AtPosition(Peek().pos));
           const Token& part = Take();
           name += "." + (part.kind == Token::Kind::kKeyword ? part.raw : part.text);
         }
@@ -390,20 +388,20 @@ class Parser {
       case Token::Kind::kSymbol:
         if (t.text == "(") {
           Token open = Take();
-          if (++depth_ > kMaxDepth) return InvalidArgument("expression nested too deeply" + At(open.pos));
-          if (Peek().IsSymbol(")")) return InvalidArgument("expected a condition or value after '('" + At(Peek().pos));
+          if (++depth_ > kMaxDepth) return InvalidArgument("expression nested too deeply" + AtPosition(open.pos));
+          if (Peek().IsSymbol(")")) return InvalidArgument("expected a condition or value after '('" + AtPosition(Peek().pos));
           FLOE_ASSIGN_OR_RETURN(Operand inner, ParseOr());
           --depth_;
           if (!Peek().IsSymbol(")"))
             return InvalidArgument("expected ')' to close the '(' at position " + std::to_string(open.pos + 1) +
-                                   ", found " + Describe(Peek()) + At(Peek().pos));
+                                   ", found " + Describe(Peek()) + AtPosition(Peek().pos));
           Take();
           inner.pos = open.pos;
           return inner;
         }
-        return InvalidArgument("unexpected " + Describe(t) + At(t.pos));
+        return InvalidArgument("unexpected " + Describe(t) + AtPosition(t.pos));
     }
-    return InvalidArgument("unexpected " + Describe(t) + At(t.pos));
+    return InvalidArgument("unexpected " + Describe(t) + AtPosition(t.pos));
   }
 
   std::vector<Token> tokens_;

@@ -15,7 +15,7 @@ namespace {
 using testing::RandomData;
 using testing::RandomSchema;
 
-Expr BindText(const std::string& text, const Schema& schema = RandomSchema()) {
+Expr BindForProjection(const std::string& text, const Schema& schema = RandomSchema()) {
   auto parsed = ParseFilter(text);
   EXPECT_TRUE(parsed) << text << ": " << parsed.error().message;
   auto bound = Bind(*parsed, schema);
@@ -26,13 +26,13 @@ Expr BindText(const std::string& text, const Schema& schema = RandomSchema()) {
 PartitionSpec SpecOf(std::vector<PartitionField> fields) { return PartitionSpec(1, std::move(fields)); }
 
 std::string Inclusive(const std::string& text, const PartitionSpec& spec) {
-  auto p = ProjectInclusive(BindText(text), spec);
+  auto p = ProjectInclusive(BindForProjection(text), spec);
   EXPECT_TRUE(p);
   return ToString(*p);
 }
 
 std::string Strict(const std::string& text, const PartitionSpec& spec) {
-  auto p = ProjectStrict(BindText(text), spec);
+  auto p = ProjectStrict(BindForProjection(text), spec);
   EXPECT_TRUE(p);
   return ToString(*p);
 }
@@ -73,14 +73,14 @@ TEST(ProjectionTest, TruncateStrings) {
 TEST(ProjectionTest, IdentityResidual) {
   Schema schema(0, {{1, "country", Type::String(), false, ""}, {2, "x", Type::Long(), false, ""}});
   PartitionSpec spec = SpecOf({{1, 1000, "country", Transform::Identity()}});
-  Expr filter = BindText("country = 'DE' AND x > 1", schema);
+  Expr filter = BindForProjection("country = 'DE' AND x > 1", schema);
   auto de = Residual(filter, spec, {Literal::String("DE")});
   ASSERT_TRUE(de);
   EXPECT_EQ(ToString(*de), "ref(name=\"x\") > 1");
   auto fr = Residual(filter, spec, {Literal::String("FR")});
   ASSERT_TRUE(fr);
   EXPECT_EQ(ToString(*fr), "false");
-  auto either = Residual(BindText("country = 'DE' OR x > 1", schema), spec, {Literal::String("DE")});
+  auto either = Residual(BindForProjection("country = 'DE' OR x > 1", schema), spec, {Literal::String("DE")});
   EXPECT_EQ(ToString(*either), "true");
   EXPECT_FALSE(Residual(filter, spec, {}));  // tuple of the wrong size
 }
@@ -167,7 +167,7 @@ TEST(ProjectionTest, NeverWrongAgainstBruteForce) {
 
 TEST(ProjectionTest, ProjectionsAreBoundToPartitionFields) {
   PartitionSpec spec = SpecOf({{testing::kDay, 1000, "day_month", Transform::Month()}});
-  auto p = ProjectInclusive(BindText("day >= '2026-02-10' AND day < '2026-03-01'"), spec);
+  auto p = ProjectInclusive(BindForProjection("day >= '2026-02-10' AND day < '2026-03-01'"), spec);
   ASSERT_TRUE(p);
   EXPECT_TRUE((*p)->is_bound());
   EXPECT_EQ(ReferencedFieldIds(*p), std::vector<int>{1000});
@@ -181,7 +181,7 @@ TEST(ProjectionTest, ProjectionsAreBoundToPartitionFields) {
 // Manifest pruning as metrics_evaluator.h describes it: partition field summaries as metrics.
 TEST(ProjectionTest, PartitionSummariesPruneThroughInclusiveMetrics) {
   PartitionSpec spec = SpecOf({{testing::kTs, 1000, "ts_day", Transform::Day()}});
-  auto projected = ProjectInclusive(BindText("ts >= '2026-01-10T08:00' AND ts < '2026-01-11'"), spec);
+  auto projected = ProjectInclusive(BindForProjection("ts >= '2026-01-10T08:00' AND ts < '2026-01-11'"), spec);
   ASSERT_TRUE(projected);
   FileMetrics summary;  // a manifest whose files cover 2026-01-01 .. 2026-01-09, no null days
   summary.null_value_counts[1000] = 0;

@@ -13,7 +13,7 @@
 namespace floe {
 namespace {
 
-Schema TestSchema() {
+Schema RowSchema() {
   return Schema(0, {
                        {1, "x", Type::Long(), false, ""},
                        {2, "y", Type::Int(), false, ""},
@@ -31,7 +31,7 @@ const double kNaN = std::nan("");
 
 // Five rows; row 1 is null everywhere.
 ColumnBatch TestRows() {
-  Schema schema = TestSchema();
+  Schema schema = RowSchema();
   ColumnBatch batch(schema);
   auto ts = [](const char* text) { return Literal::String(text).CastTo(Type::Timestamp()).value(); };
   auto null = [&](int id) { return Literal::Null(schema.FindField(id)->type); };
@@ -64,7 +64,7 @@ ColumnBatch TestRows() {
 std::string Rows(const std::string& text) {
   auto parsed = ParseFilter(text);
   if (!parsed) return "parse error: " + parsed.error().message;
-  auto bound = Bind(*parsed, TestSchema());
+  auto bound = Bind(*parsed, RowSchema());
   if (!bound) return "bind error: " + bound.error().message;
   auto selected = EvaluateRows(*bound, TestRows());
   if (!selected) return "error: " + selected.error().message;
@@ -153,7 +153,7 @@ TEST(RowEvaluatorTest, LargeInLists) {
 TEST(RowEvaluatorTest, Errors) {
   ColumnBatch partial(std::vector<NestedField>{{1, "x", Type::Long(), false, ""}});
   ASSERT_TRUE(partial.AppendRow({Literal::Long(1)}));
-  auto bound = Bind(*ParseFilter("name = 'a'"), TestSchema());
+  auto bound = Bind(*ParseFilter("name = 'a'"), RowSchema());
   ASSERT_TRUE(bound);
   auto r = EvaluateRows(*bound, partial);
   ASSERT_FALSE(r);

@@ -15,6 +15,7 @@ namespace floe {
 namespace {
 
 using maint_test::FilesOnDisk;
+using maint_test::TableDir;
 using maint_test::ReachedBy;
 using maint_test::Tick;
 using txn_test::Batch;
@@ -35,8 +36,6 @@ std::set<int64_t> SnapshotIds(const TableMetadata& m) {
   for (const auto& s : m.snapshots) ids.insert(s.snapshot_id);
   return ids;
 }
-
-std::string TableDir(OrdersTable& t) { return maint_test::LocalPathOf(t.Metadata().location); }
 
 // Files on disk that are not metadata documents (nor the catalog).
 std::set<std::string> DataAndManifests(OrdersTable& t) {

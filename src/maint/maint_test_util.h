@@ -38,6 +38,9 @@ inline std::set<std::string> ReachedBy(FileIO& io, const TableMetadata& table, c
 
 inline std::string LocalPathOf(const std::string& p) { return p.starts_with("file:") ? p.substr(p.find('/')) : p; }
 
+// The local folder of a test table.
+inline std::string TableDir(txn_test::OrdersTable& t) { return LocalPathOf(t.Metadata().location); }
+
 // Commits land with distinct, increasing timestamps (so --older-than a snapshot is exact).
 inline void Tick() { std::this_thread::sleep_for(std::chrono::milliseconds(3)); }
 

@@ -17,10 +17,9 @@ namespace floe {
 namespace {
 
 using maint_test::FilesOnDisk;
+using maint_test::TableDir;
 using txn_test::Batch;
 using txn_test::OrdersTable;
-
-std::string TableDir(OrdersTable& t) { return maint_test::LocalPathOf(t.Metadata().location); }
 
 // A file as a killed writer leaves it, `age_ms` old.
 std::string Leftover(const std::string& path, int64_t age_ms) {

@@ -11,6 +11,10 @@
 
 namespace floe {
 
+// Field ids of the columns of a position delete file (reserved by the spec).
+inline constexpr int kDeleteFilePathFieldId = 2147483546;
+inline constexpr int kDeletePosFieldId = 2147483545;
+
 enum class FileContent { kData = 0, kPositionDeletes = 1, kEqualityDeletes = 2 };
 enum class FileFormat { kParquet, kAvro, kOrc, kPuffin };
 

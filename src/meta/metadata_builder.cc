@@ -19,7 +19,6 @@ namespace floe {
 
 namespace {
 
-constexpr int kMaxFormatVersion = 3;
 using builder_internal::kPendingTimestamp;
 
 std::string Str(int64_t v) { return std::to_string(v); }

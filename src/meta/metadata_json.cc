@@ -22,7 +22,6 @@ namespace jf = json_fields;
 
 namespace {
 
-constexpr int kMaxFormatVersion = 3;
 constexpr int kMaxMetadataJsonDepth = 512;
 
 std::string V(int version) { return "v" + std::to_string(version); }

@@ -57,13 +57,13 @@ size_t ExpectSameAsFullParse(const std::string& text, const PreviousDocument& pr
 
 // A table's history of `commits` appends (every `expire_every`th commit also expires the
 // oldest two snapshots), with each document as floe wrote it.
-struct History {
+struct DocumentHistory {
   std::vector<TableMetadata> metadata;
   std::vector<std::shared_ptr<const MetadataText>> texts;
 };
 
-History BuildHistory(int commits, int expire_every = 0, const std::string& location = "s3://bucket/t") {
-  History h;
+DocumentHistory BuildHistory(int commits, int expire_every = 0, const std::string& location = "s3://bucket/t") {
+  DocumentHistory h;
   TableMetadata m = testing::NewSampleTable(2);
   m.location = location;
   std::shared_ptr<const MetadataText> text = WriteTableMetadataText(m, nullptr);
@@ -91,7 +91,7 @@ History BuildHistory(int commits, int expire_every = 0, const std::string& locat
 }
 
 TEST(MetadataReuse, FloeHistoryReusesEverySnapshotItAlreadyHad) {
-  const History h = BuildHistory(40, /*expire_every=*/7);
+  const DocumentHistory h = BuildHistory(40, /*expire_every=*/7);
   size_t reused_from_written = 0, reused_from_parsed = 0, possible = 0;
   for (size_t k = 1; k < h.texts.size(); ++k) {
     const std::string& text = h.texts[k]->text;
@@ -115,8 +115,8 @@ TEST(MetadataReuse, FloeHistoryReusesEverySnapshotItAlreadyHad) {
 }
 
 TEST(MetadataReuse, NoPreviousOrAnUnrelatedOneReusesNothing) {
-  const History h = BuildHistory(12);
-  const History other = BuildHistory(12, 0, "s3://bucket/other");  // same ids, other manifest lists
+  const DocumentHistory h = BuildHistory(12);
+  const DocumentHistory other = BuildHistory(12, 0, "s3://bucket/other");  // same ids, other manifest lists
   const std::string& text = h.texts.back()->text;
   EXPECT_EQ(ExpectSameAsFullParse(text, {}, "no previous"), 0u);
   EXPECT_EQ(ExpectSameAsFullParse(text, Parsed(other.texts.back()->text), "other table"), 0u);
@@ -128,7 +128,7 @@ TEST(MetadataReuse, NoPreviousOrAnUnrelatedOneReusesNothing) {
 }
 
 TEST(MetadataReuse, TheSameIdWithOtherBytesIsParsedNotReused) {
-  const History h = BuildHistory(5);
+  const DocumentHistory h = BuildHistory(5);
   const std::string previous = h.texts[4]->text;
   // Snapshot 2's summary says something else in the new document, under the same id.
   std::string text = h.texts[5]->text;
@@ -160,7 +160,7 @@ std::vector<std::pair<std::string, std::string>> Reformatted(const std::string& 
 }
 
 TEST(MetadataReuse, OtherLayoutsParseTheSameAndReuseAmongThemselves) {
-  const History h = BuildHistory(20, /*expire_every=*/6);
+  const DocumentHistory h = BuildHistory(20, /*expire_every=*/6);
   for (size_t k : {1u, 10u, 20u}) {
     const auto now = Reformatted(h.texts[k]->text);
     const auto before = Reformatted(h.texts[k - 1]->text);
@@ -195,7 +195,7 @@ TEST(MetadataReuse, OtherLayoutsParseTheSameAndReuseAmongThemselves) {
 }
 
 TEST(MetadataReuse, BadDocumentsGetTheFullParsesError) {
-  const History h = BuildHistory(6);
+  const DocumentHistory h = BuildHistory(6);
   const std::string good = h.texts[6]->text;
   const PreviousDocument previous = Parsed(h.texts[5]->text);
   const size_t snapshots_at = good.find("\"snapshots\":[");
@@ -263,7 +263,7 @@ PreviousDocument HandedOver(const std::string& text) {
 }
 
 TEST(MetadataReuse, AHandedOverPreviousGivesTheSameResult) {
-  const History h = BuildHistory(20, /*expire_every=*/6);
+  const DocumentHistory h = BuildHistory(20, /*expire_every=*/6);
   for (size_t k = 1; k < h.texts.size(); ++k) {
     auto full = ParseTableMetadata(h.texts[k]->text);
     ASSERT_TRUE(full);
@@ -288,7 +288,7 @@ TEST(MetadataReuse, AHandedOverPreviousGivesTheSameResult) {
 }
 
 TEST(MetadataReuse, TheTableUuidChoosesThePrevious) {
-  const History h = BuildHistory(4);
+  const DocumentHistory h = BuildHistory(4);
   std::string asked;
   auto parsed = ParseTableMetadataReusing(h.texts[4]->text, [&](std::string_view uuid) {
     asked = std::string(uuid);

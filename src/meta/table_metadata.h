@@ -14,6 +14,9 @@
 
 namespace floe {
 
+// The newest table format version floe reads and writes.
+inline constexpr int kMaxFormatVersion = 3;
+
 struct TableMetadata {
   int format_version = 2;
   std::string table_uuid;

@@ -15,6 +15,9 @@
 
 namespace floe::parquet {
 
+// The four bytes that open and close every Parquet file.
+inline constexpr char kParquetMagic[] = "PAR1";
+
 namespace physical {  // parquet.thrift Type
 constexpr int32_t kBoolean = 0, kInt32 = 1, kInt64 = 2, kInt96 = 3, kFloat = 4, kDouble = 5,
                   kByteArray = 6, kFixedLenByteArray = 7;

@@ -12,7 +12,6 @@ namespace floe::parquet {
 
 namespace {
 
-constexpr char kMagic[] = "PAR1";
 
 int64_t ScaleToTarget(int64_t v, const SchemaElement& e, const TypePtr& target) {
   bool nanos = target->id() == TypeId::kTimestampNs || target->id() == TypeId::kTimestampTzNs;
@@ -105,7 +104,7 @@ Result<std::shared_ptr<ParquetFile>> ParquetFile::Open(std::shared_ptr<const Inp
   FLOE_ASSIGN_OR_RETURN(std::string_view head, source->Read(0, 4));
   FLOE_ASSIGN_OR_RETURN(std::string_view tail, source->Read(size - 8, 8));
   if (tail.substr(4) == "PARE") return NotSupported(name + ": encrypted Parquet files are not supported");
-  if (head != std::string_view(kMagic, 4) || tail.substr(4) != std::string_view(kMagic, 4))
+  if (head != std::string_view(kParquetMagic, 4) || tail.substr(4) != std::string_view(kParquetMagic, 4))
     return Corrupt(name + ": not a Parquet file (magic bytes missing)");
   uint32_t footer_len;
   std::memcpy(&footer_len, tail.data(), 4);

@@ -15,7 +15,6 @@ namespace floe::parquet {
 
 namespace {
 
-constexpr char kMagic[] = "PAR1";
 // Rows handed to all column writers before checking the row group's size: at least this
 // many, at most kMaxRoundRows (see RoundRows). Rounds of kParallelRoundRows or more encode
 // the columns on two threads.
@@ -116,7 +115,7 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(OutputSink* sink, con
     FLOE_ASSIGN_OR_RETURN(leaf.writer, ColumnChunkWriter::Make(leaf.descriptor, leaf.type, opts));
     leaf.min = leaf.max = Literal::Null(leaf.type);
   }
-  FLOE_RETURN_IF_ERROR(sink->Append(std::string_view(kMagic, 4)));
+  FLOE_RETURN_IF_ERROR(sink->Append(std::string_view(kParquetMagic, 4)));
   return w;
 }
 
@@ -327,7 +326,7 @@ Result<DataFileMetrics> ParquetWriter::Close() {
   WriteFileMetaData(footer_, &footer);
   uint32_t len = static_cast<uint32_t>(footer.size());
   footer.append(reinterpret_cast<const char*>(&len), 4);
-  footer.append(kMagic, 4);
+  footer.append(kParquetMagic, 4);
   FLOE_RETURN_IF_ERROR(sink_->Append(footer));
   // Taken before Close: a sink need not know its position once closed (the in-memory one
   // hands its bytes over).

@@ -22,10 +22,6 @@
 
 namespace floe {
 
-// Field ids of the columns of a position delete file (reserved by the spec).
-inline constexpr int kDeleteFilePathFieldId = 2147483546;
-inline constexpr int kDeletePosFieldId = 2147483545;
-
 class DeleteIndex {
  public:
   DeleteIndex() = default;

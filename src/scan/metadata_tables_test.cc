@@ -9,22 +9,22 @@ namespace {
 
 using testing::TestTable;
 
-Schema IdPart() {
+Schema IdPartSchema() {
   return Schema(0, {NestedField{1, "id", Type::Long(), true, ""}, NestedField{2, "part", Type::String(), false, ""}});
 }
 
-ColumnBatch Rows(std::vector<std::pair<int64_t, std::string>> rows) {
-  ColumnBatch b(IdPart());
+ColumnBatch IdPartRows(std::vector<std::pair<int64_t, std::string>> rows) {
+  ColumnBatch b(IdPartSchema());
   for (auto& [id, p] : rows) EXPECT_TRUE(b.AppendRow({Literal::Long(id), Literal::String(p)}));
   return b;
 }
 
 class MetadataTablesTest : public ::testing::Test {
  protected:
-  MetadataTablesTest() : t_(IdPart(), PartitionSpec(0, {PartitionField{2, 1000, "part", Transform::Identity()}})) {}
+  MetadataTablesTest() : t_(IdPartSchema(), PartitionSpec(0, {PartitionField{2, 1000, "part", Transform::Identity()}})) {}
   void SetUp() override {
-    a_ = *t_.WriteData(Rows({{1, "a"}, {2, "a"}}), {Literal::String("a")});
-    b_ = *t_.WriteData(Rows({{3, "b"}}), {Literal::String("b")});
+    a_ = *t_.WriteData(IdPartRows({{1, "a"}, {2, "a"}}), {Literal::String("a")});
+    b_ = *t_.WriteData(IdPartRows({{3, "b"}}), {Literal::String("b")});
     first_ = *t_.Commit({a_, b_});
     auto del = t_.WritePositionDeletes({{a_.file_path, 0}}, {Literal::String("a")});
     ASSERT_TRUE(del);

@@ -14,7 +14,7 @@ namespace {
 
 using testing::TestTable;
 
-Schema Events() {
+Schema LimitEvents() {
   return Schema(0, {NestedField{1, "id", Type::Long(), true, ""}, NestedField{2, "day", Type::Date(), false, ""},
                     NestedField{3, "amount", Type::Double(), false, ""}});
 }
@@ -24,7 +24,7 @@ constexpr int kDays = 10;
 constexpr int kRowsPerFile = 5;
 
 // The ids of a batch's rows, in order.
-std::vector<int64_t> Ids(const ColumnBatch& batch) {
+std::vector<int64_t> IdsOf(const ColumnBatch& batch) {
   std::vector<int64_t> out;
   for (size_t r = 0; r < batch.num_rows; ++r) out.push_back(batch.columns[0].Get(r).AsLong());
   return out;
@@ -33,10 +33,10 @@ std::vector<int64_t> Ids(const ColumnBatch& batch) {
 // Ten daily commits of one file (one manifest) each; amounts 0, 10, 20, 30, 40 in every file.
 class Limited : public ::testing::Test {
  protected:
-  Limited() : t_(Events(), PartitionSpec(0, {PartitionField{2, 1000, "day", Transform::Identity()}})) {}
+  Limited() : t_(LimitEvents(), PartitionSpec(0, {PartitionField{2, 1000, "day", Transform::Identity()}})) {}
   void SetUp() override {
     for (int d = 0; d < kDays; ++d) {
-      ColumnBatch b(Events());
+      ColumnBatch b(LimitEvents());
       for (int i = 0; i < kRowsPerFile; ++i)
         ASSERT_TRUE(b.AppendRow({Literal::Long(d * 100 + i), Literal::Date(kDay0 + d), Literal::Double(i * 10.0)}));
       auto f = t_.WriteData(b, {Literal::Date(kDay0 + d)});
@@ -52,7 +52,7 @@ class Limited : public ::testing::Test {
                                    PlanStats* limited_stats = nullptr) {
     auto all = ReadTable(t_.io(), t_.metadata(), options);
     EXPECT_TRUE(all) << all.error().ToString();
-    std::vector<int64_t> want = all ? Ids(*all) : std::vector<int64_t>{};
+    std::vector<int64_t> want = all ? IdsOf(*all) : std::vector<int64_t>{};
     if (static_cast<int64_t>(want.size()) > limit) want.resize(static_cast<size_t>(limit));
 
     FaultInjectingFileIO counting(std::shared_ptr<FileIO>(&t_.io(), [](FileIO*) {}));
@@ -69,7 +69,7 @@ class Limited : public ::testing::Test {
     });
     EXPECT_TRUE(st) << st.error().ToString();
     *data_files_opened = counting.Calls(FileOp::kNewInputFile) - before;
-    std::vector<int64_t> ids = Ids(got);
+    std::vector<int64_t> ids = IdsOf(got);
     EXPECT_EQ(ids, want);
     return ids;
   }
@@ -133,8 +133,8 @@ TEST_F(Limited, DeletesAreAppliedBeforeCounting) {
 }
 
 TEST(ScanLimit, StopsInsideAFile) {
-  TestTable t(Events());
-  ColumnBatch b(Events());
+  TestTable t(LimitEvents());
+  ColumnBatch b(LimitEvents());
   for (int i = 0; i < 20000; ++i)
     ASSERT_TRUE(b.AppendRow({Literal::Long(i), Literal::Date(kDay0), Literal::Double(i * 0.5)}));
   auto f = t.WriteData(b);
@@ -145,13 +145,13 @@ TEST(ScanLimit, StopsInsideAFile) {
     o.limit = limit;
     auto rows = ReadTable(t.io(), t.metadata(), o);
     ASSERT_TRUE(rows) << rows.error().ToString();
-    std::vector<int64_t> ids = Ids(*rows);
+    std::vector<int64_t> ids = IdsOf(*rows);
     ASSERT_EQ(ids.size(), static_cast<size_t>(std::min<int64_t>(limit, 20000))) << "limit " << limit;
     for (size_t i = 0; i < ids.size(); ++i) ASSERT_EQ(ids[i], static_cast<int64_t>(i));
     o.filter_text = "amount >= 5000";  // rows 10000 on
     rows = ReadTable(t.io(), t.metadata(), o);
     ASSERT_TRUE(rows) << rows.error().ToString();
-    ids = Ids(*rows);
+    ids = IdsOf(*rows);
     ASSERT_EQ(ids.size(), static_cast<size_t>(std::min<int64_t>(limit, 10000))) << "limit " << limit;
     for (size_t i = 0; i < ids.size(); ++i) ASSERT_EQ(ids[i], static_cast<int64_t>(10000 + i));
   }
@@ -160,8 +160,8 @@ TEST(ScanLimit, StopsInsideAFile) {
 // Position deletes across the batches a limited read streams a row group in: each batch's
 // rows must be matched to their own file positions.
 TEST(ScanLimit, PositionDeletesAcrossStreamedBatches) {
-  TestTable t(Events());
-  ColumnBatch b(Events());
+  TestTable t(LimitEvents());
+  ColumnBatch b(LimitEvents());
   for (int i = 0; i < 5000; ++i) ASSERT_TRUE(b.AppendRow({Literal::Long(i), Literal::Date(kDay0), Literal::Double(i)}));
   auto f = t.WriteData(b);
   ASSERT_TRUE(f) << f.error().ToString();
@@ -180,7 +180,7 @@ TEST(ScanLimit, PositionDeletesAcrossStreamedBatches) {
   o.limit = 4000;  // streamed in batches of 4,000 rows: the deletes fall in both
   auto rows = ReadTable(t.io(), t.metadata(), o);
   ASSERT_TRUE(rows) << rows.error().ToString();
-  EXPECT_EQ(Ids(*rows), want);
+  EXPECT_EQ(IdsOf(*rows), want);
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ class UnderPrefix : public PathMappingFileIO {
   std::string prefix_;
 };
 
-std::vector<std::string> Ids(const ColumnBatch& batch) {
+std::vector<std::string> IdTexts(const ColumnBatch& batch) {
   std::vector<std::string> out;
   for (size_t r = 0; r < batch.num_rows; ++r) out.push_back(batch.columns[0].Get(r).ToString());
   return out;
@@ -63,7 +63,7 @@ TEST(ScanOnS3, ManyRequestsInFlightKeepTheOrderAndNameAMissingFile) {
   ASSERT_EQ(plan->tasks.size(), 12u);
   auto on_s3 = ReadTable(io, t.metadata(), options);
   ASSERT_TRUE(on_s3) << on_s3.error().ToString();
-  EXPECT_EQ(Ids(*on_s3), Ids(*sequential));
+  EXPECT_EQ(IdTexts(*on_s3), IdTexts(*sequential));
 
   const std::string lost = plan->tasks[5].file.file_path;
   ASSERT_TRUE(s3->Delete(prefix + lost));

@@ -13,7 +13,7 @@ namespace {
 using testing::RowStrings;
 using testing::TestTable;
 
-std::vector<std::string> ReadAll(TestTable& t, ScanOptions options = {}) {
+std::vector<std::string> ReadTableRows(TestTable& t, ScanOptions options = {}) {
   auto rows = ReadTable(t.io(), t.metadata(), options);
   EXPECT_TRUE(rows) << rows.error().ToString();
   return rows ? RowStrings(*rows) : std::vector<std::string>{"<error>"};
@@ -62,7 +62,7 @@ TEST_F(DayPartitioned, OneDayFilterOpensOneManifest) {
   ASSERT_EQ(plan->tasks.size(), 1u);
   EXPECT_EQ(plan->tasks[0].residual->op(), Op::kTrue);  // the partition decides the whole filter
   o.columns = {"id"};
-  EXPECT_EQ(ReadAll(t_, o), (std::vector<std::string>{"300", "301", "302", "303", "304"}));
+  EXPECT_EQ(ReadTableRows(t_, o), (std::vector<std::string>{"300", "301", "302", "303", "304"}));
 }
 
 TEST_F(DayPartitioned, RangeFilterAndResidual) {
@@ -74,7 +74,7 @@ TEST_F(DayPartitioned, RangeFilterAndResidual) {
   EXPECT_EQ(plan->stats.manifests_opened, 2);
   ASSERT_EQ(plan->tasks.size(), 2u);
   EXPECT_NE(plan->tasks[0].residual->op(), Op::kTrue);
-  EXPECT_EQ(ReadAll(t_, o), (std::vector<std::string>{"803", "804", "903", "904"}));
+  EXPECT_EQ(ReadTableRows(t_, o), (std::vector<std::string>{"803", "804", "903", "904"}));
 }
 
 TEST_F(DayPartitioned, MetricsPruneFilesPartitionsCannot) {
@@ -95,7 +95,7 @@ TEST_F(DayPartitioned, TimeTravelByIdTimeAndRef) {
   ScanOptions by_id;
   by_id.snapshot_id = snapshots_[2];
   by_id.columns = {"id"};
-  EXPECT_EQ(ReadAll(t_, by_id).size(), 15u);
+  EXPECT_EQ(ReadTableRows(t_, by_id).size(), 15u);
 
   const Snapshot* third = t_.metadata().SnapshotById(snapshots_[2]);
   ScanOptions as_of;
@@ -103,7 +103,7 @@ TEST_F(DayPartitioned, TimeTravelByIdTimeAndRef) {
   auto chosen = SelectSnapshot(t_.metadata(), as_of);
   ASSERT_TRUE(chosen);
   EXPECT_EQ((*chosen)->snapshot_id, snapshots_[2]);
-  EXPECT_EQ(ReadAll(t_, as_of).size(), 15u);
+  EXPECT_EQ(ReadTableRows(t_, as_of).size(), 15u);
   as_of.as_of_ms = t_.metadata().snapshots.front().timestamp_ms - 1;
   auto before = ReadTable(t_.io(), t_.metadata(), as_of);
   ASSERT_FALSE(before);
@@ -113,10 +113,10 @@ TEST_F(DayPartitioned, TimeTravelByIdTimeAndRef) {
   t_.mutable_metadata().refs["audit"] = SnapshotRef{snapshots_[4], RefType::kBranch, {}, {}, {}};
   ScanOptions tag;
   tag.ref = "v1";
-  EXPECT_EQ(ReadAll(t_, tag).size(), 5u);
+  EXPECT_EQ(ReadTableRows(t_, tag).size(), 5u);
   ScanOptions branch;
   branch.ref = "audit";
-  EXPECT_EQ(ReadAll(t_, branch).size(), 25u);
+  EXPECT_EQ(ReadTableRows(t_, branch).size(), 25u);
   ScanOptions unknown;
   unknown.ref = "nope";
   EXPECT_FALSE(ReadTable(t_.io(), t_.metadata(), unknown));
@@ -132,10 +132,10 @@ TEST_F(DayPartitioned, RemovedFilesAreNotRead) {
   auto tasks = PlanFiles(t_.io(), t_.metadata(), {});
   ASSERT_TRUE(tasks);
   ASSERT_TRUE(t_.Commit({}, {(*tasks)[0].file.file_path}, "delete"));
-  EXPECT_EQ(ReadAll(t_).size(), 45u);
+  EXPECT_EQ(ReadTableRows(t_).size(), 45u);
   ScanOptions before;
   before.snapshot_id = snapshots_.back();
-  EXPECT_EQ(ReadAll(t_, before).size(), 50u);
+  EXPECT_EQ(ReadTableRows(t_, before).size(), 50u);
 }
 
 // Rows in the order given (RowStrings sorts): a scan's output order is what a user diffs.
@@ -244,11 +244,11 @@ TEST(TableScan, SchemaEvolutionProjectsByFieldId) {
 
   ScanOptions renamed;
   renamed.filter_text = "full_name = 'a'";
-  EXPECT_EQ(ReadAll(t, renamed), (std::vector<std::string>{"1|a|7|NULL"}));
+  EXPECT_EQ(ReadTableRows(t, renamed), (std::vector<std::string>{"1|a|7|NULL"}));
   ScanOptions added;
   added.filter_text = "score IS NULL";
   added.columns = {"id"};
-  EXPECT_EQ(ReadAll(t, added), (std::vector<std::string>{"1"}));
+  EXPECT_EQ(ReadTableRows(t, added), (std::vector<std::string>{"1"}));
 
   // Time travel to the first snapshot reads with that snapshot's schema (old names, dropped column).
   ScanOptions first;

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "catalog/rest/rest_protocol.h"
 #include "scan/history_layout.h"
 #include "types/temporal.h"
 
@@ -27,15 +28,6 @@ std::string Html(std::string_view text) {
       case '\'': out += "&#39;"; break;
       default: out += c;
     }
-  }
-  return out;
-}
-
-std::string PercentEncode(std::string_view text) {
-  std::string out;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') out += static_cast<char>(c);
-    else out += fmt::format("%{:02X}", c);
   }
   return out;
 }

@@ -16,8 +16,6 @@
 namespace floe {
 namespace {
 
-double MillisSince(int64_t start_micros) { return (MonotonicMicros() - start_micros) / 1000.0; }
-
 void SleepMicros(int64_t us) { std::this_thread::sleep_for(std::chrono::microseconds(us)); }
 
 // Whether every one is gone (a file already absent counts). One DeleteFiles: on an object

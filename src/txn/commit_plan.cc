@@ -10,8 +10,6 @@
 namespace floe {
 namespace {
 
-double MillisSince(int64_t start_micros) { return (MonotonicMicros() - start_micros) / 1000.0; }
-
 // Writes go to branches that exist (main always may be created by its first snapshot).
 Status CheckWritableBranch(const TableMetadata& table, const TableIdentifier& id, const std::string& branch) {
   if (branch == kMainBranch) return Ok();

@@ -26,13 +26,13 @@ std::set<std::string> ParquetFilesUnder(const std::string& dir) {
   return out;
 }
 
-std::vector<Order> Initial() { return {{1, "DE", 100}, {3, "DE", 300}, {5, "DE", 500}, {7, "DE", 700}}; }
+std::vector<Order> OddKeys() { return {{1, "DE", 100}, {3, "DE", 300}, {5, "DE", 500}, {7, "DE", 700}}; }
 
 // B's file spans A's key (its bounds 2..8 hold 5) without holding it: file metrics say "may",
 // the rows say no.
 TEST(KeyValidation, UpsertLandsNextToAConcurrentFileWhoseBoundsSpanItsKey) {
   OrdersTable t("country", {{"write.merge.isolation-level", "serializable"}});
-  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(OddKeys())).has_value());
   auto b = t.Open();
   RowWriteOptions a;
   a.commit.before_swap =
@@ -45,7 +45,7 @@ TEST(KeyValidation, UpsertLandsNextToAConcurrentFileWhoseBoundsSpanItsKey) {
 
 TEST(KeyValidation, SerializableRefusalNamesTheKeyAndTheFile) {
   OrdersTable t("country", {{"write.merge.isolation-level", "serializable"}});
-  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(OddKeys())).has_value());
   auto b = t.Open();
   RowWriteOptions a;
   a.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{4, "DE", 4}})).has_value()); });
@@ -60,7 +60,7 @@ TEST(KeyValidation, SerializableRefusalNamesTheKeyAndTheFile) {
 
 TEST(KeyValidation, PastTheReadCapFallsBackToFileMetricsAndSaysSo) {
   OrdersTable t("country", {{"write.merge.isolation-level", "serializable"}});
-  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(OddKeys())).has_value());
   auto b = t.Open();
   RowWriteOptions a;
   a.key_check_max_files = 0;
@@ -85,7 +85,7 @@ TEST(KeyValidation, ARetryReadsOnlyTheFilesThatLandedSinceItsLastAttempt) {
                             {"commit.retry.num-retries", "10"},
                             {"commit.retry.min-wait-ms", "1"},
                             {"commit.retry.max-wait-ms", "2"}});
-  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(OddKeys())).has_value());
   auto b = t.Open();
   constexpr int kLostRounds = 4;
   RowWriteOptions a;
@@ -114,7 +114,7 @@ TEST(KeyValidation, ARetryReadsOnlyTheFilesThatLandedSinceItsLastAttempt) {
 // A keyless delete: B's appended rows may match by metrics (2..4 spans 3) but none is 3.
 TEST(KeyValidation, SerializableDeleteByFilterLandsWhenNoConcurrentRowMatches) {
   OrdersTable t("country", {{"write.delete.isolation-level", "serializable"}});
-  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(OddKeys())).has_value());
   auto b = t.Open();
   RowWriteOptions a;
   a.commit.before_swap =
@@ -138,7 +138,7 @@ TEST(KeyValidation, SerializableDeleteByFilterLandsWhenNoConcurrentRowMatches) {
 // B's replacement file instead of refused.
 TEST(KeyValidation, CopyOnWriteRebasesOntoTheReplacementOfItsInputFile) {
   OrdersTable t("country", {{"write.delete.mode", "copy-on-write"}});
-  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(OddKeys())).has_value());
   auto b = t.Open();
   RowWriteOptions a;
   a.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 1")).has_value()); });
@@ -151,7 +151,7 @@ TEST(KeyValidation, CopyOnWriteRebasesOntoTheReplacementOfItsInputFile) {
 // An update reads the rows it rewrites: B deleting one of them is a real conflict.
 TEST(KeyValidation, UpdateIsRefusedWhenAConcurrentCommitDeletedOneOfItsRows) {
   OrdersTable t("country", {{"write.delete.mode", "merge-on-read"}, {"write.update.mode", "copy-on-write"}});
-  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(OddKeys())).has_value());
   auto b = t.Open();
   RowWriteOptions a;
   a.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 3")).has_value()); });

@@ -20,7 +20,7 @@ using txn_test::Order;
 using txn_test::OrdersTable;
 using txn_test::Where;
 
-std::vector<Order> Initial() { return {{1, "DE", 100}, {2, "DE", 200}, {3, "FR", 300}, {4, "FR", 400}}; }
+std::vector<Order> FourOrders() { return {{1, "DE", 100}, {2, "DE", 200}, {3, "FR", 300}, {4, "FR", 400}}; }
 
 const std::map<std::string, std::string> kMergeOnRead = {{"write.delete.mode", "merge-on-read"},
                                                          {"write.update.mode", "merge-on-read"},
@@ -39,7 +39,7 @@ int64_t SummaryInt(const Snapshot& s, const std::string& key) {
 
 TEST(MergeOnRead, DeleteAddsOnlyPositionDeleteFiles) {
   OrdersTable t("country", kMergeOnRead);
-  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(FourOrders())).has_value());
   auto r = DeleteWhere(t.catalog(), t.id(), Where("order_id = 2 OR order_id = 3"));
   ASSERT_TRUE(r.has_value()) << r.error().message;
   EXPECT_EQ(r->rows_deleted, 2);
@@ -69,7 +69,7 @@ TEST(MergeOnRead, DeleteAddsOnlyPositionDeleteFiles) {
 
 TEST(MergeOnRead, UpdateAddsDeletesAndNewRows) {
   OrdersTable t("country", kMergeOnRead);
-  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(FourOrders())).has_value());
   auto assignments = ParseAssignments("amount_cents = amount_cents + 1, country = 'NL'");
   ASSERT_TRUE(assignments.has_value()) << assignments.error().message;
   auto r = UpdateWhere(t.catalog(), t.id(), Where("order_id >= 3"), *assignments);
@@ -87,7 +87,7 @@ TEST(MergeOnRead, UpdateAddsDeletesAndNewRows) {
 
 TEST(MergeOnRead, UpsertByEqualityDeletes) {
   OrdersTable t("", kMergeOnRead);
-  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(FourOrders())).has_value());
   auto r = Upsert(t.catalog(), t.id(), Batch({{2, "DE", 222}, {9, "PL", 900}}), {"order_id"});
   ASSERT_TRUE(r.has_value()) << r.error().message;
   const TableMetadata s_table = t.Metadata();
@@ -122,7 +122,7 @@ TEST(MergeOnRead, UpsertRefusesDuplicateKeysAndMissingKeyColumns) {
 // of the same partition by merge-on-read: B added a delete file matching A's filter.
 void RowDeltaWhileBAddsDeletes(const std::string& isolation, Result<RowWriteResult>* a, std::vector<Order>* rows) {
   OrdersTable t("country", With(kMergeOnRead, {{"write.delete.isolation-level", isolation}}));
-  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(FourOrders())).has_value());
   auto b = t.Open();
   RowWriteOptions a_options;
   a_options.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 1")).has_value()); });
@@ -143,7 +143,7 @@ TEST(RowDeltaConflicts, SerializableLandsWhenBsDeleteFileDeletesOtherRows) {
 
 TEST(RowDeltaConflicts, UpdateRefusedWhenBsDeleteFileDeletesItsRow) {
   OrdersTable t("country", With(kMergeOnRead, {{"write.update.isolation-level", "serializable"}}));
-  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(FourOrders())).has_value());
   auto b = t.Open();
   RowWriteOptions a_options;
   a_options.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 2")).has_value()); });
@@ -170,7 +170,7 @@ TEST(RowDeltaConflicts, SnapshotIsolationLandsBoth) {
 
 TEST(RowDeltaConflicts, ConcurrentUpdatesOfOneRowNeverLeaveTwoVersions) {
   OrdersTable t("country", With(kMergeOnRead, {{"write.update.isolation-level", "snapshot"}}));
-  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(FourOrders())).has_value());
   auto b = t.Open();
   RowWriteOptions a_options;
   a_options.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(UpdateWhere(*b, t.id(), Where("order_id = 2"), *ParseAssignments("amount_cents = 1")).has_value()); });
@@ -184,7 +184,7 @@ TEST(RowDeltaConflicts, ConcurrentUpdatesOfOneRowNeverLeaveTwoVersions) {
 
 TEST(RowDeltaConflicts, SerializableRefusedWhenBAppendedMatchingData) {
   OrdersTable t("country", kMergeOnRead);
-  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(FourOrders())).has_value());
   auto b = t.Open();
   RowWriteOptions a_options;
   a_options.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{5, "DE", 500}})).has_value()); });
@@ -200,7 +200,7 @@ TEST(RowDeltaConflicts, SerializableRefusedWhenBAppendedMatchingData) {
 TEST(RowDeltaConflicts, RedoneWhenBRemovedTheDataFileItsDeletesPointAt) {
   for (const std::string isolation : {"serializable", "snapshot"}) {
     OrdersTable t("country", With(kMergeOnRead, {{"write.delete.isolation-level", isolation}}));
-    ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+    ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(FourOrders())).has_value());
     auto b = t.Open();
     RowWriteOptions a_options;
     a_options.commit.before_swap = [&](int attempt) {
@@ -221,7 +221,7 @@ TEST(RowDeltaConflicts, RedoneWhenBRemovedTheDataFileItsDeletesPointAt) {
 
 TEST(RowDeltaConflicts, LandsWhenBChangedAnotherPartition) {
   OrdersTable t("country", kMergeOnRead);
-  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(Initial())).has_value());
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(FourOrders())).has_value());
   auto b = t.Open();
   RowWriteOptions a_options;
   a_options.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 3")).has_value()); });

@@ -9,7 +9,7 @@
 namespace floe {
 namespace {
 
-Literal Parse(const TypePtr& type, const std::string& text) {
+Literal ParseAs(const TypePtr& type, const std::string& text) {
   auto v = Literal::String(text).CastTo(type);
   EXPECT_TRUE(v.has_value()) << text;
   return *v;
@@ -19,15 +19,15 @@ Literal Parse(const TypePtr& type, const std::string& text) {
 TEST(BucketHash, MatchesTheSpecsWorkedExamples) {
   EXPECT_EQ(*BucketHash(Literal::Int(34)), 2017239379);
   EXPECT_EQ(*BucketHash(Literal::Long(34)), 2017239379);
-  EXPECT_EQ(*BucketHash(Parse(Type::Decimal(9, 2), "14.20")), -500754589);
-  EXPECT_EQ(*BucketHash(Parse(Type::Date(), "2017-11-16")), -653330422);
-  EXPECT_EQ(*BucketHash(Parse(Type::Time(), "22:31:08")), -662762989);
-  EXPECT_EQ(*BucketHash(Parse(Type::Timestamp(), "2017-11-16T22:31:08")), -2047944441);
-  EXPECT_EQ(*BucketHash(Parse(Type::TimestampTz(), "2017-11-16T14:31:08-08:00")), -2047944441);
-  EXPECT_EQ(*BucketHash(Parse(Type::TimestampNs(), "2017-11-16T22:31:08")), -2047944441);
-  EXPECT_EQ(*BucketHash(Parse(Type::TimestampTzNs(), "2017-11-16T14:31:08-08:00")), -2047944441);
+  EXPECT_EQ(*BucketHash(ParseAs(Type::Decimal(9, 2), "14.20")), -500754589);
+  EXPECT_EQ(*BucketHash(ParseAs(Type::Date(), "2017-11-16")), -653330422);
+  EXPECT_EQ(*BucketHash(ParseAs(Type::Time(), "22:31:08")), -662762989);
+  EXPECT_EQ(*BucketHash(ParseAs(Type::Timestamp(), "2017-11-16T22:31:08")), -2047944441);
+  EXPECT_EQ(*BucketHash(ParseAs(Type::TimestampTz(), "2017-11-16T14:31:08-08:00")), -2047944441);
+  EXPECT_EQ(*BucketHash(ParseAs(Type::TimestampNs(), "2017-11-16T22:31:08")), -2047944441);
+  EXPECT_EQ(*BucketHash(ParseAs(Type::TimestampTzNs(), "2017-11-16T14:31:08-08:00")), -2047944441);
   EXPECT_EQ(*BucketHash(Literal::String("iceberg")), 1210000089);
-  EXPECT_EQ(*BucketHash(Parse(Type::Uuid(), "f79c3e09-677c-4bbd-a479-3f349cb785e7")), 1488055340);
+  EXPECT_EQ(*BucketHash(ParseAs(Type::Uuid(), "f79c3e09-677c-4bbd-a479-3f349cb785e7")), 1488055340);
   std::string bytes("\x00\x01\x02\x03", 4);
   EXPECT_EQ(*BucketHash(Literal(Type::Fixed(4), bytes)), -188683207);
   EXPECT_EQ(*BucketHash(Literal::Binary(bytes)), -188683207);
@@ -36,7 +36,7 @@ TEST(BucketHash, MatchesTheSpecsWorkedExamples) {
 TEST(BucketTransform, AppliesModuloToThePositiveHash) {
   EXPECT_EQ(Transform::Bucket(100).Apply(Literal::Int(34))->AsInt(), 79);
   EXPECT_EQ(Transform::Bucket(100).Apply(Literal::Long(34))->AsInt(), 79);
-  EXPECT_EQ(Transform::Bucket(100).Apply(Parse(Type::Decimal(9, 2), "14.20"))->AsInt(), 59);
+  EXPECT_EQ(Transform::Bucket(100).Apply(ParseAs(Type::Decimal(9, 2), "14.20"))->AsInt(), 59);
   EXPECT_TRUE(Transform::Bucket(16).Apply(Literal::Null(Type::Int()))->is_null());
   EXPECT_FALSE(Transform::Bucket(16).CanTransform(*Type::Double()));
 }
@@ -47,7 +47,7 @@ TEST(TruncateTransform, MatchesTheSpec) {
   EXPECT_EQ(Transform::Truncate(10).Apply(Literal::Int(-1))->AsInt(), -10);
   EXPECT_EQ(Transform::Truncate(10).Apply(Literal::Long(1))->AsLong(), 0);
   EXPECT_EQ(Transform::Truncate(10).Apply(Literal::Long(-1))->AsLong(), -10);
-  EXPECT_EQ(Transform::Truncate(50).Apply(Parse(Type::Decimal(9, 2), "10.65"))->ToString(), "10.50");
+  EXPECT_EQ(Transform::Truncate(50).Apply(ParseAs(Type::Decimal(9, 2), "10.65"))->ToString(), "10.50");
   EXPECT_EQ(Transform::Truncate(3).Apply(Literal::String("iceberg"))->AsBytes(), "ice");
   // Code points, not bytes: three characters of multi-byte UTF-8.
   EXPECT_EQ(Transform::Truncate(2).Apply(Literal::String("\xC3\xA9t\xC3\xA9"))->AsBytes(), "\xC3\xA9t");
@@ -55,20 +55,20 @@ TEST(TruncateTransform, MatchesTheSpec) {
 }
 
 TEST(TimeTransforms, CountUnitsFromTheEpochAndFloorBeforeIt) {
-  Literal ts = Parse(Type::Timestamp(), "2017-12-01T10:12:55.038194");
+  Literal ts = ParseAs(Type::Timestamp(), "2017-12-01T10:12:55.038194");
   EXPECT_EQ(Transform::Year().Apply(ts)->AsInt(), 47);
   EXPECT_EQ(Transform::Month().Apply(ts)->AsInt(), 47 * 12 + 11);
   EXPECT_EQ(Transform::Day().Apply(ts)->ToString(), "2017-12-01");
   EXPECT_EQ(Transform::Hour().Apply(ts)->AsInt(), 420034);
-  Literal before = Parse(Type::Timestamp(), "1969-12-31T23:59:58.999999");
+  Literal before = ParseAs(Type::Timestamp(), "1969-12-31T23:59:58.999999");
   EXPECT_EQ(Transform::Hour().Apply(before)->AsInt(), -1);
   EXPECT_EQ(Transform::Day().Apply(before)->AsInt(), -1);
   EXPECT_EQ(Transform::Month().Apply(before)->AsInt(), -1);
   EXPECT_EQ(Transform::Year().Apply(before)->AsInt(), -1);
-  Literal date = Parse(Type::Date(), "1969-12-31");
+  Literal date = ParseAs(Type::Date(), "1969-12-31");
   EXPECT_EQ(Transform::Day().Apply(date)->ToString(), "1969-12-31");
   EXPECT_FALSE(Transform::Hour().CanTransform(*Type::Date()));
-  Literal ns = Parse(Type::TimestampNs(), "2017-12-01T10:12:55.038194123");
+  Literal ns = ParseAs(Type::TimestampNs(), "2017-12-01T10:12:55.038194123");
   EXPECT_EQ(Transform::Hour().Apply(ns)->AsInt(), 420034);
 }
 

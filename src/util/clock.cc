@@ -30,4 +30,6 @@ int64_t MonotonicMicros() {
   return duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count();
 }
 
+double MillisSince(int64_t start_micros) { return (MonotonicMicros() - start_micros) / 1000.0; }
+
 }  // namespace floe

@@ -45,4 +45,7 @@ int64_t NowMicros();
 // zero is arbitrary).
 int64_t MonotonicMicros();
 
+// Milliseconds from `start_micros` (a MonotonicMicros reading) to now.
+double MillisSince(int64_t start_micros);
+
 }  // namespace floe

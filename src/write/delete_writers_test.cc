@@ -12,7 +12,7 @@
 namespace floe {
 namespace {
 
-TableMetadata Table() {
+TableMetadata DeleteTable() {
   TableMetadata m;
   m.location = "/mem/wh/t";
   auto schema = ParseSchemaText("id long not null, country string, v long");
@@ -46,7 +46,7 @@ ColumnBatch ReadBack(MemoryFileIO& io, const std::string& path, const Schema& sc
 
 TEST(PositionDeleteWriter, OneSortedFilePerPartitionWithFullPathBounds) {
   MemoryFileIO io;
-  TableMetadata table = Table();
+  TableMetadata table = DeleteTable();
   PositionDeleteWriter writer(io, table);
   const std::string a = "/mem/wh/t/data/country=DE/a.parquet", b = "/mem/wh/t/data/country=DE/b.parquet",
                     fr = "/mem/wh/t/data/country=FR/c.parquet";
@@ -77,7 +77,7 @@ TEST(PositionDeleteWriter, OneSortedFilePerPartitionWithFullPathBounds) {
 
 TEST(EqualityDeleteWriter, KeyColumnsWithTheirIdsPerPartition) {
   MemoryFileIO io;
-  TableMetadata table = Table();
+  TableMetadata table = DeleteTable();
   auto ids = ResolveEqualityIds(table.CurrentSchema(), {});
   ASSERT_TRUE(ids.has_value());
   EXPECT_EQ(*ids, std::vector<int>{1});  // the identifier field
@@ -101,7 +101,7 @@ TEST(EqualityDeleteWriter, KeyColumnsWithTheirIdsPerPartition) {
 }
 
 TEST(EqualityDeleteWriter, RefusesUnknownKeys) {
-  TableMetadata table = Table();
+  TableMetadata table = DeleteTable();
   auto missing = ResolveEqualityIds(table.CurrentSchema(), {"nope"});
   ASSERT_FALSE(missing.has_value());
   EXPECT_NE(missing.error().message.find("'nope'"), std::string::npos);

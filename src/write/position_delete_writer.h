@@ -20,8 +20,6 @@
 
 namespace floe {
 
-inline constexpr int kDeleteFilePathFieldId = 2147483546;
-inline constexpr int kDeletePosFieldId = 2147483545;
 
 // The schema of a position delete file.
 const Schema& PositionDeleteSchema();

@@ -5,18 +5,13 @@
 #include <filesystem>
 
 #include "catalog/catalog_test_env.h"
+#include "meta/meta_test_util.h"
 #include "catalog/sql/sqlite_connection.h"
 
 namespace floe {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string FixturesDir() {
-  if (const char* env = std::getenv("FLOE_FIXTURES")) return env;
-  std::string beside = std::string(FLOE_SOURCE_DIR) + "/../shared/fixtures";
-  return fs::exists(beside) ? beside : "";
-}
 
 constexpr const char* kCatalogDb = "/tables/duckdb-iceberg/data/persistent/partition_timestamp/pyiceberg_catalog.db";
 
@@ -32,7 +27,7 @@ std::vector<std::string> TableDdl(const std::string& db_path) {
 }
 
 TEST(PyIcebergCatalog, ListsAndLoadsTheFixtureTable) {
-  std::string fixtures = FixturesDir();
+  std::string fixtures = testing::FixturesDir().string();
   if (fixtures.empty()) GTEST_SKIP() << "skipped: no fixtures";
   testing_env::TempDir dir;
   std::string db = dir.path() + "/pyiceberg_catalog.db";
@@ -73,7 +68,7 @@ TEST(PyIcebergCatalog, ListsAndLoadsTheFixtureTable) {
 }
 
 TEST(PyIcebergCatalog, NewCatalogHasPyIcebergsExactSchema) {
-  std::string fixtures = FixturesDir();
+  std::string fixtures = testing::FixturesDir().string();
   if (fixtures.empty()) GTEST_SKIP() << "skipped: no fixtures";
   testing_env::TempDir dir;
   std::string copy = dir.path() + "/pyiceberg.db";
@@ -108,7 +103,7 @@ namespace floe {
 namespace {
 
 TEST(PyIcebergCatalog, PurgeDeletesEveryFileTheTableReaches) {
-  std::string fixtures = FixturesDir();
+  std::string fixtures = testing::FixturesDir().string();
   if (fixtures.empty()) GTEST_SKIP() << "skipped: no fixtures";
   testing_env::TempDir dir;
   fs::path table_dir = fs::path(dir.path()) / "data/persistent/partition_timestamp";

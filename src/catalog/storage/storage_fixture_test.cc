@@ -6,17 +6,12 @@
 #include <filesystem>
 
 #include "catalog/catalog_test_env.h"
+#include "meta/meta_test_util.h"
 
 namespace floe {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string FixturesDir() {
-  if (const char* env = std::getenv("FLOE_FIXTURES")) return env;
-  std::string beside = std::string(FLOE_SOURCE_DIR) + "/../shared/fixtures";
-  return fs::exists(beside) ? beside : "";
-}
 
 // Copies tables/duckdb-iceberg/data/persistent/<name> to <dir>/data/persistent/<name>, writable.
 void CopyFixture(const std::string& fixtures, const std::string& name, const std::string& dir) {
@@ -30,7 +25,7 @@ void CopyFixture(const std::string& fixtures, const std::string& name, const std
 }
 
 TEST(StorageCatalogFixture, ReadsCommitsAndPurgesASparkHadoopTable) {
-  std::string fixtures = FixturesDir();
+  std::string fixtures = testing::FixturesDir().string();
   if (fixtures.empty()) GTEST_SKIP() << "skipped: no fixtures";
   testing_env::TempDir dir;
   CopyFixture(fixtures, "equality_deletes", dir.path());
