@@ -18,12 +18,14 @@ namespace fs = std::filesystem;
 
 struct LibavroFile {
   avro_file_reader_t reader = nullptr;
+  avro_schema_t schema = nullptr;  // avro_file_reader_get_writer_schema hands out a reference
   avro_value_iface_t* iface = nullptr;
   avro_value_t value{};
   bool has_value = false;
   ~LibavroFile() {
     if (has_value) avro_value_decref(&value);
     if (iface) avro_value_iface_decref(iface);
+    if (schema) avro_schema_decref(schema);
     if (reader) avro_file_reader_close(reader);
   }
 };
@@ -62,8 +64,8 @@ TEST(LibavroInterop, ReadsFloeManifests) {
 
       LibavroFile f;
       ASSERT_EQ(avro_file_reader(path.c_str(), &f.reader), 0) << avro_strerror();
-      avro_schema_t schema = avro_file_reader_get_writer_schema(f.reader);
-      f.iface = avro_generic_class_from_schema(schema);
+      f.schema = avro_file_reader_get_writer_schema(f.reader);
+      f.iface = avro_generic_class_from_schema(f.schema);
       ASSERT_NE(f.iface, nullptr) << avro_strerror();
       ASSERT_EQ(avro_generic_value_new(f.iface, &f.value), 0);
       f.has_value = true;
@@ -106,7 +108,8 @@ TEST(LibavroInterop, ReadsFloeManifestLists) {
     std::string path = WriteTemp("snap.avro", *bytes);
     LibavroFile f;
     ASSERT_EQ(avro_file_reader(path.c_str(), &f.reader), 0) << avro_strerror();
-    f.iface = avro_generic_class_from_schema(avro_file_reader_get_writer_schema(f.reader));
+    f.schema = avro_file_reader_get_writer_schema(f.reader);
+    f.iface = avro_generic_class_from_schema(f.schema);
     ASSERT_NE(f.iface, nullptr);
     ASSERT_EQ(avro_generic_value_new(f.iface, &f.value), 0);
     f.has_value = true;
