@@ -343,8 +343,13 @@ int main(int argc, char** argv) {
         if (!serverless) {
           setenv("FLOE_SERVE_COMMIT", path.c_str(), 1);
           std::string error;
-          server = testing_env::ServeProcess::Start(floe_binary, {"--catalog", uri, "--catalog-name", name, "serve"},
-                                                    &error);
+          // Every writer connects from 127.0.0.1, and the server's default per-address cap (64)
+          // guards against one greedy client, not a fleet on one host: raise it as an operator
+          // would (each writer holds a connection or two).
+          const std::string per_client = std::to_string(std::max(64, 2 * clients + 8));
+          server = testing_env::ServeProcess::Start(
+              floe_binary,
+              {"--catalog", uri, "--catalog-name", name, "serve", "--max-connections-per-client", per_client}, &error);
           if (!server) Die(error);
           writers_uri = server->url();
         }

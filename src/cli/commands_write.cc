@@ -8,8 +8,7 @@
 
 #include "catalog/intent_store.h"
 #include "cli/commands.h"
-#include "cli/progress.h"
-#include "cli/read_ahead.h"
+#include "cli/ingest_files.h"
 #include "cli/row_files.h"
 #include "expr/binder.h"
 #include "expr/parser.h"
@@ -127,29 +126,20 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   auto* append = app.add_subcommand("append", "append rows from CSV, JSON-lines or Parquet files");
   static WriteArgs append_args;
   static std::vector<std::string> append_files;
-  static std::string append_format;
-  static TextReadOptions append_text;
+  static FileInput append_input;
   AddWriteOptions(append, &append_args);
-  AddNullStringOption(append, &append_text);
+  AddFileInputOptions(append, &append_input);
   append->add_option("FILE", append_files, "input files")->required();
-  append->add_option("--format", append_format, "csv, jsonl or parquet (default: from each file's extension)");
   OnRun(append, exit_status, [&ctx] {
     auto id = TableIdentifier::Parse(append_args.table);
     if (!id) return ctx.Usage(id.error().message);
-    if (!append_format.empty() && append_format != "csv" && append_format != "jsonl" && append_format != "json" &&
-        append_format != "parquet")
-      return ctx.Usage("--format must be csv, jsonl or parquet, not '" + append_format + "'");
+    if (auto bad = BadFileFormat(append_input.format)) return ctx.Usage(*bad);
     auto catalog = ctx.catalog();
     if (!catalog) return ctx.Fail(catalog.error());
     auto table = (*catalog)->LoadTable(*id);
     if (!table) return ctx.Fail(table.error());
-    FileRows rows(append_files, append_format, table->metadata.CurrentSchema(), append_text);
-    Progress progress(ctx.stderr_is_terminal(), "append", rows.total_bytes());
-    RowWriteOptions options = OptionsFrom(append_args);
-    options.progress = [&](int64_t r, int64_t b) { progress.Update(r, b, 0, rows.bytes_done()); };
-    ReadAhead ahead(rows.AsSource());  // read and convert input while the writer writes
-    auto result = AppendRows(**catalog, *id, ahead.AsSource(), options);
-    progress.Finish();
+    auto result = AppendFiles(**catalog, *id, table->metadata.CurrentSchema(), append_files, append_input,
+                              OptionsFrom(append_args), ctx.stderr_is_terminal());
     if (!result) return ctx.Fail(result.error());
     PrintCommit("append", *id, *result);
     return kExitOk;
@@ -273,24 +263,43 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   });
 
   // ---- ingest ----
-  auto* ingest = app.add_subcommand("ingest", "commit JSON lines from stdin in micro-batches");
+  auto* ingest = app.add_subcommand(
+      "ingest", "commit JSON lines from stdin in micro-batches, or files, each its own commit, from several threads");
   static WriteArgs ingest_args;
   static int64_t batch_rows = 10000;
   static int64_t batch_ms = 1000;
+  static IngestFilesArgs ingest_files;
   AddWriteOptions(ingest, &ingest_args);
-  ingest->add_option("--batch-rows", batch_rows, "commit after this many rows")->default_val(10000)->check(CLI::PositiveNumber);
-  ingest->add_option("--batch-ms", batch_ms, "or after this many milliseconds")->default_val(1000)->check(CLI::PositiveNumber);
+  ingest->add_option("FILE", ingest_files.files,
+                     "CSV, JSON-lines or Parquet files, each appended as its own commit (default: stdin)");
+  ingest->add_option("--producers", ingest_files.producers,
+                     "with FILEs: threads committing files at once; appends in flight together share one swap")
+      ->default_val(4)
+      ->check(CLI::Range(1, 64));
+  AddFileInputOptions(ingest, &ingest_files.input);
+  ingest->add_option("--batch-rows", batch_rows, "stdin: commit after this many rows")->default_val(10000)->check(CLI::PositiveNumber);
+  ingest->add_option("--batch-ms", batch_ms, "stdin: or after this many milliseconds")->default_val(1000)->check(CLI::PositiveNumber);
   static std::string ingest_keys;
   static bool ingest_upsert = false;
-  ingest->add_option("--key", ingest_keys, "upsert each micro-batch on these key columns (col,...); a later line wins");
-  ingest->add_flag("--upsert", ingest_upsert, "upsert on the table's identifier fields");
-  OnRun(ingest, exit_status, [&ctx] {
+  ingest->add_option("--key", ingest_keys, "stdin: upsert each micro-batch on these key columns (col,...); a later line wins");
+  ingest->add_flag("--upsert", ingest_upsert, "stdin: upsert on the table's identifier fields");
+  OnRun(ingest, exit_status, [&ctx, ingest] {
     auto id = TableIdentifier::Parse(ingest_args.table);
     if (!id) return ctx.Usage(id.error().message);
+    const bool from_files = !ingest_files.files.empty();
+    for (const char* option : {"--batch-rows", "--batch-ms", "--key", "--upsert"})
+      if (from_files && ingest->count(option)) return ctx.Usage(std::string(option) + " applies to stdin, not to FILEs");
+    for (const char* option : {"--producers", "--format", "--null-string"})
+      if (!from_files && ingest->count(option)) return ctx.Usage(std::string(option) + " applies to FILEs, not to stdin");
+    if (auto bad = BadFileFormat(ingest_files.input.format)) return ctx.Usage(*bad);
     auto catalog = ctx.catalog();
     if (!catalog) return ctx.Fail(catalog.error());
     auto table = (*catalog)->LoadTable(*id);
     if (!table) return ctx.Fail(table.error());
+    if (from_files) {
+      ingest_files.options = OptionsFrom(ingest_args);
+      return IngestFiles(ctx, **catalog, *id, table->metadata.CurrentSchema(), ingest_files);
+    }
     const Schema schema = table->metadata.CurrentSchema();
     const std::vector<std::string> keys = SplitColumnList(ingest_keys);
     const bool upsert = ingest_upsert || !keys.empty();

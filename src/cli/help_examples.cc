@@ -55,7 +55,8 @@ const std::map<std::string, std::string>& Examples() {
       {"delete", "floe delete sales.orders --where \"country = 'DE' AND order_id % 2 = 0\""},
       {"update", "floe update sales.orders --set 'amount_cents = amount_cents * 2' --where \"country = 'FR'\""},
       {"overwrite", "floe overwrite sales.orders january.csv --where \"ts < '2026-02-01T00:00:00'\""},
-      {"ingest", "tail -f events.jsonl | floe ingest sales.orders --batch-rows 5000"},
+      {"ingest", "floe ingest sales.orders day-*.csv --producers 4\n"
+                 "  tail -f events.jsonl | floe ingest sales.orders --batch-rows 5000"},
       {"serve", "FLOE_CATALOG=sqlite:///srv/catalog.db floe serve --listen 0.0.0.0:8181 --tokens-file /etc/floe/tokens"},
       {"demo", "cd \"$(mktemp -d)\" && floe demo"},
       {"completion", "source <(floe completion bash)"},

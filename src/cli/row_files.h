@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,25 @@ namespace floe::cli {
 
 // --null-string S on a command that reads CSV files.
 void AddNullStringOption(CLI::App* command, TextReadOptions* options);
+
+// How a command that appends files reads them: --format (empty: each file by its extension)
+// and --null-string.
+struct FileInput {
+  std::string format;
+  TextReadOptions text;
+};
+void AddFileInputOptions(CLI::App* command, FileInput* input);
+// The usage message for a --format that is not csv, jsonl (json) or parquet; nullopt when it is.
+std::optional<std::string> BadFileFormat(const std::string& format);
+
+// Appends the rows of `paths` (read by `input`, converted to `schema`, the table's current
+// schema) to table `id` as one commit: the files are read and converted on a thread of their
+// own while the writer writes. With `show_progress`, a progress line on stderr (one thread's).
+// Shared by `floe append` (all its files in one commit) and `floe ingest FILE...` (a commit
+// per file, from several threads at once).
+Result<RowWriteResult> AppendFiles(Catalog& catalog, const TableIdentifier& id, const Schema& schema,
+                                   const std::vector<std::string>& paths, const FileInput& input,
+                                   RowWriteOptions options, bool show_progress);
 
 // A RowSource over several files, each read as `format` (or by its extension when empty),
 // converted to `schema` (columns matched by name). Errors name the file and line.
