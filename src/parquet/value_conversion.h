@@ -50,6 +50,7 @@ Status DecodePlain(const Conversion& c, const uint8_t* p, size_t size, size_t n,
     *consumed = bytes;
     return Ok();
   };
+  if (n == 0) return need(0);  // an empty run: `out` may be null, which memcpy must not see
   if constexpr (std::is_same_v<T, uint8_t>) {  // booleans, one bit each
     FLOE_RETURN_IF_ERROR(need((n + 7) / 8));
     for (size_t i = 0; i < n; ++i) out[i] = (p[i >> 3] >> (i & 7)) & 1;
