@@ -5,9 +5,14 @@
 //   - the metadata versions form one gap-free run, one per landed commit;
 //   - every file reachable from any snapshot exists;
 //   - no reader ever saw a partial commit (a batch with some but not all of its rows).
+//   - what losers left behind is only objects no snapshot or metadata document refers to, none of
+//     them a metadata document, and removing them all leaves the table reading the same rows.
 // On a SQLite catalog on local disk, on the storage catalog on S3 (s3://BUCKET/PREFIX: a commit
-// is a PUT If-None-Match) and on a SQLite catalog whose warehouse is on S3. On S3, 4 processes
-// append 4 batches each and the readers pause longer: the emulator serves one request at a time.
+// is a PUT If-None-Match) and on SQLite and PostgreSQL catalogs whose warehouse is on S3. On S3,
+// half the appenders are the `floe append` command, run once per batch (a new process, catalog
+// connection and S3 client each time), half forked workers of this test appending in a loop; 4
+// processes append 4 batches each and the readers pause longer: the emulator serves one request
+// at a time.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,10 +31,12 @@
 #include "catalog/commit.h"
 #include "expr/parser.h"
 #include "scan/table_scan.h"
+#include "floe_process.h"
 #include "txn/operations.h"
 #include "txn/row_writes.h"
 #include "types/partition_spec.h"
 #include "types/schema_text.h"
+#include "types/temporal.h"
 #include "util/uuid.h"
 #include "write/data_writer.h"
 
@@ -47,6 +54,7 @@ struct Env {
   int appenders = 8;
   int batches_per_appender = 100;
   int reader_pause_ms = 0;  // between passes of the reader and the deleters' reads
+  bool floe_appenders = false;  // odd-numbered appenders run `floe append` once per batch
   TableIdentifier id{{"race"}, "orders"};
   std::string Log(const std::string& name) const { return dir + "/" + name + ".log"; }
   std::string StopFlag() const { return dir + "/stop"; }
@@ -57,13 +65,26 @@ Schema OrdersSchema() {
   return *ParseSchemaText("order_id long not null, country string, batch long, ts timestamp");
 }
 
+int64_t OrderId(int64_t batch, int i) { return batch * 100 + i; }
+int64_t BatchTimestamp(int64_t batch) { return 1767225600000000LL + batch; }
+
 ColumnBatch BatchRows(int64_t batch) {
   ColumnBatch rows(OrdersSchema());
   for (int i = 0; i < kRowsPerBatch; ++i) {
-    (void)rows.AppendRow({Literal::Long(batch * 100 + i), Literal::String(kCountries[batch % 3]),
-                          Literal::Long(batch), Literal::Timestamp(1767225600000000LL + batch)});
+    (void)rows.AppendRow({Literal::Long(OrderId(batch, i)), Literal::String(kCountries[batch % 3]),
+                          Literal::Long(batch), Literal::Timestamp(BatchTimestamp(batch))});
   }
   return rows;
+}
+
+// The same rows as BatchRows, as the CSV file `floe append` reads.
+std::string BatchCsv(int64_t batch) {
+  std::string out = "order_id,country,batch,ts\n";
+  for (int i = 0; i < kRowsPerBatch; ++i) {
+    out += std::to_string(OrderId(batch, i)) + "," + kCountries[batch % 3] + "," + std::to_string(batch) + "," +
+           FormatTimestamp(BatchTimestamp(batch), 1000000, false) + "\n";
+  }
+  return out;
 }
 
 std::unique_ptr<Catalog> Open(const Env& env) {
@@ -79,11 +100,39 @@ void Pause(std::mt19937_64& rng, int max_ms) {
   std::this_thread::sleep_for(std::chrono::microseconds(rng() % (max_ms * 1000 + 1)));
 }
 
+
+// Runs `floe append` for one batch; true when it exited 0 (the commit landed).
+bool FloeAppend(const Env& env, int64_t batch) {
+  const std::string csv = env.dir + "/batch-" + std::to_string(batch) + ".csv";
+  std::ofstream(csv) << BatchCsv(batch);
+  const std::string out = env.dir + "/batch-" + std::to_string(batch) + ".out";
+  pid_t pid = test::SpawnProcess(FLOE_BINARY,
+                                 {"--catalog", env.place.uri, "--catalog-name", env.place.name, "append",
+                                  "race.orders", csv, "--idempotency-key", "batch-" + std::to_string(batch)},
+                                 {out, true});
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) != pid) return false;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
+  std::ifstream in(out);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::fprintf(stderr, "floe append of batch %lld failed: %s\n", static_cast<long long>(batch), text.c_str());
+  return false;
+}
+
 // Each line: the batch id of a successful commit.
 int Appender(const Env& env, int worker) {
-  auto catalog = Open(env);
-  std::mt19937_64 rng(worker * 7919 + getpid());
   std::ofstream log(env.Log("append-" + std::to_string(worker)));
+  std::mt19937_64 rng(worker * 7919 + getpid());
+  if (env.floe_appenders && worker % 2 == 1) {
+    for (int k = 0; k < env.batches_per_appender; ++k) {
+      int64_t batch = (worker + 1) * 1000 + k;
+      if (FloeAppend(env, batch)) log << batch << "\n" << std::flush;
+      Pause(rng, 5);
+    }
+    return 0;
+  }
+
+  auto catalog = Open(env);
   for (int k = 0; k < env.batches_per_appender; ++k) {
     int64_t batch = (worker + 1) * 1000 + k;
     auto r = AppendBatch(*catalog, env.id, BatchRows(batch));
@@ -217,7 +266,35 @@ std::vector<std::string> Lines(const std::string& path) {
   return out;
 }
 
-bool OnS3(Backend b) { return b == Backend::kStorageS3 || b == Backend::kSqliteS3; }
+bool OnS3(Backend b) { return b == Backend::kStorageS3 || b == Backend::kSqliteS3 || b == Backend::kPostgresS3; }
+
+// Every object a table refers to: its metadata documents (current and logged), their manifest
+// lists, manifests, and data and delete files.
+Result<std::set<std::string>> ReferencedObjects(FileIO& io, const std::string& current, const TableMetadata& m) {
+  std::set<std::string> out = {current};
+  for (const auto& entry : m.metadata_log) out.insert(entry.metadata_file);
+  for (const auto& s : m.snapshots) {
+    out.insert(s.manifest_list);
+    auto manifests = ReadManifestList(io, m, s);
+    if (!manifests) return std::unexpected(manifests.error());
+    for (const auto& mf : *manifests) {
+      out.insert(mf.manifest_path);
+      auto entries = ReadManifestEntries(io, m, mf);
+      if (!entries) return std::unexpected(entries.error());
+      for (const auto& e : *entries) out.insert(e.file.file_path);
+    }
+  }
+  return out;
+}
+
+std::multiset<int64_t> OrderIds(FileIO& io, const TableMetadata& m) {
+  ScanOptions options;
+  options.columns = {"order_id"};
+  auto rows = ReadTable(io, m, options);
+  std::multiset<int64_t> out;
+  if (rows) out.insert(rows->columns[0].longs.begin(), rows->columns[0].longs.begin() + rows->num_rows);
+  return out;
+}
 
 class CommitRace : public ::testing::TestWithParam<Backend> {};
 
@@ -234,6 +311,7 @@ TEST_P(CommitRace, EightAppendersTwoDeletersACompactorAndAReader) {
     env.appenders = 4;
     env.batches_per_appender = 4;
     env.reader_pause_ms = 100;
+    env.floe_appenders = true;
   }
   std::string created_location;
   {
@@ -347,6 +425,29 @@ TEST_P(CommitRace, EightAppendersTwoDeletersACompactorAndAReader) {
   }
   EXPECT_GT(checked, 0u);
 
+  // What losers (and compactions' and deletes' replaced files) left: objects nothing refers to,
+  // none a metadata document; removing them changes nothing a reader sees.
+  auto referenced = ReferencedObjects(io, table->metadata_location, m);
+  ASSERT_TRUE(referenced.has_value()) << referenced.error().message;
+  auto everything = io.ListPrefix(m.location + "/");
+  ASSERT_TRUE(everything.has_value()) << everything.error().message;
+  std::vector<std::string> unreferenced;
+  std::set<std::string> listed_paths;
+  for (const auto& f : *everything) {
+    listed_paths.insert(f.path);
+    if (referenced->count(f.path) || f.path.ends_with("version-hint.text")) continue;
+    EXPECT_FALSE(f.path.ends_with(".metadata.json")) << "a loser's metadata document: " << f.path;
+    unreferenced.push_back(f.path);
+  }
+  for (const auto& path : *referenced) EXPECT_TRUE(listed_paths.count(path)) << "referenced but not listed: " << path;
+  const auto before = OrderIds(io, m);
+  ASSERT_EQ(before.size(), rows->num_rows);
+  ASSERT_TRUE(io.DeleteFiles(unreferenced).has_value());
+  auto reloaded = catalog->LoadTable(env.id);
+  ASSERT_TRUE(reloaded.has_value()) << reloaded.error().message;
+  EXPECT_EQ(OrderIds(io, reloaded->metadata), before)
+      << "after removing " << unreferenced.size() << " unreferenced objects";
+
   // The reader never saw a partial commit, and did read.
   auto reader = Lines(env.Log("reader"));
   ASSERT_FALSE(reader.empty());
@@ -363,13 +464,14 @@ TEST_P(CommitRace, EightAppendersTwoDeletersACompactorAndAReader) {
     }
   }
   std::printf("%s: appended %zu batches, deleted %zu, compactions %zu (%zu refused or failed), reader passes %s, "
-              "snapshots %zu, versions %zu\n",
+              "snapshots %zu, versions %zu, unreferenced objects %zu\n",
               testing_env::BackendName(GetParam()), appended.size(), deleted.size(), compactions, compaction_failures,
-              reader.back().c_str(), m.snapshots.size(), versions.size());
+              reader.back().c_str(), m.snapshots.size(), versions.size(), unreferenced.size());
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, CommitRace,
-                         ::testing::Values(Backend::kSqlite, Backend::kStorageS3, Backend::kSqliteS3),
+                         ::testing::Values(Backend::kSqlite, Backend::kStorageS3, Backend::kSqliteS3,
+                                           Backend::kPostgresS3),
                          [](const auto& info) { return std::string(testing_env::BackendName(info.param)); });
 
 }  // namespace

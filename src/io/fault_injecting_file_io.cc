@@ -1,5 +1,7 @@
 #include "io/fault_injecting_file_io.h"
 
+#include "io/read_ahead.h"
+
 namespace floe {
 
 std::string_view FileOpName(FileOp op) {
@@ -81,7 +83,7 @@ auto Guarded(FaultInjectingFileIO& io, FileOp op, std::string_view path, Call&& 
   return std::unexpected(decision.error);
 }
 
-class FaultyInputFile : public InputFile {
+class FaultyInputFile : public InputFile, public ReadAheadFile {
  public:
   FaultyInputFile(FaultInjectingFileIO& io, std::unique_ptr<InputFile> base)
       : io_(io), base_(std::move(base)) {}
@@ -91,6 +93,8 @@ class FaultyInputFile : public InputFile {
     return Guarded(io_, FileOp::kReadAt, path(),
                    [&] { return base_->ReadAt(offset, length, scratch); });
   }
+  // Faults are injected into the reads the hint covers, not into the hint.
+  Status WillRead(const std::vector<ByteRange>& ranges) const override { return floe::WillRead(*base_, ranges); }
 
  private:
   FaultInjectingFileIO& io_;

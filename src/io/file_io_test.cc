@@ -14,6 +14,7 @@
 #include "io/fault_injecting_file_io.h"
 #include "io/local_file_io.h"
 #include "io/memory_file_io.h"
+#include "io/read_ahead.h"
 #include "io/s3_test_env.h"
 #include "util/clock.h"
 
@@ -243,6 +244,34 @@ TYPED_TEST(FileIOTest, InputFileServesRandomAccessReads) {
   EXPECT_EQ(file.ReadAt(file.Size() - 2, 4, scratch.data()).error().kind,
             ErrorKind::kInvalidArgument);
   EXPECT_EQ(file.Read(100, 50).value_or(""), data.substr(100, 50));
+}
+
+// WillRead (read_ahead.h) is a hint: whatever it fetched, every read gives the file's bytes, inside the hinted
+// ranges, across their edges and outside them, and from several threads at once.
+TYPED_TEST(FileIOTest, InputFileReadsTheSameBytesAfterWillRead) {
+  const std::string data = Pattern(300'000);
+  ASSERT_TRUE(this->io().CreateIfAbsent(this->At("hinted.parquet"), data));
+  auto opened = this->io().NewInputFile(this->At("hinted.parquet"));
+  ASSERT_TRUE(opened) << opened.error().ToString();
+  const InputFile& file = **opened;
+  ASSERT_TRUE(WillRead(file, {{4, 1000}, {1500, 20'000}, {1500, 10}, {100'000, 0}, {200'000, 50'000}}));
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      std::string scratch(30'000, '\0');
+      for (auto [offset, length] : std::vector<std::pair<int64_t, int64_t>>{
+               {4, 1000}, {1500 + t, 19'000}, {1000, 1000}, {0, 4}, {210'000, 30'000}, {249'990, 20},
+               {299'990, 10}, {60'000 + t * 7, 5'000}}) {
+        auto view = file.ReadAt(offset, length, scratch.data());
+        if (!view || *view != std::string_view(data).substr(offset, length)) wrong.fetch_add(1);
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(wrong.load(), 0);
+  std::string scratch(16, '\0');
+  EXPECT_EQ(file.ReadAt(299'995, 10, scratch.data()).error().kind, ErrorKind::kInvalidArgument);
 }
 
 TYPED_TEST(FileIOTest, OutputFileStreamsABigFileThatAppearsOnlyAtClose) {

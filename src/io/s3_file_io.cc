@@ -4,6 +4,7 @@
 #include <cstring>
 #include <optional>
 
+#include "io/s3_input_file.h"
 #include "io/s3_signer.h"
 #include "io/s3_upload.h"
 #include "io/s3_xml.h"
@@ -11,12 +12,6 @@
 
 namespace floe {
 namespace {
-
-Error ObjectNotFound(const S3Response& response, const std::string& uri, const S3Config& config) {
-  Error e = S3Error(response, "reading " + uri, config);
-  if (XmlText(response.body, "Code") == "NoSuchBucket") return e;
-  return Error{ErrorKind::kNotFound, "no such file: " + uri};
-}
 
 // A HEAD of the object; NotFound when there is none, or nullopt with `quiet_missing` (Exists:
 // a missing object is an answer, and asking whether the bucket exists would cost a second round
@@ -47,32 +42,6 @@ Result<std::optional<int64_t>> HeadSize(S3Client& client, const S3Location& loca
   return std::optional<int64_t>(std::strtoll(length->c_str(), nullptr, 10));
 }
 
-// Bytes [offset, offset + length) of an object whose size the caller checked.
-Result<std::string> GetRange(S3Client& client, const S3Location& location, int64_t offset, int64_t length) {
-  const std::string uri = location.Uri();
-  S3Request get{"GET", location.bucket, location.key};
-  get.headers = {{"Range", "bytes=" + std::to_string(offset) + "-" + std::to_string(offset + length - 1)}};
-  FLOE_ASSIGN_OR_RETURN(S3Response response, client.Send(get, "GET " + uri));
-  if (response.status == 404) return std::unexpected(ObjectNotFound(response, uri, client.config()));
-  if (response.status == 416) {
-    return InvalidArgument("read of " + std::to_string(length) + " bytes at offset " + std::to_string(offset) +
-                           " is outside " + uri);
-  }
-  if (response.status == 200 && static_cast<int64_t>(response.body.size()) >= offset + length) {
-    return response.body.substr(static_cast<size_t>(offset), static_cast<size_t>(length));  // range ignored
-  }
-  if (response.status != 206 && response.status != 200) {
-    return std::unexpected(S3Error(response, "GET " + uri, client.config()));
-  }
-  if (static_cast<int64_t>(response.body.size()) != length) {
-    std::string size = "?";
-    if (const std::string* range = response.Header("content-range")) size = range->substr(range->find('/') + 1);
-    return InvalidArgument("read of " + std::to_string(length) + " bytes at offset " + std::to_string(offset) +
-                           " is outside " + uri + " (size " + size + ")");
-  }
-  return std::move(response.body);
-}
-
 // The answer's ETag without its quotes ("" when there is none).
 std::string UnquotedETag(const S3Response& response) {
   const std::string* etag = response.Header("etag");
@@ -80,29 +49,6 @@ std::string UnquotedETag(const S3Response& response) {
   if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
   return value;
 }
-
-class S3InputFile : public InputFile {
- public:
-  S3InputFile(std::shared_ptr<S3Client> client, S3Location location, std::string path, int64_t size)
-      : client_(std::move(client)), location_(std::move(location)), path_(std::move(path)), size_(size) {}
-
-  const std::string& path() const override { return path_; }
-  int64_t Size() const override { return size_; }
-
-  Result<std::string_view> ReadAt(int64_t offset, int64_t length, char* scratch) const override {
-    FLOE_RETURN_IF_ERROR(CheckReadRange(path_, size_, offset, length));
-    if (length == 0) return std::string_view(scratch, 0);
-    FLOE_ASSIGN_OR_RETURN(std::string bytes, GetRange(*client_, location_, offset, length));
-    std::memcpy(scratch, bytes.data(), bytes.size());
-    return std::string_view(scratch, bytes.size());
-  }
-
- private:
-  std::shared_ptr<S3Client> client_;
-  S3Location location_;
-  std::string path_;
-  int64_t size_;
-};
 
 }  // namespace
 
@@ -115,8 +61,8 @@ Result<std::shared_ptr<S3FileIO>> S3FileIO::Make(const std::map<std::string, std
 
 Result<std::unique_ptr<InputFile>> S3FileIO::NewInputFile(std::string_view path) {
   FLOE_ASSIGN_OR_RETURN(S3Location location, ParseS3Location(path));
-  FLOE_ASSIGN_OR_RETURN(auto size, HeadSize(*client_, location));
-  return std::unique_ptr<InputFile>(std::make_unique<S3InputFile>(client_, std::move(location), std::string(path), *size));
+  FLOE_ASSIGN_OR_RETURN(auto file, S3InputFile::Open(client_, std::move(location), std::string(path)));
+  return std::unique_ptr<InputFile>(std::move(file));
 }
 
 Result<std::string> S3FileIO::ReadAll(std::string_view path) {
@@ -129,7 +75,7 @@ Result<S3Object> S3FileIO::Get(std::string_view path) {
   FLOE_ASSIGN_OR_RETURN(S3Location location, ParseS3Location(path));
   const std::string uri = location.Uri();
   FLOE_ASSIGN_OR_RETURN(S3Response response, client_->Send({"GET", location.bucket, location.key}, "GET " + uri));
-  if (response.status == 404) return std::unexpected(ObjectNotFound(response, uri, client_->config()));
+  if (response.status == 404) return std::unexpected(S3ObjectNotFound(response, uri, client_->config()));
   if (response.status != 200) return std::unexpected(S3Error(response, "GET " + uri, client_->config()));
   return S3Object{std::move(response.body), UnquotedETag(response)};
 }
@@ -149,7 +95,7 @@ Result<std::string> S3FileIO::ReadRange(std::string_view path, int64_t offset, i
     FLOE_RETURN_IF_ERROR(CheckReadRange(path, *size, offset, length));
     return std::string();
   }
-  return GetRange(*client_, location, offset, length);
+  return S3GetRange(*client_, location, offset, length);
 }
 
 Result<int64_t> S3FileIO::Size(std::string_view path) {

@@ -1,8 +1,12 @@
 // FileIO on S3 and S3-compatible object stores.
 //
-//   ReadAll / ReadRange / InputFile::ReadAt   GET (with Range); an InputFile HEADs once for its size;
-//                                             a small object this FileIO created unreferenced
-//                                             (a manifest, a manifest list) is served from memory
+//   ReadAll / ReadRange                       GET (with Range); a small object this FileIO created
+//                                             unreferenced (a manifest, a manifest list) is served
+//                                             from memory
+//   NewInputFile                              one GET of the object's last 64 KiB, which gives its
+//                                             size too; reads inside it and inside the ranges
+//                                             WillRead fetched (merged) come from memory
+//                                             (s3_input_file.h)
 //   Size / Exists                             HEAD
 //   CreateIfAbsent                            PUT with If-None-Match: * (and Content-MD5); above
 //                                             the part size, a multipart upload as below

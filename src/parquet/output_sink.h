@@ -9,6 +9,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "util/result.h"
 
@@ -64,6 +66,12 @@ class InputSource {
   virtual Result<std::string_view> Read(uint64_t offset, uint64_t length) const = 0;
   // Names the file in error messages.
   virtual const std::string& name() const = 0;
+  // A hint that these [offset, offset + length) spans are read next, so that a source whose
+  // every read is a request (an object store) fetches them together. Default: nothing.
+  virtual Status WillRead(const std::vector<std::pair<uint64_t, uint64_t>>& spans) const {
+    (void)spans;
+    return Ok();
+  }
 };
 
 // A file held in memory; the bytes are shared, not copied.

@@ -1,7 +1,8 @@
 #include "parquet/parquet_reader.h"
 
-#include <cstring>
+#include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <functional>
 #include <thread>
 
@@ -12,6 +13,8 @@ namespace floe::parquet {
 
 namespace {
 
+// How much of a file's end ParquetFile::Open reads at once, footer and all: most footers fit.
+constexpr uint64_t kFooterReadAhead = 64 << 10;
 
 int64_t ScaleToTarget(int64_t v, const SchemaElement& e, const TypePtr& target) {
   bool nanos = target->id() == TypeId::kTimestampNs || target->id() == TypeId::kTimestampTzNs;
@@ -86,6 +89,14 @@ Literal StatToLiteral(const LeafDescriptor& leaf, const TypePtr& target, std::st
   return Literal::Null(target);
 }
 
+// Where a column chunk's bytes begin: its dictionary page when it has one before the data pages.
+int64_t ChunkStart(const ColumnMetaData& md) {
+  int64_t start = md.data_page_offset;
+  if (md.dictionary_page_offset && *md.dictionary_page_offset > 0 && *md.dictionary_page_offset < start)
+    start = *md.dictionary_page_offset;
+  return start;
+}
+
 void FillNulls(Column* c, size_t n) {
   for (size_t i = 0; i < n; ++i) c->AppendNull();
 }
@@ -101,15 +112,26 @@ Result<std::shared_ptr<ParquetFile>> ParquetFile::Open(std::shared_ptr<const Inp
   const std::string& name = source->name();
   uint64_t size = source->size();
   if (size < 12) return Corrupt(name + ": not a Parquet file (only " + std::to_string(size) + " bytes)");
-  FLOE_ASSIGN_OR_RETURN(std::string_view head, source->Read(0, 4));
-  FLOE_ASSIGN_OR_RETURN(std::string_view tail, source->Read(size - 8, 8));
-  if (tail.substr(4) == "PARE") return NotSupported(name + ": encrypted Parquet files are not supported");
-  if (head != std::string_view(kParquetMagic, 4) || tail.substr(4) != std::string_view(kParquetMagic, 4))
+  // One read of the file's end usually holds the whole footer: on an object store that is one
+  // request. The leading magic is checked when that read reaches it (every file up to
+  // kFooterReadAhead bytes); a larger file's start is not read for it (as in parquet-mr and
+  // Arrow, which check only the trailing magic): a damaged start shows in its chunks' pages.
+  const uint64_t tail_len = std::min<uint64_t>(size, kFooterReadAhead);
+  FLOE_ASSIGN_OR_RETURN(std::string_view tail, source->Read(size - tail_len, tail_len));
+  std::string_view end = tail.substr(tail_len - 8);
+  if (end.substr(4) == "PARE") return NotSupported(name + ": encrypted Parquet files are not supported");
+  const std::string_view magic(kParquetMagic, 4);
+  if (end.substr(4) != magic || (tail_len == size && tail.substr(0, 4) != magic))
     return Corrupt(name + ": not a Parquet file (magic bytes missing)");
   uint32_t footer_len;
-  std::memcpy(&footer_len, tail.data(), 4);
+  std::memcpy(&footer_len, end.data(), 4);
   if (footer_len > size - 12) return Corrupt(name + ": footer length " + std::to_string(footer_len) + " exceeds the file");
-  FLOE_ASSIGN_OR_RETURN(std::string_view footer, source->Read(size - 8 - footer_len, footer_len));
+  std::string_view footer;
+  if (footer_len + 8 <= tail_len) {
+    footer = tail.substr(tail_len - 8 - footer_len, footer_len);
+  } else {
+    FLOE_ASSIGN_OR_RETURN(footer, source->Read(size - 8 - footer_len, footer_len));
+  }
 
   std::shared_ptr<ParquetFile> f(new ParquetFile());
   f->source_ = std::move(source);
@@ -197,8 +219,7 @@ Result<ColumnChunkInput> ParquetFile::ChunkInput(int rg_index, int leaf_index) c
   const RowGroup& rg = meta_.row_groups[rg_index];
   const LeafDescriptor& leaf = schema_.leaves[leaf_index];
   const ColumnMetaData& md = *rg.columns[leaf_index].meta_data;
-  int64_t start = md.data_page_offset;
-  if (md.dictionary_page_offset && *md.dictionary_page_offset > 0 && *md.dictionary_page_offset < start) start = *md.dictionary_page_offset;
+  const int64_t start = ChunkStart(md);
   std::string context = name() + ", column '";
   for (size_t i = 0; i < leaf.path.size(); ++i) context += (i ? "." : "") + leaf.path[i];
   context += "', row group " + std::to_string(rg_index);
@@ -214,8 +235,43 @@ Result<ColumnChunkInput> ParquetFile::ChunkInput(int rg_index, int leaf_index) c
   return in;
 }
 
+void ParquetFile::ChunkSpans(int rg_index, const SchemaNode& node,
+                             std::vector<std::pair<uint64_t, uint64_t>>* spans) const {
+  if (!node.is_leaf()) {
+    for (const auto& child : node.children) ChunkSpans(rg_index, child, spans);
+    return;
+  }
+  const ColumnMetaData& md = *meta_.row_groups[rg_index].columns[node.leaf_index].meta_data;
+  const int64_t start = ChunkStart(md);
+  // A chunk outside the file is left out here; its own read names the problem.
+  if (start < 0 || md.total_compressed_size <= 0 || static_cast<uint64_t>(start) > file_size() ||
+      static_cast<uint64_t>(md.total_compressed_size) > file_size() - static_cast<uint64_t>(start))
+    return;
+  spans->emplace_back(static_cast<uint64_t>(start), static_cast<uint64_t>(md.total_compressed_size));
+}
+
+Status ParquetFile::WillReadFields(int rg_index, const std::vector<NestedField>& fields) const {
+  std::vector<std::pair<uint64_t, uint64_t>> spans;
+  std::function<void(const SchemaNode&, const std::vector<NestedField>&)> walk = [&](const SchemaNode& parent,
+                                                                                  const std::vector<NestedField>& fs) {
+    for (const auto& f : fs) {
+      const SchemaNode* node = Match(parent, f);
+      if (node == nullptr) continue;
+      if (f.type->id() == TypeId::kStruct && !node->is_leaf()) {
+        walk(*node, f.type->fields());
+      } else {
+        ChunkSpans(rg_index, *node, &spans);
+      }
+    }
+  };
+  walk(schema_.root, fields);
+  if (spans.empty()) return Ok();
+  return source_->WillRead(spans);
+}
+
 Result<ColumnBatch> ParquetFile::ReadRowGroup(int index, const Schema& projection, int threads) const {
   if (index < 0 || index >= num_row_groups()) return InvalidArgument(name() + ": no row group " + std::to_string(index));
+  FLOE_RETURN_IF_ERROR(WillReadFields(index, projection.fields()));
   ColumnBatch batch(projection);
   size_t n = projection.fields().size();
   std::vector<Status> status(n);

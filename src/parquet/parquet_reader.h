@@ -81,6 +81,10 @@ class ParquetFile {
                    std::vector<uint8_t>* def_levels) const;
   // The bytes and description of one column chunk; errors name the file, column, row group.
   Result<ColumnChunkInput> ChunkInput(int rg, int leaf_index) const;
+  // Tells the source which column chunks of row group `rg` reading `fields` takes, before they
+  // are read one by one (on an object store: one request for chunks that lie together).
+  Status WillReadFields(int rg, const std::vector<NestedField>& fields) const;
+  void ChunkSpans(int rg, const SchemaNode& node, std::vector<std::pair<uint64_t, uint64_t>>* spans) const;
   friend class ParquetReader;
   friend class RowGroupStream;
 };

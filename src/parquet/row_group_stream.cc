@@ -50,6 +50,9 @@ Result<std::unique_ptr<RowGroupStream>> RowGroupStream::Open(std::shared_ptr<con
       return InvalidArgument(name + ": column '" + f.name + "' is a group in the file, not a " + f.type->ToString());
     return node;
   };
+  std::vector<NestedField> read = projection.fields();
+  if (options.predicate) read.push_back(options.predicate->field);
+  FLOE_RETURN_IF_ERROR(file->WillReadFields(rg, read));
   for (const NestedField& f : projection.fields()) {
     FLOE_ASSIGN_OR_RETURN(const SchemaNode* node, leaf_of(f));
     std::unique_ptr<ColumnCursor> cursor;

@@ -1,5 +1,7 @@
 #include "scan/file_source.h"
 
+#include "io/read_ahead.h"
+
 namespace floe {
 
 Result<std::shared_ptr<FileIOSource>> FileIOSource::Open(FileIO& io, const std::string& path) {
@@ -16,6 +18,14 @@ Result<std::string_view> FileIOSource::Read(uint64_t offset, uint64_t length) co
     buffers_.push_back(std::move(buffer));
   }
   return view;
+}
+
+Status FileIOSource::WillRead(const std::vector<std::pair<uint64_t, uint64_t>>& spans) const {
+  std::vector<ByteRange> ranges;
+  ranges.reserve(spans.size());
+  for (const auto& [offset, length] : spans)
+    ranges.push_back(ByteRange{static_cast<int64_t>(offset), static_cast<int64_t>(length)});
+  return floe::WillRead(*file_, ranges);
 }
 
 Result<std::shared_ptr<const parquet::ParquetFile>> OpenParquetFile(FileIO& io, const std::string& path) {

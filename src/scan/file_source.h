@@ -21,6 +21,8 @@ class FileIOSource : public parquet::InputSource {
   // source keeps until it is destroyed (the reader needs views that outlive the call).
   Result<std::string_view> Read(uint64_t offset, uint64_t length) const override;
   const std::string& name() const override { return file_->path(); }
+  // Passed to the InputFile (on S3 a merged ranged GET; elsewhere nothing).
+  Status WillRead(const std::vector<std::pair<uint64_t, uint64_t>>& spans) const override;
 
  private:
   explicit FileIOSource(std::unique_ptr<InputFile> file) : file_(std::move(file)) {}

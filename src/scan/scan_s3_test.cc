@@ -22,6 +22,22 @@ class UnderPrefix : public PathMappingFileIO {
   std::string prefix_;
 };
 
+// Copies every file of `t` to a fresh prefix on S3; the prefix.
+std::string CopyToS3(testing::TestTable& t, S3FileIO& s3) {
+  const std::string prefix = TestS3Prefix("scan");
+  auto files = t.io().ListPrefix("/t");
+  EXPECT_TRUE(files) << files.error().ToString();
+  for (const FileInfo& f : files.value_or(std::vector<FileInfo>{})) {
+    auto bytes = t.io().ReadAll(f.path);
+    EXPECT_TRUE(bytes);
+    EXPECT_TRUE(s3.CreateIfAbsent(prefix + f.path, bytes.value_or("")));
+  }
+  return prefix;
+}
+
+int64_t Gets(const S3FileIO& s3) { return s3.RequestCounts().get; }
+int64_t Others(const S3FileIO& s3) { return s3.RequestCounts().Total() - s3.RequestCounts().get; }
+
 std::vector<std::string> IdTexts(const ColumnBatch& batch) {
   std::vector<std::string> out;
   for (size_t r = 0; r < batch.num_rows; ++r) out.push_back(batch.columns[0].Get(r).ToString());
@@ -40,14 +56,7 @@ TEST(ScanOnS3, ManyRequestsInFlightKeepTheOrderAndNameAMissingFile) {
     ASSERT_TRUE(f) << f.error().ToString();
     ASSERT_TRUE(t.Commit({*f}));
   }
-  const std::string prefix = TestS3Prefix("scan");
-  auto files = t.io().ListPrefix("/t");
-  ASSERT_TRUE(files) << files.error().ToString();
-  for (const FileInfo& f : *files) {
-    auto bytes = t.io().ReadAll(f.path);
-    ASSERT_TRUE(bytes);
-    ASSERT_TRUE(s3->CreateIfAbsent(prefix + f.path, *bytes));
-  }
+  const std::string prefix = CopyToS3(t, *s3);
   UnderPrefix io(s3, prefix);
 
   ScanOptions one_at_a_time;
@@ -61,6 +70,16 @@ TEST(ScanOnS3, ManyRequestsInFlightKeepTheOrderAndNameAMissingFile) {
   auto plan = PlanScan(io, t.metadata(), options);
   ASSERT_TRUE(plan) << plan.error().ToString();
   ASSERT_EQ(plan->tasks.size(), 12u);
+  const int64_t gets = Gets(*s3), others = Others(*s3);
+  std::vector<std::string> read_ids;
+  ASSERT_TRUE(ReadTasks(io, t.metadata(), *plan, 8, [&](size_t, ColumnBatch&& batch) -> Result<bool> {
+    for (const auto& id : IdTexts(batch)) read_ids.push_back(id);
+    return true;
+  }));
+  EXPECT_EQ(read_ids, IdTexts(*sequential));
+  // Each small data file is read whole by the one GET of its tail: footer and column chunks.
+  EXPECT_EQ(Gets(*s3) - gets, 12);
+  EXPECT_EQ(Others(*s3) - others, 0) << "no HEAD for a data file's size";
   auto on_s3 = ReadTable(io, t.metadata(), options);
   ASSERT_TRUE(on_s3) << on_s3.error().ToString();
   EXPECT_EQ(IdTexts(*on_s3), IdTexts(*sequential));
@@ -76,6 +95,48 @@ TEST(ScanOnS3, ManyRequestsInFlightKeepTheOrderAndNameAMissingFile) {
   EXPECT_EQ(st.error().kind, ErrorKind::kNotFound) << st.error().ToString();
   EXPECT_NE(st.error().message.find(lost), std::string::npos) << st.error().message;
   EXPECT_EQ(order, (std::vector<size_t>{0, 1, 2, 3, 4}));
+}
+
+// A data file larger than the tail read at open: the tail holds the footer, and the column chunks
+// of its row group come in one more GET, whichever columns are read.
+TEST(ScanOnS3, ALargeDataFileIsTwoGetsTheFooterAndItsColumnsTogether) {
+  auto s3 = TestS3FileIO();
+  if (!s3) GTEST_SKIP() << kNoS3Message;
+  Schema schema(0, {NestedField{1, "id", Type::Long(), true, ""}, NestedField{2, "code", Type::String(), false, ""},
+                    NestedField{3, "amount", Type::Double(), false, ""}});
+  testing::TestTable t(schema);
+  ColumnBatch rows(schema);
+  uint64_t x = 88172645463325252ULL;
+  for (int i = 0; i < 30'000; ++i) {  // xorshift values: the file does not compress below the tail
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    ASSERT_TRUE(rows.AppendRow({Literal::Long(static_cast<int64_t>(x)), Literal::String(std::to_string(x % 1'000'003)),
+                                Literal::Double(static_cast<double>(x % 100'000) / 7.0)}));
+  }
+  auto f = t.WriteData(rows);
+  ASSERT_TRUE(f) << f.error().ToString();
+  ASSERT_GT(f->file_size_in_bytes, 3 * 65'536);
+  ASSERT_TRUE(t.Commit({*f}));
+  UnderPrefix io(s3, CopyToS3(t, *s3));
+  ScanOptions options;
+  options.read_parallelism = 1;
+  auto plan = PlanScan(io, t.metadata(), options);
+  ASSERT_TRUE(plan) << plan.error().ToString();
+  ASSERT_EQ(plan->tasks.size(), 1u);
+  for (std::vector<std::string> columns : {std::vector<std::string>{}, std::vector<std::string>{"amount", "id"}}) {
+    ScanOptions projected = options;
+    projected.columns = columns;
+    auto projected_plan = PlanScan(io, t.metadata(), projected);
+    ASSERT_TRUE(projected_plan) << projected_plan.error().ToString();
+    const int64_t gets = Gets(*s3), others = Others(*s3);
+    size_t read_rows = 0;
+    ASSERT_TRUE(ReadTasks(io, t.metadata(), *projected_plan, 1, [&](size_t, ColumnBatch&& batch) -> Result<bool> {
+      read_rows += batch.num_rows;
+      return true;
+    }));
+    EXPECT_EQ(read_rows, 30'000u);
+    EXPECT_EQ(Gets(*s3) - gets, 2) << columns.size() << " columns named";
+    EXPECT_EQ(Others(*s3) - others, 0);
+  }
 }
 
 }  // namespace

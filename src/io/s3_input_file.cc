@@ -1,0 +1,160 @@
+#include "io/s3_input_file.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <optional>
+
+#include "io/s3_xml.h"
+
+namespace floe {
+namespace {
+
+std::optional<int64_t> ParseCount(std::string_view text) {
+  int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 0) return std::nullopt;
+  return value;
+}
+
+// "bytes FIRST-LAST/SIZE" of a 206 answer: the block's offset and the object's size.
+struct ContentRange {
+  int64_t first = 0;
+  int64_t size = 0;
+};
+std::optional<ContentRange> ParseContentRange(std::string_view text) {
+  if (!text.starts_with("bytes ")) return std::nullopt;
+  text.remove_prefix(6);
+  size_t dash = text.find('-'), slash = text.find('/');
+  if (dash == std::string_view::npos || slash == std::string_view::npos || dash > slash) return std::nullopt;
+  auto first = ParseCount(text.substr(0, dash));
+  auto last = ParseCount(text.substr(dash + 1, slash - dash - 1));
+  auto size = ParseCount(text.substr(slash + 1));
+  if (!first || !last || !size || *first > *last || *last >= *size) return std::nullopt;
+  return ContentRange{*first, *size};
+}
+
+}  // namespace
+
+Error S3ObjectNotFound(const S3Response& response, const std::string& uri, const S3Config& config) {
+  Error e = S3Error(response, "reading " + uri, config);
+  if (XmlText(response.body, "Code") == "NoSuchBucket") return e;
+  return Error{ErrorKind::kNotFound, "no such file: " + uri};
+}
+
+Result<std::string> S3GetRange(S3Client& client, const S3Location& location, int64_t offset, int64_t length) {
+  const std::string uri = location.Uri();
+  S3Request get{"GET", location.bucket, location.key};
+  get.headers = {{"Range", "bytes=" + std::to_string(offset) + "-" + std::to_string(offset + length - 1)}};
+  FLOE_ASSIGN_OR_RETURN(S3Response response, client.Send(get, "GET " + uri));
+  if (response.status == 404) return std::unexpected(S3ObjectNotFound(response, uri, client.config()));
+  if (response.status == 416) {
+    return InvalidArgument("read of " + std::to_string(length) + " bytes at offset " + std::to_string(offset) +
+                           " is outside " + uri);
+  }
+  if (response.status == 200 && static_cast<int64_t>(response.body.size()) >= offset + length) {
+    return response.body.substr(static_cast<size_t>(offset), static_cast<size_t>(length));  // range ignored
+  }
+  if (response.status != 206 && response.status != 200) {
+    return std::unexpected(S3Error(response, "GET " + uri, client.config()));
+  }
+  if (static_cast<int64_t>(response.body.size()) != length) {
+    std::string size = "?";
+    if (const std::string* range = response.Header("content-range")) size = range->substr(range->find('/') + 1);
+    return InvalidArgument("read of " + std::to_string(length) + " bytes at offset " + std::to_string(offset) +
+                           " is outside " + uri + " (size " + size + ")");
+  }
+  return std::move(response.body);
+}
+
+std::vector<ByteRange> CoalesceRanges(std::vector<ByteRange> ranges, const S3ReadCoalescing& rules) {
+  std::erase_if(ranges, [](const ByteRange& r) { return r.length <= 0; });
+  std::sort(ranges.begin(), ranges.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
+  std::vector<ByteRange> out;
+  for (const ByteRange& r : ranges) {
+    if (!out.empty()) {
+      ByteRange& last = out.back();
+      const int64_t last_end = last.offset + last.length;
+      const int64_t end = std::max(last_end, r.offset + r.length);
+      if (r.offset - last_end <= rules.max_gap && end - last.offset <= rules.max_request) {
+        last.length = end - last.offset;
+        continue;
+      }
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+Result<std::unique_ptr<S3InputFile>> S3InputFile::Open(std::shared_ptr<S3Client> client, S3Location location,
+                                                       std::string path, S3ReadCoalescing rules) {
+  const std::string uri = location.Uri();
+  S3Request get{"GET", location.bucket, location.key};
+  get.headers = {{"Range", "bytes=-" + std::to_string(std::max<int64_t>(rules.tail_bytes, 1))}};
+  FLOE_ASSIGN_OR_RETURN(S3Response response, client->Send(get, "GET " + uri));
+  if (response.status == 404) return std::unexpected(S3ObjectNotFound(response, uri, client->config()));
+  Block tail;
+  int64_t size = 0;
+  if (response.status == 206) {
+    const std::string* header = response.Header("content-range");
+    auto range = header ? ParseContentRange(*header) : std::nullopt;
+    if (!range || range->first + static_cast<int64_t>(response.body.size()) != range->size) {
+      return IOError("GET " + uri + ": the answer to a read of the object's end has no usable Content-Range (" +
+                     (header ? "'" + *header + "'" : std::string("none")) + ")");
+    }
+    size = range->size;
+    tail = Block{range->first, std::move(response.body)};
+  } else if (response.status == 200) {  // a store that ignores ranges sends the whole object
+    size = static_cast<int64_t>(response.body.size());
+    tail = Block{0, std::move(response.body)};
+  } else if (response.status == 416) {  // no suffix to send: the object is empty (a HEAD says so)
+    FLOE_ASSIGN_OR_RETURN(S3Response head, client->Send({"HEAD", location.bucket, location.key}, "HEAD " + uri));
+    if (head.status == 404) return NotFound("no such file: " + uri);
+    const std::string* length = head.Header("content-length");
+    if (head.status != 200 || length == nullptr || !ParseCount(*length)) {
+      return std::unexpected(S3Error(head, "HEAD " + uri, client->config()));
+    }
+    size = *ParseCount(*length);
+  } else {
+    return std::unexpected(S3Error(response, "GET " + uri, client->config()));
+  }
+  std::unique_ptr<S3InputFile> file(
+      new S3InputFile(std::move(client), std::move(location), std::move(path), size, rules));
+  if (!tail.bytes.empty()) file->blocks_.push_back(std::move(tail));
+  return file;
+}
+
+const S3InputFile::Block* S3InputFile::Covering(int64_t offset, int64_t length) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const Block& b : blocks_) {
+    if (offset >= b.offset && offset + length <= b.offset + static_cast<int64_t>(b.bytes.size())) return &b;
+  }
+  return nullptr;
+}
+
+Result<std::string_view> S3InputFile::ReadAt(int64_t offset, int64_t length, char* scratch) const {
+  FLOE_RETURN_IF_ERROR(CheckReadRange(path_, size_, offset, length));
+  if (length == 0) return std::string_view(scratch, 0);
+  if (const Block* b = Covering(offset, length)) {
+    return std::string_view(b->bytes).substr(static_cast<size_t>(offset - b->offset), static_cast<size_t>(length));
+  }
+  FLOE_ASSIGN_OR_RETURN(std::string bytes, S3GetRange(*client_, location_, offset, length));
+  std::memcpy(scratch, bytes.data(), bytes.size());
+  return std::string_view(scratch, bytes.size());
+}
+
+Status S3InputFile::WillRead(const std::vector<ByteRange>& ranges) const {
+  std::vector<ByteRange> wanted;
+  for (const ByteRange& r : ranges) {
+    FLOE_RETURN_IF_ERROR(CheckReadRange(path_, size_, r.offset, r.length));
+    if (r.length > 0 && Covering(r.offset, r.length) == nullptr) wanted.push_back(r);
+  }
+  for (const ByteRange& run : CoalesceRanges(std::move(wanted), rules_)) {
+    FLOE_ASSIGN_OR_RETURN(std::string bytes, S3GetRange(*client_, location_, run.offset, run.length));
+    std::lock_guard<std::mutex> lock(mutex_);
+    blocks_.push_back(Block{run.offset, std::move(bytes)});
+  }
+  return Ok();
+}
+
+}  // namespace floe

@@ -1,0 +1,75 @@
+// Reading one S3 object in few requests: the ranged GETs behind S3FileIO's reads and its
+// InputFile.
+//
+// Opening an InputFile is one GET of the object's last `tail_bytes` (a suffix range,
+// `Range: bytes=-N`): the answer's Content-Range gives the size, which a HEAD would otherwise
+// have cost a round trip of its own, and the tail is where a Parquet footer lives. A file no
+// longer than the tail is then read without another request. WillRead merges the ranges it is
+// told about, where the gaps between them are small, into as few GETs as it can and keeps the
+// bytes; ReadAt serves every read inside a fetched block from memory and GETs the rest.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "io/file_io.h"
+#include "io/read_ahead.h"
+#include "io/s3_client.h"
+
+namespace floe {
+
+// NotFound naming `uri` for a 404 on an object, or the bucket's error when the bucket is missing.
+Error S3ObjectNotFound(const S3Response& response, const std::string& uri, const S3Config& config);
+
+// Bytes [offset, offset + length) of an object; a range past its end is InvalidArgument.
+Result<std::string> S3GetRange(S3Client& client, const S3Location& location, int64_t offset, int64_t length);
+
+// How WillRead merges ranges: two ranges whose gap is at most `max_gap` bytes are one GET (the
+// gap's bytes cost less than a round trip), as long as the GET stays under `max_request` bytes.
+struct S3ReadCoalescing {
+  int64_t tail_bytes = 64 << 10;
+  int64_t max_gap = 1 << 20;
+  int64_t max_request = 32 << 20;
+};
+
+// [begin, end) runs covering `ranges` (sorted, empty ones dropped), merged by `rules`.
+std::vector<ByteRange> CoalesceRanges(std::vector<ByteRange> ranges, const S3ReadCoalescing& rules);
+
+class S3InputFile : public InputFile, public ReadAheadFile {
+ public:
+  // One suffix-range GET; a missing object is NotFound. An empty object (which has no suffix to
+  // GET) costs a HEAD after the refused range.
+  static Result<std::unique_ptr<S3InputFile>> Open(std::shared_ptr<S3Client> client, S3Location location,
+                                                   std::string path, S3ReadCoalescing rules = {});
+
+  const std::string& path() const override { return path_; }
+  int64_t Size() const override { return size_; }
+  Result<std::string_view> ReadAt(int64_t offset, int64_t length, char* scratch) const override;
+  Status WillRead(const std::vector<ByteRange>& ranges) const override;
+
+ private:
+  struct Block {
+    int64_t offset = 0;
+    std::string bytes;
+  };
+  S3InputFile(std::shared_ptr<S3Client> client, S3Location location, std::string path, int64_t size,
+              S3ReadCoalescing rules)
+      : client_(std::move(client)), location_(std::move(location)), path_(std::move(path)), size_(size),
+        rules_(rules) {}
+  // The fetched block holding all of [offset, offset + length), or null.
+  const Block* Covering(int64_t offset, int64_t length) const;
+
+  std::shared_ptr<S3Client> client_;
+  S3Location location_;
+  std::string path_;
+  int64_t size_ = 0;
+  S3ReadCoalescing rules_;
+  mutable std::mutex mutex_;
+  mutable std::deque<Block> blocks_;  // a deque: views into a block stay valid as blocks are added
+};
+
+}  // namespace floe
