@@ -152,9 +152,9 @@ int RunChild(Op op, const std::string& uri, const std::string& name, const std::
     auto table = catalog.LoadTable(id);
     if (!table) return fail(table.error());
     const Snapshot* head = table->metadata.CurrentSnapshot();
-    if (!head || !head->parent_snapshot_id) return fail(NotFound("no snapshot to roll back to").error());
+    if (!head || !head->parent_snapshot_id) return fail(Error{ErrorKind::kNotFound, "no snapshot to roll back to"});
     IntentStore* store = IntentStoreOf(catalog);
-    if (!store) return fail(InvalidArgument("the catalog keeps no intents").error());
+    if (!store) return fail(Error{ErrorKind::kInvalidArgument, "the catalog keeps no intents"});
     DieBeforeSwapCatalog dying(std::move(*opened), *store);
     auto rolled = RollbackTo(dying, id, *head->parent_snapshot_id);
     return rolled ? 4 : fail(rolled.error());
@@ -175,7 +175,7 @@ int RunChild(Op op, const std::string& uri, const std::string& name, const std::
       report = CommitOperation(catalog, id, operation, commit);
     } else {
       const Snapshot* side = table->metadata.SnapshotForRef(kSideBranch);
-      if (!side) return fail(NotFound("no branch side").error());
+      if (!side) return fail(Error{ErrorKind::kNotFound, "no branch side"});
       report = CherryPick(catalog, id, side->snapshot_id, commit);
     }
     return report ? 4 : fail(report.error());
@@ -354,7 +354,9 @@ TEST_P(IntentOperations, AWriterKilledMidAttemptLeavesOnlyWhatItsIntentReclaims)
   }
   // A cherry-pick and a rollback write no data file; add-files wrote its own before the commit.
   EXPECT_EQ(saw_data, op != Op::kAddFiles && op != Op::kCherryPick && op != Op::kRollback);
-  if (op == Op::kAddFiles) EXPECT_FALSE(given.empty());
+  if (op == Op::kAddFiles) {
+    EXPECT_FALSE(given.empty());
+  }
   // Past the commit's start its manifests and manifest list are named too (their writes may
   // still have been under way in the background when the writer died).
   if (op != Op::kTransaction && op != Op::kRollback) {
