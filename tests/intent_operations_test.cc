@@ -2,13 +2,18 @@
 // writer killed mid-attempt left is reclaimed from the intents alone (maint/intent_reclamation.h).
 //
 // For each operation family (copy-on-write delete and update, merge-on-read delete, upsert,
-// overwrite, a library transaction through floe::CommitTogether) a child process (this test
+// overwrite, a library transaction through floe::CommitTogether, and the commits that write no
+// data file: add-files of files written earlier, a cherry-pick, a rollback, which writes only
+// its metadata document) a child process (this test
 // binary again, in its child mode) runs the operation on a table of committed rows and kills
 // itself with SIGKILL once the attempt's files are written: at the swap for the operations (its
 // data or delete files are on storage, its manifests and manifest list named and written or
-// being written), before the commit for the transaction (its data files are). Then, in the
+// being written), before the commit for the transaction (its data files are), and for the
+// rollback once the catalog wrote its new metadata document, before its swap (a SQL catalog;
+// in the storage catalog writing the document is the swap, so nothing is left). Then, in the
 // parent:
-//   - every file the dead writer left is named by an intent;
+//   - every file the dead writer left is named by an intent (add-files: but the data files it
+//     was given, which are the caller's and stay);
 //   - ReclaimFromIntents deletes exactly those, lists none of the table's storage, and keeps
 //     every file the landed commits reach: the table reads the same rows.
 // On SQLite, PostgreSQL (FLOE_TEST_PG_URI), the storage catalog on local disk, and the storage
@@ -25,17 +30,22 @@
 
 #include "catalog/catalog_test_env.h"
 #include "catalog/commit.h"
+#include "catalog/fault_injecting_catalog.h"
 #include "catalog/intent_store.h"
 #include "floe/catalog.h"
 #include "floe/transaction.h"
 #include "maint/intent_reclamation.h"
 #include "scan/table_scan.h"
+#include "txn/files_operation.h"
 #include "txn/merge_on_read.h"
+#include "txn/operations.h"
 #include "txn/overwrite_writes.h"
 #include "txn/row_writes.h"
+#include "txn/snapshot_refs.h"
 #include "txn/upsert.h"
 #include "types/schema_text.h"
 #include "util/clock.h"
+#include "write/data_writer.h"
 #include "floe_process.h"
 
 namespace floe {
@@ -47,7 +57,10 @@ constexpr const char* kSchema = "order_id long not null, note string";
 constexpr const char* kChildEnv = "FLOE_INTENT_TEST_CHILD";  // "<op>\n<uri>\n<catalog name>\n<ns>"
 constexpr int64_t kRows = 3000;
 
-enum class Op { kCowDelete, kCowUpdate, kMorDelete, kUpsert, kOverwrite, kTransaction };
+enum class Op { kCowDelete, kCowUpdate, kMorDelete, kUpsert, kOverwrite, kTransaction, kAddFiles, kCherryPick, kRollback };
+
+// The branch a cherry-pick takes its snapshot from (an append the parent lands there first).
+constexpr const char* kSideBranch = "side";
 
 const char* OpName(Op op) {
   switch (op) {
@@ -57,6 +70,9 @@ const char* OpName(Op op) {
     case Op::kUpsert: return "Upsert";
     case Op::kOverwrite: return "Overwrite";
     case Op::kTransaction: return "Transaction";
+    case Op::kAddFiles: return "AddFiles";
+    case Op::kCherryPick: return "CherryPick";
+    case Op::kRollback: return "Rollback";
   }
   return "?";
 }
@@ -71,6 +87,36 @@ ColumnBatch Rows(int64_t first, int64_t count, const std::string& note) {
   raise(SIGKILL);
   _exit(99);  // never reached
 }
+
+// The catalog it wraps (its write intents too), except that a commit through it dies once the
+// catalog has written what it writes before its swap (TableCommit::await_files is called there).
+class DieBeforeSwapCatalog : public FaultInjectingCatalog, public IntentStore {
+ public:
+  DieBeforeSwapCatalog(std::unique_ptr<Catalog> inner, IntentStore& store)
+      : FaultInjectingCatalog(std::move(inner)), store_(store) {}
+  Result<LoadedTable> CommitTable(const TableCommit& commit) override {
+    TableCommit dying = commit;
+    dying.await_files = [await = commit.await_files]() -> Status {
+      if (await) (void)await();
+      Die();
+    };
+    return FaultInjectingCatalog::CommitTable(dying);
+  }
+  Status RecordIntent(const TableIdentifier& id, const std::string& folder, const std::string& attempt_id,
+                      int64_t batch, const std::vector<std::string>& paths) override {
+    return store_.RecordIntent(id, folder, attempt_id, batch, paths);
+  }
+  Status ClearIntent(const TableIdentifier& id, const std::string& folder, const std::string& attempt_id,
+                     int64_t batches) override {
+    return store_.ClearIntent(id, folder, attempt_id, batches);
+  }
+  Result<std::vector<WriteIntentBatch>> ListIntents(const TableIdentifier& id, const std::string& folder) override {
+    return store_.ListIntents(id, folder);
+  }
+
+ private:
+  IntentStore& store_;
+};
 
 // The child: runs `op` on table <ns>.orders and dies with SIGKILL mid-attempt. Any return is a
 // failure of the operation itself (exit code 3, its message on stderr).
@@ -102,6 +148,38 @@ int RunChild(Op op, const std::string& uri, const std::string& name, const std::
   auto opened = OpenCatalog(uri, options);
   if (!opened) return fail(opened.error());
   Catalog& catalog = **opened;
+  if (op == Op::kRollback) {
+    auto table = catalog.LoadTable(id);
+    if (!table) return fail(table.error());
+    const Snapshot* head = table->metadata.CurrentSnapshot();
+    if (!head || !head->parent_snapshot_id) return fail(Error{ErrorKind::kNotFound, "no snapshot to roll back to"});
+    IntentStore* store = IntentStoreOf(catalog);
+    if (!store) return fail(Error{ErrorKind::kInvalidArgument, "the catalog keeps no intents"});
+    DieBeforeSwapCatalog dying(std::move(*opened), *store);
+    auto rolled = RollbackTo(dying, id, *head->parent_snapshot_id);
+    return rolled ? 4 : fail(rolled.error());
+  }
+  if (op == Op::kAddFiles || op == Op::kCherryPick) {
+    auto table = catalog.LoadTable(id);
+    if (!table) return fail(table.error());
+    CommitOptions commit;
+    commit.before_swap = [](int) { Die(); };
+    Result<CommitReport> report = InvalidArgument("no operation");
+    if (op == Op::kAddFiles) {
+      // Files written earlier, by another tool: unnamed, and the caller's, not the commit's.
+      DataWriter writer(*catalog.io(), table->metadata);
+      if (Status st = writer.Write(Rows(800000, 100, "added")); !st) return fail(st.error());
+      auto files = writer.Finish();
+      if (!files) return fail(files.error());
+      FilesOperation operation(FastAppend(std::move(*files)));
+      report = CommitOperation(catalog, id, operation, commit);
+    } else {
+      const Snapshot* side = table->metadata.SnapshotForRef(kSideBranch);
+      if (!side) return fail(Error{ErrorKind::kNotFound, "no branch side"});
+      report = CherryPick(catalog, id, side->snapshot_id, commit);
+    }
+    return report ? 4 : fail(report.error());
+  }
   RowWriteOptions write;
   write.commit.before_swap = [](int) { Die(); };
   const Expr filter = LessThan("order_id", Literal::Long(kRows / 2));
@@ -132,7 +210,10 @@ int RunChild(Op op, const std::string& uri, const std::string& name, const std::
       result = ReplacePartitionsWith(catalog, id, Rows(0, 100, "overwritten"), overwrite);
       break;
     }
-    case Op::kTransaction: break;
+    case Op::kTransaction:
+    case Op::kAddFiles:
+    case Op::kCherryPick:
+    case Op::kRollback: break;
   }
   return result ? 4 : fail(result.error());
 }
@@ -218,6 +299,17 @@ class IntentOperations : public ::testing::TestWithParam<std::tuple<Backend, Op>
 TEST_P(IntentOperations, AWriterKilledMidAttemptLeavesOnlyWhatItsIntentReclaims) {
   const Op op = std::get<1>(GetParam());
   ASSERT_NE(IntentStoreOf(*catalog_), nullptr);
+  if (op == Op::kCherryPick) {
+    ASSERT_TRUE(CreateBranch(*catalog_, id_, kSideBranch).has_value());
+    RowWriteOptions side;
+    side.commit.branch = kSideBranch;
+    auto appended = AppendBatch(*catalog_, id_, Rows(700000, 50, "side"), side);
+    ASSERT_TRUE(appended.has_value()) << appended.error().message;
+  }
+  if (op == Op::kRollback) {  // a snapshot to roll back from
+    auto appended = AppendBatch(*catalog_, id_, Rows(600000, 50, "rolled back"));
+    ASSERT_TRUE(appended.has_value()) << appended.error().message;
+  }
   EXPECT_TRUE(Recorded().empty()) << "the landed append left its intent";
   const std::set<std::string> landed = Files();
   const std::vector<std::string> rows_before = SortedRows();
@@ -237,6 +329,22 @@ TEST_P(IntentOperations, AWriterKilledMidAttemptLeavesOnlyWhatItsIntentReclaims)
   std::set<std::string> left;
   for (const auto& f : Files())
     if (!landed.contains(f)) left.insert(f);
+  // Add-files: the data files were the caller's before the commit began; they stay unnamed.
+  std::set<std::string> given;
+  if (op == Op::kAddFiles)
+    for (const auto& f : left)
+      if (f.ends_with(".parquet")) given.insert(f);
+  for (const auto& f : given) left.erase(f);
+  const Backend backend = std::get<0>(GetParam());
+  if (op == Op::kRollback) {
+    if (backend == Backend::kStorage || backend == Backend::kStorageS3) {
+      EXPECT_TRUE(left.empty()) << *left.begin() << " left: the storage catalog's document is its swap";
+      return;
+    }
+    // A SQL catalog's document, written before its swap.
+    ASSERT_EQ(left.size(), 1u);
+    EXPECT_TRUE(left.begin()->ends_with(".metadata.json")) << *left.begin();
+  }
   ASSERT_FALSE(left.empty());
   bool saw_data = false;
   const std::set<std::string> recorded = Recorded();
@@ -244,10 +352,14 @@ TEST_P(IntentOperations, AWriterKilledMidAttemptLeavesOnlyWhatItsIntentReclaims)
     EXPECT_TRUE(recorded.contains(f)) << f << " was created without an intent naming it";
     saw_data = saw_data || f.ends_with(".parquet");
   }
-  EXPECT_TRUE(saw_data);
+  // A cherry-pick and a rollback write no data file; add-files wrote its own before the commit.
+  EXPECT_EQ(saw_data, op != Op::kAddFiles && op != Op::kCherryPick && op != Op::kRollback);
+  if (op == Op::kAddFiles) {
+    EXPECT_FALSE(given.empty());
+  }
   // Past the commit's start its manifests and manifest list are named too (their writes may
   // still have been under way in the background when the writer died).
-  if (op != Op::kTransaction) {
+  if (op != Op::kTransaction && op != Op::kRollback) {
     bool manifest = false, list = false;
     for (const auto& p : recorded) {
       manifest = manifest || p.ends_with("-m0.avro");
@@ -267,6 +379,7 @@ TEST_P(IntentOperations, AWriterKilledMidAttemptLeavesOnlyWhatItsIntentReclaims)
   const std::set<std::string> now = Files();
   for (const auto& f : left) EXPECT_FALSE(now.contains(f)) << f << " was left behind";
   for (const auto& f : landed) EXPECT_TRUE(now.contains(f)) << f << " was committed and is gone";
+  for (const auto& f : given) EXPECT_TRUE(now.contains(f)) << f << " was the caller's and is gone";
   EXPECT_TRUE(Recorded().empty());
   EXPECT_EQ(SortedRows(), rows_before);
 }
@@ -279,7 +392,8 @@ INSTANTIATE_TEST_SUITE_P(Operations, IntentOperations,
                          ::testing::Combine(::testing::Values(Backend::kSqlite, Backend::kPostgres, Backend::kStorage,
                                                               Backend::kStorageS3),
                                             ::testing::Values(Op::kCowDelete, Op::kCowUpdate, Op::kMorDelete,
-                                                              Op::kUpsert, Op::kOverwrite, Op::kTransaction)),
+                                                              Op::kUpsert, Op::kOverwrite, Op::kTransaction,
+                                                              Op::kAddFiles, Op::kCherryPick, Op::kRollback)),
                          ParamName);
 
 }  // namespace

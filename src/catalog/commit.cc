@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <set>
 
+#include "catalog/document_namer.h"
 #include "meta/metadata_builder.h"
 #include "meta/metadata_json.h"
 #include "meta/metadata_writer.h"
@@ -84,6 +85,15 @@ Result<Prepared> Prepare(PointerStore& store, FileIO& io, const TableCommit& com
                                        : ApplyCommit(nullptr, base_location, {}, commit.updates, NowMillis());
   FLOE_ASSIGN_OR_RETURN(TableMetadata next, std::move(applied));
   FLOE_ASSIGN_OR_RETURN(std::string new_location, store.NewMetadataLocation(commit.id, next, base_location));
+  // A document written before a separate swap is named in the commit's write intent first
+  // (catalog/document_namer.h): the same folder and version, a recorded uuid.
+  FileNamer* names = store.DocumentIsPointer() ? nullptr : DocumentNamerFor(commit.id);
+  const int64_t version = ParseMetadataVersion(new_location);
+  const size_t slash = new_location.rfind('/');
+  if (names && version >= 0 && slash != std::string::npos) {
+    FLOE_ASSIGN_OR_RETURN(new_location,
+                          names->NewPath(new_location.substr(0, slash), VersionedMetadataPrefix(version), kMetadataSuffix));
+  }
 
   std::shared_ptr<const MetadataText> document = WriteTableMetadataText(next, base_text.get());
   // Where creating the document is the swap, the files it points to must be complete first.
@@ -248,9 +258,7 @@ int64_t ParseMetadataVersion(std::string_view location) {
 }
 
 std::string VersionedMetadataLocation(const std::string& folder, int64_t version) {
-  char number[32];
-  std::snprintf(number, sizeof number, "%05lld", static_cast<long long>(version));
-  return folder + "/" + number + "-" + RandomUuidString() + ".metadata.json";
+  return folder + "/" + VersionedMetadataPrefix(version) + RandomUuidString() + kMetadataSuffix;
 }
 
 }  // namespace floe

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "catalog/commit.h"
+#include "catalog/document_namer.h"
 #include "util/uuid.h"
 
 namespace floe {
@@ -57,6 +58,16 @@ std::unique_ptr<FileNamer> NewWriteNamer(Catalog& catalog, const TableIdentifier
   // covers a small append's data file, manifest and list.
   namer->Anticipate(folder, "", "-m0.avro", 2);
   namer->Anticipate(folder, kRecordedManifestListPrefix, ".avro", 1);
+  // A catalog that writes its document before a separate swap (SQL) names it through the
+  // intent too (catalog/document_namer.h): its likely name, the version after the current one,
+  // rides along. The current document is its log's last entry plus one (the catalog numbers
+  // each commit so); a commit that ends up with another version records its name on its own.
+  const auto* pointers = dynamic_cast<const PointerStore*>(&catalog);
+  if (pointers && !pointers->DocumentIsPointer()) {
+    const int64_t previous = table.metadata_log.empty() ? -1 : ParseMetadataVersion(table.metadata_log.back().metadata_file);
+    if (table.metadata_log.empty() || previous >= 0)
+      namer->Anticipate(folder, VersionedMetadataPrefix(previous + 2), kMetadataSuffix, 1);
+  }
   return namer;
 }
 

@@ -15,14 +15,14 @@
 //     library's TableTransaction writes through and its plan hands to the engine
 //     (PlanOptions::names, one per table of a multi-table commit);
 //   - manifests and manifest lists: named by the commit engine through OperationContext::names,
-//     in the same intent as the data files; a commit whose caller gave no namer (add-files, a
-//     metadata-only change) records none (each record is a durable catalog write: about one
-//     fsync on SQLite, a PUT on S3);
+//     in the same intent as the data files; a commit whose caller gave no namer (add-files,
+//     cherry-pick) gets one of the engine's, which records only once a file is named (each
+//     record is a durable catalog write: about one fsync on SQLite, a PUT on S3);
 //   - the manifest list a REST server writes when it rebases an append (txn/append_rebase.h)
 //     is named by a namer of the server's group attempt, cleared once the swap landed or
 //     certainly failed;
 //   - the metadata document is the catalog's: in the storage catalog writing it is the commit
-//     itself (never an orphan); a SQL catalog writes it just before its swap, unrecorded.
+//     itself (never an orphan); a SQL catalog names it in the intent (catalog/document_namer.h).
 // The engine clears the intent when the commit landed and its lost attempts' files are
 // deleted, or when every attempt is lost and the written files are deleted; when the outcome
 // is unknown the intent stays. A process killed at any point leaves an intent naming a superset

@@ -7,6 +7,8 @@
 #include <thread>
 #include <utility>
 
+#include "catalog/document_namer.h"
+#include "catalog/intent_store.h"
 #include "catalog/rest/rest_catalog.h"
 #include "meta/metadata_builder.h"
 #include "txn/commit_pacing.h"
@@ -90,7 +92,8 @@ struct Part {
         pacer(CommitPacer::ForTable(catalog.name() + "/" + plan.id().ToString())) {}
 
   CommitPlan& plan;
-  FileNamer* names = nullptr;  // this table's write intent, if any
+  FileNamer* names = nullptr;  // this table's write intent: the caller's, else own_names
+  std::unique_ptr<FileNamer> own_names;
   CommitFiles files;
   CommitPacer& pacer;
   SharedTable table;   // as last loaded; let go of before each swap
@@ -118,6 +121,11 @@ class CommitEngine {
 
  private:
   Status Load();
+  // A table whose caller gave no write intent (a commit of files written earlier, such as
+  // add-files or a cherry-pick, or a metadata-only change) gets one of its own, so that the
+  // manifests and manifest lists the commit writes are named before they exist (invariant 10).
+  // It records nothing until the commit names a file: a change that writes none pays nothing.
+  void NameUnnamedParts();
   std::optional<std::vector<CommitOutcome>> Replayed();
   bool PaceFirstAttempt();
   void RunAttempt(int number);
@@ -171,6 +179,7 @@ class CommitEngine {
 
 Result<std::vector<CommitOutcome>> CommitEngine::Run() {
   if (Status loaded = Load(); !loaded) return AllLost(loaded.error());
+  NameUnnamedParts();
   if (empty()) return Done();
   // The strictest table's policy binds the whole commit (for one table: its own).
   for (const auto& part : parts_) {
@@ -225,6 +234,15 @@ Status CommitEngine::Load() {
     FLOE_ASSIGN_OR_RETURN(part->table, catalog_.LoadSharedTable(part->plan.id()));
   }
   return Ok();
+}
+
+void CommitEngine::NameUnnamedParts() {
+  for (const auto& part : parts_) {
+    if (part->names) continue;
+    part->own_names = NewWriteNamer(catalog_, part->plan.id(), *part->table.metadata);
+    part->names = part->own_names.get();
+    part->files.SetNames(part->names);
+  }
 }
 
 bool CommitEngine::OnlyAppends() const {
@@ -340,7 +358,12 @@ void CommitEngine::Swap() {
       return manifests ? lists : manifests;
     };
   }
-  auto committed = SwapPointers();
+  auto committed = [this] {
+    DocumentNamers::Lent lent;  // the catalog's own documents join the tables' intents
+    for (const auto& part : parts_) lent.emplace_back(part->plan.id(), part->names);
+    const DocumentNamers lending(std::move(lent));
+    return SwapPointers();
+  }();
   // Whatever the catalog did, the writes have ended before any file is kept or deleted.
   Status written = Ok();
   for (const auto& part : parts_) {

@@ -35,10 +35,10 @@ struct CommitOptions {
   // The namer the caller's data and delete files were named by (io/file_namer.h), so that the
   // commit's manifests join the same write intent; the engine clears that intent once the
   // commit landed and its lost attempts' files are deleted, or once every attempt is lost and
-  // discard_written_files ran, never when the outcome is unknown. Unset, the commit's files are
-  // not recorded: an intent costs a durable write in the catalog before the first file and
-  // another to clear it, which a commit of files written earlier (add-files, a benchmark's
-  // prepared files, a metadata-only change) does not pay.
+  // discard_written_files ran, never when the outcome is unknown. Unset, the engine names the
+  // commit's manifests, lists and (SQL catalogs) metadata document in a write intent of its own
+  // (a commit of files written earlier, such as add-files or a cherry-pick, or a metadata-only
+  // change), which records nothing until the commit names a file.
   FileNamer* names = nullptr;
   // A single append joins the other appends that threads of this process commit to the same
   // table through the same Catalog object at the same time: one metadata document and one

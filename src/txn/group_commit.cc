@@ -102,7 +102,11 @@ std::vector<TableRequirement> PinBase(const TableMetadata& base, const std::vect
 struct Plan {
   std::vector<Accepted> accepted;
   std::vector<std::pair<Ticket*, Error>> refused;
-  std::vector<std::string> written;  // rebased manifest lists
+  std::vector<std::string> written;  // rebased manifest lists of accepted commits
+  // Rebased manifest lists of commits that then did not go in (their rebase failed after
+  // naming its list, or the rebased commit failed to apply): referenced by nothing, whatever
+  // the swap does.
+  std::vector<std::string> unused;
 };
 
 // Why a commit cannot go in: every requirement that fails on `running` (the first alone
@@ -142,15 +146,22 @@ Plan PlanGroup(Catalog& catalog, const SharedTable& base, const std::vector<Tick
           return names.NewPath(MetadataFolder(table), "snap-" + std::to_string(snapshot_id) + "-rebased-", ".avro");
         };
       }
-      auto rebased = RebaseAppend(*catalog.io(), running, c, namer);
+      std::string named;  // the list the rebase named, once it did (it may exist even if the write failed)
+      auto rebased = RebaseAppend(*catalog.io(), running, c,
+                                  [&namer, &named](const TableMetadata& table, int64_t snapshot_id) {
+                                    auto name = namer(table, snapshot_id);
+                                    if (name) named = *name;
+                                    return name;
+                                  });
       if (!rebased) {
+        if (!named.empty()) plan.unused.push_back(named);
         plan.refused.emplace_back(t, rebased.error().WithContext("rebasing the append onto the new head"));
         continue;
       }
       if (*rebased) {
         t->rebased = true;
-        plan.written.push_back((*rebased)->manifest_list);
         applied = ApplyCommit(&running, base.metadata_location, (*rebased)->requirements, (*rebased)->updates, now);
+        (applied ? plan.written : plan.unused).push_back((*rebased)->manifest_list);
         updates = std::move((*rebased)->updates);
       }
     }
@@ -185,10 +196,14 @@ void CommitGroup(Catalog& catalog, const GroupCommitOptions& options, const std:
     // list is named through it.
     const std::unique_ptr<FileNamer> names = NewIntentNamer(catalog, id, *base->metadata);
     Plan plan = PlanGroup(catalog, *base, tickets, *names);
+    // Whatever the swap does, the lists of refused commits go now, in one batch; until they
+    // are gone the intent naming them stays.
+    const bool unused_gone = plan.unused.empty() || catalog.io()->DeleteFiles(plan.unused).has_value();
     auto answer_refused = [&] {
       for (auto& [t, error] : plan.refused) t->result = std::unexpected(std::move(error));
     };
     if (plan.accepted.empty()) {
+      if (unused_gone) (void)names->Clear();
       answer_refused();
       return;
     }
@@ -198,7 +213,7 @@ void CommitGroup(Catalog& catalog, const GroupCommitOptions& options, const std:
     }
     auto committed = catalog.CommitSharedTable(combined);
     if (committed) {
-      (void)names->Clear();
+      if (unused_gone) (void)names->Clear();
       answer_refused();
       for (Accepted& a : plan.accepted) a.ticket->result = *committed;
       return;
@@ -207,8 +222,8 @@ void CommitGroup(Catalog& catalog, const GroupCommitOptions& options, const std:
     bool moved = error.kind == ErrorKind::kCommitConflict;
     if (error.kind != ErrorKind::kCommitStateUnknown) {
       // The swap certainly did not happen: its rebased lists go, in one batch (DeleteObjects on S3).
-      if (!plan.written.empty()) (void)catalog.io()->DeleteFiles(plan.written);
-      (void)names->Clear();
+      const bool written_gone = plan.written.empty() || catalog.io()->DeleteFiles(plan.written).has_value();
+      if (written_gone && unused_gone) (void)names->Clear();
       if (!moved) {
         // A base that moved in what the pins do not cover (a snapshot on another branch took
         // the sequence number) fails to apply rather than to swap: that is a lost race too.

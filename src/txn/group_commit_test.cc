@@ -11,6 +11,7 @@
 #include <map>
 #include <thread>
 
+#include "io/fault_injecting_file_io.h"
 #include "txn/row_writes.h"
 #include "txn/slow_catalog_test_util.h"
 #include "txn/snapshot_refs.h"
@@ -191,6 +192,51 @@ TEST(LibraryGroupCommit, AnAppendRefusedInAGroupFailsAloneAndTheOthersLand) {
   EXPECT_EQ(t.Rows(), expected);
   EXPECT_EQ(MainChain(m).size(), 1u + kWriters * kBatches - 1);
   EXPECT_LT(slow.swaps.load(), kWriters * kBatches - 1);  // the others shared swaps
+}
+
+// A catalog that keeps each commit it is handed (its files written) instead of swapping it,
+// and answers with an error that leaves the writer's files in place: commits to replay.
+class HoldingCatalog : public FaultInjectingCatalog {
+ public:
+  using FaultInjectingCatalog::FaultInjectingCatalog;
+  Result<LoadedTable> CommitTable(const TableCommit& commit) override {
+    if (commit.await_files) EXPECT_TRUE(commit.await_files().has_value());
+    held.push_back(commit);
+    held.back().await_files = nullptr;
+    return std::unexpected(Error{ErrorKind::kIOError, "held by the test"});
+  }
+  std::vector<TableCommit> held;
+};
+
+TEST(GroupCommit, AListRebasedForACommitThatIsThenRefusedIsDeleted) {
+  OrdersTable t;
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{1, "DE", 1}})).has_value());
+  // Two appends built on the same head, as two clients' requests arriving together.
+  HoldingCatalog holding(t.Open());
+  for (int w = 0; w < 2; ++w) {
+    RowWriteOptions options;
+    options.commit.coalesce_appends = false;
+    EXPECT_FALSE(AppendBatch(holding, t.id(), Batch(BatchOf(w, 0)), options).has_value());
+  }
+  ASSERT_EQ(holding.held.size(), 2u);
+  // The second is rebased onto the first; the write of its rebased list takes effect but
+  // its answer is lost, so the rebase fails and that commit is refused.
+  FaultInjectingCatalog group(t.Open());
+  auto io = std::make_shared<FaultInjectingFileIO>(t.catalog().io());
+  io->AddRule({.op = FileOp::kCreateIfAbsent, .path_contains = "-rebased-", .apply_then_fail = true});
+  group.HandOutFileIO(io);
+  CommitQueue::Ticket first, second;
+  first.commit = &holding.held[0];
+  second.commit = &holding.held[1];
+  CommitGroup(group, GroupCommitOptions{1, "the test"}, {&first, &second});
+  ASSERT_TRUE(first.result && first.result->has_value()) << first.result->error().ToString();
+  ASSERT_TRUE(second.result && !second.result->has_value());
+  EXPECT_EQ(io->InjectedFaults(), 1);
+
+  const TableMetadata m = t.Metadata();
+  EXPECT_EQ(MainChain(m).size(), 2u);
+  for (const auto& path : ManifestFiles(m))
+    EXPECT_EQ(path.find("-rebased-"), std::string::npos) << "left for the listing sweep: " << path;
 }
 
 TEST(LibraryGroupCommit, OffEveryAppendSwapsAlone) {

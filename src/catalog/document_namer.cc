@@ -1,0 +1,29 @@
+#include "catalog/document_namer.h"
+
+#include <cstdio>
+
+namespace floe {
+namespace {
+
+thread_local const DocumentNamers::Lent* lent_here = nullptr;
+
+}  // namespace
+
+DocumentNamers::DocumentNamers(Lent namers) : namers_(std::move(namers)), previous_(lent_here) { lent_here = &namers_; }
+
+DocumentNamers::~DocumentNamers() { lent_here = previous_; }
+
+FileNamer* DocumentNamerFor(const TableIdentifier& id) {
+  if (!lent_here) return nullptr;
+  for (const auto& [table, namer] : *lent_here)
+    if (table == id) return namer;
+  return nullptr;
+}
+
+std::string VersionedMetadataPrefix(int64_t version) {
+  char number[32];
+  std::snprintf(number, sizeof number, "%05lld-", static_cast<long long>(version));
+  return number;
+}
+
+}  // namespace floe
