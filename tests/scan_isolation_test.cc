@@ -94,6 +94,8 @@ TEST(ScanIsolation, ReaderOfSnapshotSeesExactlyItWhileOthersCommit) {
   ASSERT_EQ(expected.size(), 60u);
 
   std::vector<pid_t> children;
+  // Declared before the guard, so that it still exists when the guard's destructor reads it.
+  std::vector<int> exit_codes;
   // A failed assertion returns early; the writers must not outlive the test.
   struct KillOnExit {
     std::vector<pid_t>& pids;
@@ -113,7 +115,7 @@ TEST(ScanIsolation, ReaderOfSnapshotSeesExactlyItWhileOthersCommit) {
     children.push_back(pid);
   }
 
-  std::vector<int> exit_codes(children.size(), -1);
+  exit_codes.assign(children.size(), -1);
   guard.codes = &exit_codes;
   int reads = 0;
   bool running = true;
