@@ -9,6 +9,12 @@
 
 namespace floe::cli {
 
+// Here, in the command library rather than beside main(): every file that registers a command
+// calls it, and the unit tests link those files (a unity unit holds several) without main.cc.
+void OnRun(CLI::App* command, int* exit_status, Action action) {
+  command->callback([exit_status, action = std::move(action)] { *exit_status = action(); });
+}
+
 std::vector<std::string> SplitColumnList(const std::string& text) {
   std::vector<std::string> out;
   for (size_t start = 0; start <= text.size();) {

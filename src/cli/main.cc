@@ -11,14 +11,6 @@
 #include "cli/help_examples.h"
 #include "floe/version.h"
 
-namespace floe::cli {
-
-void OnRun(CLI::App* command, int* exit_status, Action action) {
-  command->callback([exit_status, action = std::move(action)] { *exit_status = action(); });
-}
-
-}  // namespace floe::cli
-
 int main(int argc, char** argv) {
   using namespace floe::cli;
   CliContext ctx;
