@@ -15,7 +15,7 @@
 namespace floe {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
 std::string NumericAddress(const sockaddr_storage& addr, socklen_t len, int* port) {
   char host[NI_MAXHOST] = "";
@@ -33,11 +33,11 @@ class DeadlineStream final : public httplib::Stream {
  public:
   DeadlineStream(socket_t sock, int write_timeout_s) : sock_(sock), write_timeout_ms_(write_timeout_s * 1000) {}
 
-  void SetDeadline(Clock::time_point deadline) { deadline_ = deadline; }
+  void SetDeadline(SteadyClock::time_point deadline) { deadline_ = deadline; }
 
   bool is_readable() const override {
     if (buffer_begin_ < buffer_end_) return true;
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now()).count();
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - SteadyClock::now()).count();
     if (left <= 0) return false;
     return Wait(POLLIN, static_cast<int>(std::min<int64_t>(left, 1 << 30)));
   }
@@ -90,7 +90,7 @@ class DeadlineStream final : public httplib::Stream {
 
   socket_t sock_;
   int write_timeout_ms_;
-  Clock::time_point deadline_ = Clock::now();
+  SteadyClock::time_point deadline_ = SteadyClock::now();
   std::array<char, 4096> buffer_{};
   size_t buffer_begin_ = 0;
   size_t buffer_end_ = 0;
@@ -193,7 +193,7 @@ GuardedHttpServer::GuardedHttpServer(ConnectionLimits limits, int threads) : lim
 
 void GuardedHttpServer::HeadersDone() {
   if (current_request.stream) {
-    current_request.stream->SetDeadline(Clock::now() + std::chrono::seconds(current_request.body_timeout_s));
+    current_request.stream->SetDeadline(SteadyClock::now() + std::chrono::seconds(current_request.body_timeout_s));
   }
 }
 
@@ -259,7 +259,7 @@ bool GuardedHttpServer::process_and_close_socket(socket_t sock) {
       // The first request may take the whole header deadline to start; later ones the idle time.
       int wait_ms = (left == keep_alive_max_count_ ? limits_.header_timeout_s : limits_.idle_timeout_s) * 1000;
       if (!stream.WaitForRequest(wait_ms, running)) break;
-      stream.SetDeadline(Clock::now() + std::chrono::seconds(limits_.header_timeout_s));
+      stream.SetDeadline(SteadyClock::now() + std::chrono::seconds(limits_.header_timeout_s));
       bool connection_closed = false;
       ret = process_request(stream, left == 1, connection_closed, nullptr);
       if (!ret || connection_closed) break;
