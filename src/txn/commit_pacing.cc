@@ -31,7 +31,7 @@ CommitPacer& CommitPacer::ForTable(const std::string& key) {
 
 CommitPacer::CommitPacer() : CommitPacer(KernelSeed()) {}
 
-CommitPacer::CommitPacer(uint64_t seed) : rng_(seed) {}
+CommitPacer::CommitPacer(uint64_t seed, Now now) : rng_(seed), now_(now ? std::move(now) : Now(MonotonicMicros)) {}
 
 int CommitPacer::level() const {
   std::lock_guard lock(mu_);
@@ -52,26 +52,34 @@ void CommitPacer::RecordDuration(int64_t attempt_us) {
   attempt_us_ = attempt_us_ == 0 ? attempt_us : (3 * attempt_us_ + attempt_us) / 4;
 }
 
-int64_t CommitPacer::WindowUs(const RetryPolicy& policy) const {
+int64_t CommitPacer::WindowUs(const RetryPolicy& policy, bool across_processes) const {
   const int64_t min_us = std::max<int64_t>(policy.min_wait_ms, 0) * 1000;
   const int64_t max_us = std::max<int64_t>(policy.max_wait_ms, 0) * 1000;
-  // min-wait-ms < 2^40 us in any real table, so the shift cannot overflow.
-  const int64_t exponential = std::min<int64_t>(min_us, int64_t{1} << 40) << std::min(level_, kMaxWindowDoublings);
-  return std::min(max_us, std::max(exponential, SpanUs(max_us)));
+  const int64_t span = across_processes ? std::min(std::max<int64_t>(attempt_us_, 1000), max_us) : SpanUs(max_us);
+  return std::min(max_us, std::max(min_us, span));
+}
+
+bool CommitPacer::LostToAnotherProcessLately(int64_t now) const {
+  return last_foreign_loss_us_ >= 0 && now - last_foreign_loss_us_ <= kRecentUs;
 }
 
 int64_t CommitPacer::FirstAttemptWaitUs(const RetryPolicy& policy) {
   std::lock_guard lock(mu_);
+  const int64_t now = now_();
+  // Against other processes: the whole window, as their retries wait, so that having just won
+  // gives no head start over the processes that lost (they cannot see this one wait).
+  if (LostToAnotherProcessLately(now)) return Draw(WindowUs(policy, /*across_processes=*/true));
   if (level_ == 0) return 0;
-  if (last_lost_us_ < 0 || MonotonicMicros() - last_lost_us_ > kRecentUs) {
+  if (last_lost_us_ < 0 || now - last_lost_us_ > kRecentUs) {
     level_ = 0;  // the contention has passed: start afresh
     return 0;
   }
-  // An eighth of a retry's window: the writer that just won keeps a small head start (taking
-  // turns in bursts costs fewer lost attempts than strict rotation) but cannot shut out the
-  // writers it beat. Measured with 8 processes (bench/RESULTS.md): a whole span cost a third of
-  // the commit rate, a quarter a fifth, a sixteenth gave back much of the unfairness.
-  return std::uniform_int_distribution<int64_t>(0, WindowUs(policy) / 8)(rng_);
+  // Against threads of this process only: an eighth of a retry's window. The thread that just
+  // won keeps a small head start (taking turns in bursts costs fewer lost attempts than strict
+  // rotation) but cannot shut out the threads it beat. Measured with 8 processes when this
+  // rule served them too (bench/RESULTS.md): a whole span cost a third of the commit rate, a
+  // quarter a fifth, a sixteenth gave back much of the unfairness.
+  return Draw(WindowUs(policy, /*across_processes=*/false) / 8);
 }
 
 int64_t CommitPacer::LostAttemptWaitUs(const RetryPolicy& policy, int64_t attempt_us) {
@@ -81,16 +89,23 @@ int64_t CommitPacer::LostAttemptWaitUs(const RetryPolicy& policy, int64_t attemp
   // every loss, which is the capture effect again.
   if (attempt_us_ == 0) RecordDuration(attempt_us);
   level_ = std::min(level_ + 1, kMaxLevel);
-  last_lost_us_ = MonotonicMicros();
+  const int64_t now = now_();
+  last_lost_us_ = now;
+  // No attempt of this process landed while this one ran: another process won the race.
+  const bool across_processes = last_landed_us_ < now - std::max<int64_t>(attempt_us, 0);
+  if (across_processes) last_foreign_loss_us_ = now;
   // Full jitter: anywhere in the window, so the losers of one round, in processes that share
   // nothing, wake spread over it instead of together just after min-wait-ms.
-  return std::uniform_int_distribution<int64_t>(0, WindowUs(policy))(rng_);
+  return Draw(WindowUs(policy, across_processes));
 }
+
+int64_t CommitPacer::Draw(int64_t window_us) { return std::uniform_int_distribution<int64_t>(0, window_us)(rng_); }
 
 void CommitPacer::Landed(int64_t attempt_us) {
   std::lock_guard lock(mu_);
   RecordDuration(attempt_us);
   level_ = std::max(level_ - 1, 0);
+  last_landed_us_ = now_();
 }
 
 }  // namespace floe

@@ -8,27 +8,36 @@
 //   - a contention level that rises by one at every lost attempt and falls by one at every
 //     landed commit (so it settles where about half the attempts land);
 //   - a window for the random waits, the larger of two spans, never above max-wait-ms:
-//       across processes: min-wait-ms doubled per level (at most kMaxWindowDoublings times), as
-//         Iceberg's exponential backoff grows, so processes that share no memory spread their
-//         retries further the more they collide;
+//       across processes: min-wait-ms (or one landed attempt's duration, if longer), whatever
+//         the level. Processes share no memory, so a window that grew with a process's own
+//         losses (as Iceberg's exponential backoff grows) pushed back exactly the writers that
+//         had lost, while the one that had won kept a small window and won again: wins
+//         clustered in one process and the others starved (bench/RESULTS.md, "One hot table");
 //       inside the process: the duration of a recent landed attempt (load to swap answer)
 //         doubled per level up to four times it, so threads with a small min-wait-ms still
-//         leave each other room;
+//         leave each other room (threads share the level, so it is fair among them);
 //   - a retry waits a uniformly random time in [0, window] (full jitter): the losers of one
 //     round wake spread over the window, not together just after min-wait-ms;
-//   - a first attempt waits a random part of an eighth of the window while contention is
-//     recent, so a writer that just won does not jump ahead of those it beat.
-// Every writer of the process then draws its waits from the same range, fresh or retrying,
-// and no one is pushed back for having lost before. The span stops doubling at four attempt
-// durations: deeper backoff brings the capture effect back, and a race for the pointer always
-// has a winner, so waiting longer saves little work. Waits are jittered from a per-process
-// random seed, so processes do not wake in lock step. The measurements behind these choices
-// are in bench/RESULTS.md ("Commit pacing").
+//   - a first attempt, while contention is recent:
+//       after a race lost to another process (no attempt of this process landed while the
+//         lost one ran) within the last second: a random time in the whole window, as a retry
+//         waits. Winning or losing then changes nothing about when a process next tries, so
+//         no process captures the table; a process that has not lost to another for a second
+//         starts at once again;
+//       after races lost only to threads of this process: a random part of an eighth of the
+//         window, so a thread that just won keeps a small head start (cheaper than strict
+//         turns) but cannot shut out the threads it beat.
+// No writer is pushed back for having lost before. The in-process span stops doubling at four
+// attempt durations: deeper backoff brings the capture effect back, and a race for the pointer
+// always has a winner, so waiting longer saves little work. Waits are jittered from a
+// per-process random seed, so processes do not wake in lock step. The measurements behind
+// these choices are in bench/RESULTS.md ("Commit pacing", "One hot table").
 //
 // Thread-safe; one pacer per table key for the life of the process.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <random>
 #include <string>
@@ -42,11 +51,15 @@ class CommitPacer {
   // The pacer of one table ("<catalog>/<namespace>.<table>"), created on first use.
   static CommitPacer& ForTable(const std::string& key);
 
+  // Monotonic microseconds (MonotonicMicros unless a test drives time).
+  using Now = std::function<int64_t()>;
+
   CommitPacer();
-  explicit CommitPacer(uint64_t seed);  // reproducible draws, for tests
+  // Reproducible draws and a clock of the test's, for tests.
+  explicit CommitPacer(uint64_t seed, Now now = nullptr);
 
   // Microseconds to wait before a commit's first attempt: 0 unless this process lost an
-  // attempt on the table within the last second and has not yet won its level back down.
+  // attempt on the table within the last second (see above for how long).
   int64_t FirstAttemptWaitUs(const RetryPolicy& policy);
   // Records an attempt that lost the race (it took `attempt_us`, which counts only while no
   // landed attempt is known) and returns the microseconds to wait before the next one: in
@@ -61,19 +74,24 @@ class CommitPacer {
   // The span of random waits at the current level, in microseconds, at most `cap_us`.
   int64_t SpanUs(int64_t cap_us) const;
   void RecordDuration(int64_t attempt_us);
-  // The window of a retry's wait at the current level, in microseconds.
-  int64_t WindowUs(const RetryPolicy& policy) const;
+  // The window of a retry's wait at the current level, in microseconds: between processes
+  // min-wait-ms or one attempt's duration, whatever the level; between threads the span too.
+  int64_t WindowUs(const RetryPolicy& policy, bool across_processes) const;
+  bool LostToAnotherProcessLately(int64_t now) const;
+  int64_t Draw(int64_t window_us);  // uniform in [0, window_us]
 
   static constexpr int kMaxLevel = 16;
   static constexpr int kMaxSpanDoublings = 2;
-  static constexpr int kMaxWindowDoublings = 4;  // Iceberg's default 4 retries reach min-wait-ms * 2^4
   static constexpr int64_t kRecentUs = 1'000'000;
 
   mutable std::mutex mu_;
   std::mt19937_64 rng_;
+  Now now_;
   int level_ = 0;
   int64_t attempt_us_ = 0;       // running mean of recent landed attempts' durations
   int64_t last_lost_us_ = -1;    // monotonic time of the last lost attempt
+  int64_t last_foreign_loss_us_ = -1;  // ... of the last one that no attempt of ours won
+  int64_t last_landed_us_ = -1;  // ... of the last landed attempt
 };
 
 }  // namespace floe
