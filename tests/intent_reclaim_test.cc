@@ -209,8 +209,10 @@ TEST_P(IntentReclaim, AFailedWriteClearsItsIntentAndBadArgumentsAreRefused) {
   };
   auto appended = AppendRows(*catalog_, id_, source);
   ASSERT_FALSE(appended.has_value());
-  EXPECT_EQ(FilesUnder(table_dir_), before);
+  // The storage catalog deletes the cleared intent's objects later (with other clears, or when
+  // it lists intents, as here, or closes): then nothing of the write is left.
   EXPECT_TRUE(Intents().empty());
+  EXPECT_EQ(FilesUnder(table_dir_), before);
   std::string out;
   EXPECT_NE(Run({"remove-orphan-files", id_.ToString(), "--from-intents", "--location", table_dir_ + "/data"}, &out), 0);
   EXPECT_NE(out.find("--location cannot be combined with --from-intents"), std::string::npos) << out;
@@ -219,6 +221,41 @@ TEST_P(IntentReclaim, AFailedWriteClearsItsIntentAndBadArgumentsAreRefused) {
                 &out),
             0);
   EXPECT_NE(out.find("in the future"), std::string::npos) << out;
+}
+
+// The storage catalog defers a landed write's clear (catalog/storage/storage_catalog.h): an
+// append makes one intent request, its record, and the clears of 64 intent objects share one
+// delete; the rest go when the catalog closes, leaving no intent behind.
+TEST(StorageIntentClears, AnAppendPaysOneIntentRequestAndItsClearFollowsInABatch) {
+  testing_env::TempDir dir{"floe-intent-clears"};
+  const TableIdentifier id{{"db"}, "t"};
+  constexpr int kAppends = 70;
+  std::string intents;
+  {
+    auto opened = OpenCatalog("file://" + dir.path() + "/warehouse", {});
+    ASSERT_TRUE(opened.has_value()) << opened.error().message;
+    Catalog& catalog = **opened;
+    ASSERT_TRUE(catalog.CreateNamespace(id.ns, {}).has_value());
+    CreateTableRequest request;
+    request.schema = *ParseSchemaText(kSchema);
+    auto created = catalog.CreateTable(id, request);
+    ASSERT_TRUE(created.has_value()) << created.error().message;
+    intents = LocalOf(MetadataFolder(created->metadata)) + "/floe-intents";
+    IntentStore* store = IntentStoreOf(catalog);
+    ASSERT_NE(store, nullptr);
+    ColumnBatch rows(request.schema);
+    ASSERT_TRUE(rows.AppendRow({Literal::Long(1), Literal::String("x")}).has_value());
+    RowWriteOptions options;
+    options.merge_append = false;  // one data file, one manifest, one list: one record
+    const int64_t before = store->intent_requests();
+    for (int i = 0; i < kAppends; ++i) {
+      auto appended = AppendBatch(catalog, id, rows, options);
+      ASSERT_TRUE(appended.has_value()) << appended.error().message;
+    }
+    EXPECT_EQ(store->intent_requests() - before, kAppends + 1) << "a record per append, and one delete of 64 clears";
+    EXPECT_EQ(FilesUnder(intents).size(), static_cast<size_t>(kAppends - 64)) << "the clears not yet due";
+  }
+  EXPECT_TRUE(FilesUnder(intents).empty()) << "closing the catalog deletes the clears it deferred";
 }
 
 INSTANTIATE_TEST_SUITE_P(Catalogs, IntentReclaim,

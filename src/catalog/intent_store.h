@@ -40,7 +40,11 @@ class IntentStore {
   virtual Status RecordIntent(const TableIdentifier& id, const std::string& metadata_folder,
                               const std::string& attempt_id, int64_t batch_number,
                               const std::vector<std::string>& paths) = 0;
-  // Removes batches [0, batches) of the attempt; a batch already gone is not an error.
+  // Removes batches [0, batches) of the attempt; a batch already gone is not an error. Called
+  // only once the attempt landed or its files are deleted, so a store may defer the removal
+  // (both catalogs do: SQL into the transaction of its next record, the storage catalog into
+  // one DeleteFiles for many clears): until then the intent is stale, and the reclamation
+  // drops it deleting nothing but names never used. Ok once the clear is accepted.
   virtual Status ClearIntent(const TableIdentifier& id, const std::string& metadata_folder,
                              const std::string& attempt_id, int64_t batches) = 0;
   // ClearIntent for several attempts, (attempt id, batches) each: the SQL catalog does it in

@@ -92,7 +92,8 @@ struct Part {
         pacer(CommitPacer::ForTable(catalog.name() + "/" + plan.id().ToString())) {}
 
   CommitPlan& plan;
-  FileNamer* names = nullptr;  // this table's write intent (the caller's), or none
+  FileNamer* names = nullptr;  // this table's write intent: the caller's, else own_names
+  std::unique_ptr<FileNamer> own_names;
   CommitFiles files;
   CommitPacer& pacer;
   SharedTable table;   // as last loaded; let go of before each swap
@@ -120,6 +121,14 @@ class CommitEngine {
 
  private:
   Status Load();
+  // A table whose caller gave no write intent (a commit of files written earlier, such as
+  // add-files or a cherry-pick, or a metadata-only change) gets one of its own, so that the
+  // manifests, manifest lists and (SQL catalogs) metadata document the commit writes before
+  // its swap are named before they exist (invariant 10). It records nothing until the commit
+  // names a file, so a change that writes nothing before its swap (a metadata-only change in
+  // the storage catalog, whose document is the swap) pays nothing; the clear of one that
+  // landed is deferred by the catalog (catalog/intent_store.h), not a request of the commit.
+  void NameUnnamedParts();
   std::optional<std::vector<CommitOutcome>> Replayed();
   bool PaceFirstAttempt();
   void RunAttempt(int number);
@@ -173,6 +182,7 @@ class CommitEngine {
 
 Result<std::vector<CommitOutcome>> CommitEngine::Run() {
   if (Status loaded = Load(); !loaded) return AllLost(loaded.error());
+  NameUnnamedParts();
   if (empty()) return Done();
   // The strictest table's policy binds the whole commit (for one table: its own).
   for (const auto& part : parts_) {
@@ -227,6 +237,15 @@ Status CommitEngine::Load() {
     FLOE_ASSIGN_OR_RETURN(part->table, catalog_.LoadSharedTable(part->plan.id()));
   }
   return Ok();
+}
+
+void CommitEngine::NameUnnamedParts() {
+  for (const auto& part : parts_) {
+    if (part->names) continue;
+    part->own_names = NewWriteNamer(catalog_, part->plan.id(), *part->table.metadata);
+    part->names = part->own_names.get();
+    part->files.SetNames(part->names);
+  }
 }
 
 bool CommitEngine::OnlyAppends() const {

@@ -55,7 +55,10 @@ StorageCatalog::StorageCatalog(std::string name, std::string warehouse, std::sha
   s3_ = S3Behind(io_, warehouse_);
 }
 
-StorageCatalog::~StorageCatalog() { WaitForHintWrite(); }
+StorageCatalog::~StorageCatalog() {
+  WaitForHintWrite();
+  (void)DeleteIntentObjects({});  // the deferred clears (left stale if it fails: harmless)
+}
 
 MetadataCache* StorageCatalog::metadata_cache() { return s3_ ? &cache_ : nullptr; }
 

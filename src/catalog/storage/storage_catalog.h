@@ -106,7 +106,13 @@ class StorageCatalog : public Catalog, public PointerStore, public IntentStore {
   // for it itself, so that a table is complete when CreateTable returns).
   void WaitForHintWrite();
 
-  // IntentStore (storage_intents.cc): objects under <metadata folder>/floe-intents/.
+  // IntentStore (storage_intents.cc): objects under <metadata folder>/floe-intents/. A clear is
+  // deferred: its objects are deleted with later clears in one DeleteFiles (of up to
+  // kMaxDeferredIntentObjects), by the next ListIntents or ClearIntents, or when the catalog
+  // closes. A clear comes only after its attempt landed or its files were deleted, so an
+  // object still there meanwhile (or forever, if the process is killed) is a stale intent
+  // whose files are all referenced or gone: the reclamation drops it, deleting nothing.
+  static constexpr size_t kMaxDeferredIntentObjects = 64;
   Status RecordIntent(const TableIdentifier& id, const std::string& metadata_folder, const std::string& attempt_id,
                       int64_t batch_number, const std::vector<std::string>& paths) override;
   Status ClearIntent(const TableIdentifier& id, const std::string& metadata_folder, const std::string& attempt_id,
@@ -162,6 +168,11 @@ class StorageCatalog : public Catalog, public PointerStore, public IntentStore {
   std::mutex hint_mu_;
   std::future<void> hint_write_;
   std::atomic<int64_t> intent_requests_ = 0;
+  // Deletes `objects` and the deferred clears in one DeleteFiles; the deferred ones are kept
+  // for a later try when it fails.
+  Status DeleteIntentObjects(std::vector<std::string> objects);
+  std::mutex intent_mu_;
+  std::vector<std::string> deferred_intent_clears_;  // intent objects (intent_mu_)
 };
 
 }  // namespace floe

@@ -14,6 +14,14 @@ std::string IntentObject(const std::string& metadata_folder, const std::string& 
   return IntentFolder(metadata_folder) + attempt_id + "-" + std::to_string(batch) + ".txt";
 }
 
+std::vector<std::string> IntentObjects(const std::string& metadata_folder,
+                                       const std::vector<std::pair<std::string, int64_t>>& attempts) {
+  std::vector<std::string> objects;
+  for (const auto& [attempt_id, batches] : attempts)
+    for (int64_t b = 0; b < batches; ++b) objects.push_back(IntentObject(metadata_folder, attempt_id, b));
+  return objects;
+}
+
 }  // namespace
 
 Status StorageCatalog::RecordIntent(const TableIdentifier& id, const std::string& metadata_folder,
@@ -27,26 +35,46 @@ Status StorageCatalog::RecordIntent(const TableIdentifier& id, const std::string
   return Ok();
 }
 
-Status StorageCatalog::ClearIntent(const TableIdentifier& id, const std::string& metadata_folder,
+// Deferred (storage_catalog.h): an append pays one intent request, its record; the clears of
+// 64 intent objects share one DeleteFiles. Accepted is Ok whatever a flush does: a clear that
+// failed stays deferred, and the caller's next records are under a new attempt id anyway.
+Status StorageCatalog::ClearIntent(const TableIdentifier&, const std::string& metadata_folder,
                                    const std::string& attempt_id, int64_t batches) {
-  return ClearIntents(id, metadata_folder, {{attempt_id, batches}});
+  std::vector<std::string> objects = IntentObjects(metadata_folder, {{attempt_id, batches}});
+  {
+    std::lock_guard lock(intent_mu_);
+    deferred_intent_clears_.insert(deferred_intent_clears_.end(), objects.begin(), objects.end());
+    if (deferred_intent_clears_.size() < kMaxDeferredIntentObjects) return Ok();
+  }
+  (void)DeleteIntentObjects({});
+  return Ok();
 }
 
-// One DeleteFiles for all (S3: 1,000 keys a request).
+// At once, with the deferred ones, in one DeleteFiles (S3: 1,000 keys a request).
 Status StorageCatalog::ClearIntents(const TableIdentifier& id, const std::string& metadata_folder,
                                     const std::vector<std::pair<std::string, int64_t>>& attempts) {
-  std::vector<std::string> objects;
-  for (const auto& [attempt_id, batches] : attempts)
-    for (int64_t b = 0; b < batches; ++b) objects.push_back(IntentObject(metadata_folder, attempt_id, b));
+  if (Status st = DeleteIntentObjects(IntentObjects(metadata_folder, attempts)); !st)
+    return std::unexpected(st.error().WithContext("clearing the write intent of " + id.ToString()));
+  return Ok();
+}
+
+Status StorageCatalog::DeleteIntentObjects(std::vector<std::string> objects) {
+  std::lock_guard lock(intent_mu_);
+  objects.insert(objects.end(), deferred_intent_clears_.begin(), deferred_intent_clears_.end());
   if (objects.empty()) return Ok();
   ++intent_requests_;
-  if (Status st = io_->DeleteFiles(objects); !st)
-    return std::unexpected(st.error().WithContext("clearing the write intent of " + id.ToString()));
+  // Held across the request: a clear deferred meanwhile waits for it rather than being lost
+  // from the list this one clears.
+  if (Status st = io_->DeleteFiles(objects); !st) return std::unexpected(st.error());
+  deferred_intent_clears_.clear();
   return Ok();
 }
 
 Result<std::vector<WriteIntentBatch>> StorageCatalog::ListIntents(const TableIdentifier& id,
                                                                   const std::string& metadata_folder) {
+  // This process's own landed writes show no intent.
+  if (Status st = DeleteIntentObjects({}); !st)
+    return std::unexpected(st.error().WithContext("clearing the write intents of " + id.ToString()));
   ++intent_requests_;
   FLOE_ASSIGN_OR_RETURN(auto listed, io_->ListPrefix(IntentFolder(metadata_folder)));
   std::vector<WriteIntentBatch> out;
