@@ -39,6 +39,10 @@ else
   echo "test: no fixtures found; fixture-based tests will be skipped"
 fi
 
+# tests/demo_script_test builds `floe` cold in a fresh folder through scripts/demo.sh (about
+# 4 minutes of both cores): the check that the demo builds only what it needs.
+export FLOE_TEST_DEMO_SCRIPT="${FLOE_TEST_DEMO_SCRIPT:-1}"
+
 # Each test has a TIMEOUT property from CMakeLists.txt; --timeout covers any
 # test registered without one.
 set +e

@@ -1,8 +1,9 @@
 // scripts/demo.sh on a clean build folder builds the `floe` command and nothing else (not the
 // tests and benchmarks a full build makes), then runs the demo.
 //
-// A clean build folder means compiling floe: ccache rarely helps (with -g it keys objects by
-// build folder), so this takes minutes and runs only when FLOE_TEST_DEMO_SCRIPT=1.
+// A clean build folder means compiling floe cold (ccache keys the objects by build folder), a few
+// minutes of both cores, so it runs only when FLOE_TEST_DEMO_SCRIPT=1, which the test command
+// (scripts/test.sh) sets.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
