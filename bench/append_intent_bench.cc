@@ -45,13 +45,6 @@ struct Side {
   S3RequestCounts s3;  // requests of its appends, on S3
 };
 
-S3RequestCounts Minus(const S3RequestCounts& a, const S3RequestCounts& b) {
-  return {a.get - b.get, a.put - b.put, a.head - b.head, a.post - b.post, a.del - b.del, a.list - b.list};
-}
-S3RequestCounts Plus(const S3RequestCounts& a, const S3RequestCounts& b) {
-  return {a.get + b.get, a.put + b.put, a.head + b.head, a.post + b.post, a.del + b.del, a.list + b.list};
-}
-
 double Percentile(std::vector<double> v, double p) {
   std::sort(v.begin(), v.end());
   return v[std::min(v.size() - 1, static_cast<size_t>(p * v.size()))];
@@ -108,7 +101,7 @@ void Bench(const std::string& kind, int per_round, int rounds, bool add_files) {
           Must(AppendBatch(*catalog, side->id, rows, options));
         }
         side->ms.push_back((MonotonicMicros() - t) / 1000.0);
-        if (s3) side->s3 = Plus(side->s3, Minus(s3->RequestCounts(), s3_0));
+        if (s3) side->s3 += s3->RequestCounts() - s3_0;
       }
       side->intent_requests += store->intent_requests() - requests0;
     }
@@ -137,7 +130,7 @@ void Bench(const std::string& kind, int per_round, int rounds, bool add_files) {
   if (s3) {
     // What closing the catalog sent (work it deferred), once for all the appends above.
     std::printf("\nS3 requests when the catalog closed: %lld\n",
-                static_cast<long long>(Minus(s3->RequestCounts(), before_close).Total()));
+                static_cast<long long>((s3->RequestCounts() - before_close).Total()));
   }
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);

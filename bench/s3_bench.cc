@@ -91,13 +91,6 @@ struct Contention {
   double per_lost_attempt = 0;
 };
 
-S3RequestCounts Minus(const S3RequestCounts& a, const S3RequestCounts& b) {
-  return {a.get - b.get, a.put - b.put, a.head - b.head, a.post - b.post, a.del - b.del, a.list - b.list};
-}
-void Add(S3RequestCounts& into, const S3RequestCounts& c) {
-  into = {into.get + c.get, into.put + c.put, into.head + c.head, into.post + c.post, into.del + c.del,
-          into.list + c.list};
-}
 
 Contention AppendRace(const std::string& warehouse, const S3Config& config, int writers, int each) {
   struct Writer {
@@ -124,8 +117,8 @@ Contention AppendRace(const std::string& warehouse, const S3Config& config, int 
         FilesOperation op(FastAppend({file}));
         const S3RequestCounts before = writer.io->RequestCounts();
         auto report = CommitOperation(*writer.catalog, kTable, op);
-        const S3RequestCounts sent = Minus(writer.io->RequestCounts(), before);
-        Add(writer.requests, sent);
+        const S3RequestCounts sent = writer.io->RequestCounts() - before;
+        writer.requests += sent;
         if (!report) {
           ++writer.failed;
           continue;
@@ -154,7 +147,7 @@ Contention AppendRace(const std::string& warehouse, const S3Config& config, int 
     busy_ms += writer.busy_ms;
     first_try += writer.first_try;
     first_try_requests += writer.first_try_requests;
-    Add(c.requests, writer.requests);
+    c.requests += writer.requests;
   }
   if (failed > 0) Die(Error{ErrorKind::kCommitConflict, std::to_string(failed) + " appends failed"});
   c.commits = writers * each;

@@ -58,6 +58,14 @@ struct S3Response : HttpResponse {
 struct S3RequestCounts {
   int64_t get = 0, put = 0, head = 0, post = 0, del = 0, list = 0;
   int64_t Total() const { return get + put + head + post + del + list; }
+  // Counts are read before and after some work: the difference is what the work sent.
+  S3RequestCounts operator-(const S3RequestCounts& o) const {
+    return {get - o.get, put - o.put, head - o.head, post - o.post, del - o.del, list - o.list};
+  }
+  S3RequestCounts& operator+=(const S3RequestCounts& o) {
+    get += o.get, put += o.put, head += o.head, post += o.post, del += o.del, list += o.list;
+    return *this;
+  }
 };
 
 class S3Client {
