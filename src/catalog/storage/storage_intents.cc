@@ -59,14 +59,21 @@ Status StorageCatalog::ClearIntents(const TableIdentifier& id, const std::string
 }
 
 Status StorageCatalog::DeleteIntentObjects(std::vector<std::string> objects) {
-  std::lock_guard lock(intent_mu_);
-  objects.insert(objects.end(), deferred_intent_clears_.begin(), deferred_intent_clears_.end());
+  // The deferred clears are taken out of the list, not held under the lock across the request:
+  // a commit clearing its intent meanwhile adds to a fresh list instead of waiting a round trip.
+  std::vector<std::string> deferred;
+  {
+    std::lock_guard lock(intent_mu_);
+    deferred.swap(deferred_intent_clears_);
+  }
+  objects.insert(objects.end(), deferred.begin(), deferred.end());
   if (objects.empty()) return Ok();
   ++intent_requests_;
-  // Held across the request: a clear deferred meanwhile waits for it rather than being lost
-  // from the list this one clears.
-  if (Status st = io_->DeleteFiles(objects); !st) return std::unexpected(st.error());
-  deferred_intent_clears_.clear();
+  if (Status st = io_->DeleteFiles(objects); !st) {
+    std::lock_guard lock(intent_mu_);  // kept for a later try
+    deferred_intent_clears_.insert(deferred_intent_clears_.end(), deferred.begin(), deferred.end());
+    return std::unexpected(st.error());
+  }
   return Ok();
 }
 
