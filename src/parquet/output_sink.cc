@@ -108,4 +108,18 @@ Result<std::string_view> MappedFileSource::Read(uint64_t offset, uint64_t length
   return std::string_view(data_ + offset, length);
 }
 
+void MappedFileSource::DoneReading(const std::vector<std::pair<uint64_t, uint64_t>>& spans) const {
+  // Only whole pages inside a span: a page shared with a neighbouring span may still be read.
+  // The mapping is read-only and private, so dropped pages were never changed and come back
+  // from the file unchanged if read again.
+  static const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  for (const auto& [offset, length] : spans) {
+    if (offset > size_ || length > size_ - offset) continue;
+    const uint64_t begin = (offset + page - 1) / page * page;
+    const uint64_t end = (offset + length) / page * page;
+    if (end <= begin) continue;
+    ::madvise(const_cast<char*>(data_) + begin, end - begin, MADV_DONTNEED);
+  }
+}
+
 }  // namespace floe::parquet

@@ -72,6 +72,11 @@ class InputSource {
     (void)spans;
     return Ok();
   }
+  // A hint that these spans are not read again soon. A mapped file gives their pages back to
+  // the kernel, so that reading a file from start to end keeps only what is being decoded
+  // resident; views read earlier stay valid (their pages are mapped again if touched).
+  // Default: nothing.
+  virtual void DoneReading(const std::vector<std::pair<uint64_t, uint64_t>>& spans) const { (void)spans; }
 };
 
 // A file held in memory; the bytes are shared, not copied.
@@ -99,6 +104,7 @@ class MappedFileSource : public InputSource {
   uint64_t size() const override { return size_; }
   Result<std::string_view> Read(uint64_t offset, uint64_t length) const override;
   const std::string& name() const override { return path_; }
+  void DoneReading(const std::vector<std::pair<uint64_t, uint64_t>>& spans) const override;
 
  private:
   MappedFileSource(std::string path, const char* data, uint64_t size) : path_(std::move(path)), data_(data), size_(size) {}

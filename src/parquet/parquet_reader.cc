@@ -250,7 +250,8 @@ void ParquetFile::ChunkSpans(int rg_index, const SchemaNode& node,
   spans->emplace_back(static_cast<uint64_t>(start), static_cast<uint64_t>(md.total_compressed_size));
 }
 
-Status ParquetFile::WillReadFields(int rg_index, const std::vector<NestedField>& fields) const {
+std::vector<std::pair<uint64_t, uint64_t>> ParquetFile::FieldSpans(int rg_index,
+                                                                   const std::vector<NestedField>& fields) const {
   std::vector<std::pair<uint64_t, uint64_t>> spans;
   std::function<void(const SchemaNode&, const std::vector<NestedField>&)> walk = [&](const SchemaNode& parent,
                                                                                   const std::vector<NestedField>& fs) {
@@ -265,6 +266,11 @@ Status ParquetFile::WillReadFields(int rg_index, const std::vector<NestedField>&
     }
   };
   walk(schema_.root, fields);
+  return spans;
+}
+
+Status ParquetFile::WillReadFields(int rg_index, const std::vector<NestedField>& fields) const {
+  std::vector<std::pair<uint64_t, uint64_t>> spans = FieldSpans(rg_index, fields);
   if (spans.empty()) return Ok();
   return source_->WillRead(spans);
 }
@@ -287,6 +293,9 @@ Result<ColumnBatch> ParquetFile::ReadRowGroup(int index, const Schema& projectio
   work();
   for (auto& t : pool) t.join();
   for (const auto& s : status) FLOE_RETURN_IF_ERROR(s);
+  // The chunks are decoded into the batch: a file read row group by row group keeps only the
+  // one being decoded resident (a 700 MB source file is not all in the process's memory at the end).
+  source_->DoneReading(FieldSpans(index, projection.fields()));
   batch.num_rows = static_cast<size_t>(meta_.row_groups[index].num_rows);
   return batch;
 }

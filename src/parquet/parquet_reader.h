@@ -84,6 +84,8 @@ class ParquetFile {
   // Tells the source which column chunks of row group `rg` reading `fields` takes, before they
   // are read one by one (on an object store: one request for chunks that lie together).
   Status WillReadFields(int rg, const std::vector<NestedField>& fields) const;
+  // The column chunks of row group `rg` that reading `fields` takes.
+  std::vector<std::pair<uint64_t, uint64_t>> FieldSpans(int rg, const std::vector<NestedField>& fields) const;
   void ChunkSpans(int rg, const SchemaNode& node, std::vector<std::pair<uint64_t, uint64_t>>* spans) const;
   friend class ParquetReader;
   friend class RowGroupStream;
