@@ -1,5 +1,7 @@
 #include "types/column_batch.h"
 
+#include <cstring>
+
 namespace floe {
 
 Column::Column(TypePtr t) : type(std::move(t)) {
@@ -175,61 +177,96 @@ std::vector<Literal> ColumnBatch::Row(size_t row) const {
 
 namespace {
 
-void CopyRows(const Column& src, const std::vector<uint8_t>& keep, Column* dst) {
-  if (src.type->id() == TypeId::kStruct) {
-    // Children hold a row for every struct row (null ones included), so they are filtered by
-    // the same vector; only the struct's own null flags remain per row.
-    for (size_t c = 0; c < src.children.size(); ++c) CopyRows(src.children[c], keep, &dst->children[c]);
-    for (size_t r = 0; r < src.length; ++r) {
-      if (!keep[r]) continue;
-      const bool is_null = src.IsNull(r);
-      if (is_null && dst->nulls.empty()) dst->nulls.assign(dst->length, 0);  // flags start at the first null
-      if (is_null || !dst->nulls.empty()) dst->nulls.push_back(is_null ? 1 : 0);
-      ++dst->length;
-    }
-    return;
+// dst[before + i] = src[rows[i]], or T{} where that row is null (as AppendNull leaves it).
+template <typename T>
+void GatherValues(const std::vector<T>& src, const std::vector<uint32_t>& rows, const std::vector<uint8_t>& nulls,
+                  std::vector<T>* dst) {
+  const size_t before = dst->size();
+  dst->resize(before + rows.size());
+  T* out = dst->data() + before;
+  if (nulls.empty()) {
+    for (size_t i = 0; i < rows.size(); ++i) out[i] = src[rows[i]];
+  } else {
+    for (size_t i = 0; i < rows.size(); ++i) out[i] = nulls[rows[i]] ? T{} : src[rows[i]];
   }
-  for (size_t r = 0; r < src.length; ++r) {
-    if (!keep[r]) continue;
-    if (src.IsNull(r)) {
-      dst->AppendNull();
-      continue;
+}
+
+// Appends src's `rows` to dst, which has src's type. The result is what appending each row
+// with Append or AppendNull gives: null flags only once some row is null, zero values and
+// empty bytes under nulls.
+void TakeRows(const Column& src, const std::vector<uint32_t>& rows, Column* dst) {
+  const size_t before = dst->length;
+  bool any_null = false;
+  if (!src.nulls.empty())
+    for (uint32_t r : rows) any_null = any_null || src.nulls[r] != 0;
+  if (any_null || !dst->nulls.empty()) {
+    if (dst->nulls.empty()) dst->nulls.assign(before, 0);
+    if (src.nulls.empty()) {
+      dst->nulls.resize(before + rows.size(), 0);
+    } else {
+      for (uint32_t r : rows) dst->nulls.push_back(src.nulls[r]);
     }
-    switch (src.type->id()) {
-      case TypeId::kBoolean: dst->bools.push_back(src.bools[r]); break;
-      case TypeId::kInt:
-      case TypeId::kDate: dst->ints.push_back(src.ints[r]); break;
-      case TypeId::kFloat: dst->floats.push_back(src.floats[r]); break;
-      case TypeId::kDouble: dst->doubles.push_back(src.doubles[r]); break;
-      case TypeId::kDecimal: dst->decimals.push_back(src.decimals[r]); break;
-      case TypeId::kString:
-      case TypeId::kBinary:
-      case TypeId::kFixed:
-      case TypeId::kUuid:
-        dst->bytes += src.BytesAt(r);
-        dst->offsets.push_back(static_cast<uint32_t>(dst->bytes.size()));
-        break;
-      case TypeId::kList:
-      case TypeId::kMap: break;
-      default: dst->longs.push_back(src.longs[r]); break;
+  }
+  dst->length = before + rows.size();
+  static const std::vector<uint8_t> kNoNulls;
+  const std::vector<uint8_t>& src_nulls = any_null ? src.nulls : kNoNulls;  // empty: no taken row is null
+  switch (src.type->id()) {
+    case TypeId::kStruct:
+      // Children hold a row for every struct row (null ones included): the same rows are taken.
+      for (size_t c = 0; c < src.children.size(); ++c) TakeRows(src.children[c], rows, &dst->children[c]);
+      return;
+    case TypeId::kBoolean: GatherValues(src.bools, rows, src_nulls, &dst->bools); return;
+    case TypeId::kInt:
+    case TypeId::kDate: GatherValues(src.ints, rows, src_nulls, &dst->ints); return;
+    case TypeId::kFloat: GatherValues(src.floats, rows, src_nulls, &dst->floats); return;
+    case TypeId::kDouble: GatherValues(src.doubles, rows, src_nulls, &dst->doubles); return;
+    case TypeId::kDecimal: GatherValues(src.decimals, rows, src_nulls, &dst->decimals); return;
+    case TypeId::kString:
+    case TypeId::kBinary:
+    case TypeId::kFixed:
+    case TypeId::kUuid: {
+      auto length_of = [&](uint32_t r) -> size_t {
+        return !src_nulls.empty() && src_nulls[r] ? 0 : src.offsets[r + 1] - src.offsets[r];
+      };
+      size_t total = 0;
+      for (uint32_t r : rows) total += length_of(r);
+      size_t pos = dst->bytes.size();
+      dst->bytes.resize(pos + total);
+      dst->offsets.reserve(dst->offsets.size() + rows.size());
+      for (uint32_t r : rows) {
+        const size_t n = length_of(r);
+        if (n > 0) std::memcpy(dst->bytes.data() + pos, src.bytes.data() + src.offsets[r], n);
+        pos += n;
+        dst->offsets.push_back(static_cast<uint32_t>(pos));
+      }
+      return;
     }
-    if (!dst->nulls.empty()) dst->nulls.push_back(0);
-    ++dst->length;
+    case TypeId::kList:
+    case TypeId::kMap: return;
+    default: GatherValues(src.longs, rows, src_nulls, &dst->longs); return;
   }
 }
 
 }  // namespace
 
-ColumnBatch ColumnBatch::Filter(const std::vector<uint8_t>& keep) const {
+ColumnBatch ColumnBatch::Take(const std::vector<uint32_t>& rows) const {
   ColumnBatch out(fields);
-  for (size_t i = 0; i < columns.size(); ++i) CopyRows(columns[i], keep, &out.columns[i]);
-  for (size_t r = 0; r < num_rows; ++r) out.num_rows += keep[r] ? 1 : 0;
+  for (size_t i = 0; i < columns.size(); ++i) TakeRows(columns[i], rows, &out.columns[i]);
+  out.num_rows = rows.size();
   return out;
 }
 
+ColumnBatch ColumnBatch::Filter(const std::vector<uint8_t>& keep) const {
+  std::vector<uint32_t> rows;
+  for (size_t r = 0; r < num_rows; ++r)
+    if (keep[r]) rows.push_back(static_cast<uint32_t>(r));
+  return Take(rows);
+}
+
 void ColumnBatch::Append(const ColumnBatch& other) {
-  std::vector<uint8_t> all(other.num_rows, 1);
-  for (size_t i = 0; i < columns.size(); ++i) CopyRows(other.columns[i], all, &columns[i]);
+  std::vector<uint32_t> rows(other.num_rows);
+  for (size_t r = 0; r < rows.size(); ++r) rows[r] = static_cast<uint32_t>(r);
+  for (size_t i = 0; i < columns.size(); ++i) TakeRows(other.columns[i], rows, &columns[i]);
   num_rows += other.num_rows;
 }
 

@@ -58,6 +58,8 @@ struct ColumnBatch {
   std::vector<Literal> Row(size_t row) const;
   // Rows where keep[row] != 0, in order.
   ColumnBatch Filter(const std::vector<uint8_t>& keep) const;
+  // The given rows (each below num_rows), in the given order: one pass over each column.
+  ColumnBatch Take(const std::vector<uint32_t>& rows) const;
   void Append(const ColumnBatch& other);  // same fields
 };
 

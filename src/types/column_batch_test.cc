@@ -71,5 +71,52 @@ TEST(ColumnBatch, AppendConcatenatesStructColumns) {
   EXPECT_EQ(joined.columns[1].children[1].length, 15u);
 }
 
+// Every primitive type, with nulls: Take of rows in any order, repeats included, equals those
+// rows appended one by one (Row / AppendRow), down to the vectors (zeros under nulls, null
+// flags only once a taken row is null).
+TEST(ColumnBatch, TakeEqualsAppendingTheRowsOneByOne) {
+  ColumnBatch all(std::vector<NestedField>{{1, "b", Type::Boolean(), false, ""},
+                                           {2, "i", Type::Int(), false, ""},
+                                           {3, "l", Type::Long(), false, ""},
+                                           {4, "f", Type::Float(), false, ""},
+                                           {5, "d", Type::Double(), false, ""},
+                                           {6, "s", Type::String(), false, ""},
+                                           {7, "day", Type::Date(), false, ""},
+                                           {8, "ts", Type::Timestamp(), false, ""}});
+  for (int r = 0; r < 30; ++r) {
+    std::vector<Literal> row;
+    auto or_null = [&](Literal v, int every) { return r % every == 1 ? Literal::Null(v.type()) : v; };
+    row.push_back(or_null(Literal::Boolean(r % 2 == 0), 4));
+    row.push_back(or_null(Literal::Int(r * 3), 5));
+    row.push_back(or_null(Literal::Long(int64_t{r} << 40), 6));
+    row.push_back(or_null(Literal::Float(r * 0.5f), 7));
+    row.push_back(or_null(Literal::Double(r * 0.25), 3));
+    row.push_back(or_null(Literal::String(std::string(static_cast<size_t>(r % 4), static_cast<char>('a' + r % 26))), 8));
+    row.push_back(or_null(Literal::Date(r), 9));
+    row.push_back(or_null(Literal::Timestamp(int64_t{r} * 1000), 10));
+    ASSERT_TRUE(all.AppendRow(row));
+  }
+  const std::vector<std::vector<uint32_t>> cases = {{29, 0, 5, 5, 17, 1, 3}, {0, 2, 4, 6}, {}, {9, 9, 9}};
+  for (const auto& rows : cases) {
+    ColumnBatch expected(all.fields);
+    for (uint32_t r : rows) ASSERT_TRUE(expected.AppendRow(all.Row(r)));
+    ColumnBatch got = all.Take(rows);
+    ASSERT_EQ(got.num_rows, expected.num_rows);
+    for (size_t c = 0; c < all.columns.size(); ++c) {
+      const Column& g = got.columns[c];
+      const Column& e = expected.columns[c];
+      EXPECT_EQ(g.length, e.length) << c;
+      EXPECT_EQ(g.nulls, e.nulls) << c;
+      EXPECT_EQ(g.bools, e.bools) << c;
+      EXPECT_EQ(g.ints, e.ints) << c;
+      EXPECT_EQ(g.longs, e.longs) << c;
+      EXPECT_EQ(g.floats, e.floats) << c;
+      EXPECT_EQ(g.doubles, e.doubles) << c;
+      EXPECT_EQ(g.offsets, e.offsets) << c;
+      EXPECT_EQ(g.bytes, e.bytes) << c;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace floe

@@ -1,13 +1,13 @@
 #include "write/data_writer.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include "meta/table_properties.h"
 #include "parquet/parquet_writer.h"
 #include "util/strings.h"
 #include "write/file_sink.h"
 #include "write/parquet_data_file.h"
+#include "write/partition_rows.h"
 
 namespace floe {
 
@@ -135,56 +135,22 @@ Status DataWriter::Write(ColumnBatch&& input) {
   FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, ConformToSchema(std::move(input)));
   stats_.rows += static_cast<int64_t>(batch.num_rows);
 
-  // Group rows by partition tuple.
-  std::vector<std::pair<std::vector<Literal>, std::string>> partitions;  // tuple, key
-  std::vector<uint32_t> partition_of_row(batch.num_rows, 0);
-  if (!spec_.fields().empty()) {
-    std::vector<int> source_columns;
-    for (const auto& pf : spec_.fields()) {
-      int index = batch.ColumnIndexById(pf.source_id);
-      if (index < 0) return InvalidArgument("partition source column id " + std::to_string(pf.source_id) + " is missing");
-      source_columns.push_back(index);
-    }
-    std::unordered_map<std::string, uint32_t> index_of_key;
-    std::string key;
-    std::vector<Literal> tuple(spec_.fields().size());
-    for (size_t r = 0; r < batch.num_rows; ++r) {
-      key.clear();
-      for (size_t p = 0; p < spec_.fields().size(); ++p) {
-        FLOE_ASSIGN_OR_RETURN(tuple[p], spec_.fields()[p].transform.Apply(batch.columns[source_columns[p]].Get(r)));
-        if (tuple[p].is_null()) {
-          key += '\x01';
-        } else {
-          FLOE_ASSIGN_OR_RETURN(std::string bytes, tuple[p].ToBinary());
-          key += '\x02' + std::to_string(bytes.size()) + ':' + bytes;
-        }
-      }
-      auto [it, inserted] = index_of_key.emplace(key, static_cast<uint32_t>(partitions.size()));
-      if (inserted) partitions.emplace_back(tuple, key);
-      partition_of_row[r] = it->second;
-    }
+  std::vector<PartitionGroup> groups;
+  if (spec_.fields().empty()) {
+    groups.push_back(PartitionGroup{});
   } else {
-    partitions.emplace_back(std::vector<Literal>{}, std::string());
+    FLOE_ASSIGN_OR_RETURN(groups, GroupRowsByPartition(spec_, batch));
   }
-
-  for (uint32_t p = 0; p < partitions.size(); ++p) {
-    const auto& [tuple, key] = partitions[p];
-    ColumnBatch rows;
-    if (partitions.size() == 1) {
-      rows = std::move(batch);
-    } else {
-      std::vector<uint8_t> keep(batch.num_rows);
-      for (size_t r = 0; r < batch.num_rows; ++r) keep[r] = partition_of_row[r] == p;
-      rows = batch.Filter(keep);
-    }
+  for (const PartitionGroup& group : groups) {
+    const ColumnBatch rows = groups.size() == 1 ? std::move(batch) : batch.Take(group.rows);
     for (size_t begin = 0; begin < rows.num_rows;) {
-      FLOE_ASSIGN_OR_RETURN(OpenFile * file, FileFor(tuple, key));
+      FLOE_ASSIGN_OR_RETURN(OpenFile * file, FileFor(group.tuple, group.key));
       const size_t end = std::min(rows.num_rows, begin + RowsBeforeSizeCheck(*file));
       FLOE_RETURN_IF_ERROR(file->writer->Write(rows, begin, end));
       begin = end;
       if (static_cast<int64_t>(file->writer->EstimatedFileSize()) >= *target_file_size_) {
         FLOE_RETURN_IF_ERROR(CloseFile(*file));
-        open_.erase(key);  // the next rows of this partition start a new file
+        open_.erase(group.key);  // the next rows of this partition start a new file
       }
     }
   }
