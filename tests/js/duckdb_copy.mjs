@@ -2,6 +2,7 @@
 //
 // usage: node duckdb_copy.mjs make SRC_PARQUET SRC_CSV ROWS   write the benchmark's input files
 //        node duckdb_copy.mjs copy SRC OUT                     COPY (SELECT * FROM SRC) TO OUT (zstd)
+//        node duckdb_copy.mjs copy-partitioned SRC OUT_DIR      the same, one folder of files per country
 //        node duckdb_copy.mjs scan OUT.csv FILE...             COPY (SELECT * FROM read_parquet([...])) TO OUT.csv
 //        node duckdb_copy.mjs noop                             start node and DuckDB only (the floor of the others)
 // The rows are those of tests/js/parquet_duckdb_bench.mjs: order_id, country (3 values),
@@ -31,6 +32,10 @@ if (mode === 'make') {
 } else if (mode === 'copy') {
   const [src, out] = args;
   await con.run(`COPY (SELECT * FROM ${quote(src)}) TO ${quote(out)} (FORMAT parquet, COMPRESSION zstd)`);
+} else if (mode === 'copy-partitioned') {
+  const [src, outDir] = args;
+  await con.run(`COPY (SELECT * FROM ${quote(src)}) TO ${quote(outDir)}
+    (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (country), OVERWRITE_OR_IGNORE)`);
 } else if (mode === 'scan') {
   const [out, ...files] = args;
   const list = files.map(quote).join(', ');
