@@ -3,7 +3,9 @@
 #
 #   scripts/s3.sh start   start moto's S3 on 127.0.0.1:<free port>, one request
 #                         at a time (scripts/s3_server.py says why), and write
-#                         <build>/s3.env with FLOE_TEST_S3_ENDPOINT=http://127.0.0.1:PORT;
+#                         <build>/s3.env with FLOE_TEST_S3_ENDPOINT=http://127.0.0.1:PORT
+#                         (with the test-only bulk seed of s3_server.py --bulk-seed, which
+#                         benchmarks use to make many objects in one request);
 #                         also a second one that checks credentials and refuses
 #                         every key, FLOE_TEST_S3_AUTH_ENDPOINT (tests of wrong credentials)
 #   scripts/s3.sh stop    stop those servers and remove s3.env
@@ -80,7 +82,7 @@ cmd_start() {
   local py server auth
   py="$(find_python)"
   mkdir -p "$build"
-  server="$(start_server "$py" "$build/s3.log")"
+  server="$(start_server "$py" "$build/s3.log" --bulk-seed)"
   auth="$(start_server "$py" "$build/s3-auth.log" --check-auth)" || { kill "${server#* }" 2>/dev/null; exit 1; }
   cat >"$env_file" <<ENV
 FLOE_TEST_S3_ENDPOINT=http://127.0.0.1:${server% *}
