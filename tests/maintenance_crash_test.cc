@@ -132,13 +132,14 @@ TEST(MaintenanceCrash, OrphanSweepKilledMidwayIsFinishedByARerun) {
   const std::set<std::string> live = Reachable(io, m);
   std::string data_dir = m.location + "/data";
   std::filesystem::create_directories(data_dir);
+  // Deletes go kDeleteBatch (1,000) a request: three batches, killed after the first.
   std::vector<std::string> orphans;
-  for (int i = 0; i < 200; ++i) {
+  for (int i = 0; i < 2500; ++i) {
     orphans.push_back(data_dir + "/killed-" + std::to_string(i) + ".parquet");
     std::ofstream(orphans.back()) << "left by a killed writer";
   }
   const std::string marker = t.dir + "/swept";
-  pid_t pid = t.Spawn("FLOE_TEST_PAUSE_AFTER_DELETES", marker + ":50",
+  pid_t pid = t.Spawn("FLOE_TEST_PAUSE_AFTER_DELETES", marker + ":1000",
                       {"remove-orphan-files", t.id.ToString(), "--older-than", std::to_string(NowMillis())});
   ASSERT_TRUE(WaitFor(marker, 60)) << "the sweep never started deleting";
   kill(pid, SIGKILL);

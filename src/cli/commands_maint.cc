@@ -43,15 +43,18 @@ std::function<void()> PauseHookFromEnvironment() {
   };
 }
 
-// A test hook: with FLOE_TEST_PAUSE_AFTER_DELETES=FILE:N a sweep creates FILE after its Nth
-// delete and then waits, so a test can kill it mid-way.
+// A test hook: with FLOE_TEST_PAUSE_AFTER_DELETES=FILE:N a sweep creates FILE once N or more
+// files are deleted (deletes go in batches, so at the end of the batch that reached N) and then
+// waits, so a test can kill it mid-way.
 void PauseAfterDeletes(int64_t done) {
   static const std::string spec = [] {
     const char* v = std::getenv("FLOE_TEST_PAUSE_AFTER_DELETES");
     return std::string(v ? v : "");
   }();
+  static bool paused = false;
   size_t colon = spec.rfind(':');
-  if (colon == std::string::npos || std::to_string(done) != spec.substr(colon + 1)) return;
+  if (paused || colon == std::string::npos || done < std::atoll(spec.substr(colon + 1).c_str())) return;
+  paused = true;
   if (FILE* f = std::fopen(spec.substr(0, colon).c_str(), "w")) std::fclose(f);
   std::this_thread::sleep_for(std::chrono::seconds(60));
 }

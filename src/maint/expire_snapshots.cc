@@ -4,6 +4,7 @@
 #include <set>
 #include <thread>
 
+#include "maint/batched_delete.h"
 #include "maint/expiry_record.h"
 #include "maint/path_identity.h"
 #include "maint/reachable_files.h"
@@ -44,10 +45,10 @@ void DeleteAll(FileIO& io, const UnreachableFiles& files, const ExpireOptions& o
   const int64_t total = files.size();
   int64_t done = 0;
   for (const auto* group : {&files.content_files, &files.statistics, &files.manifests, &files.manifest_lists}) {
-    for (const auto& path : *group) {
-      if (auto deleted = io.Delete(path); !deleted) result.delete_failures.push_back(deleted.error().message);
-      if (options.on_progress) options.on_progress(++done, total);
-    }
+    DeleteInBatches(io, *group, &result.delete_failures, [&](int64_t deleted) {
+      done += deleted;
+      if (options.on_progress) options.on_progress(done, total);
+    });
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include "catalog/commit.h"
 #include "catalog/intent_store.h"
+#include "maint/batched_delete.h"
 #include "maint/path_identity.h"
 #include "util/clock.h"
 
@@ -71,19 +72,31 @@ Result<OrphanResult> ReclaimFromIntents(Catalog& catalog, const TableIdentifier&
   if (options.dry_run) return result;
 
   // Object stores delete many keys a request (S3: 1,000), so a name reserved and never used
-  // costs next to nothing.
+  // costs next to nothing. Attempts are deleted together, a batch of about kDeleteBatch paths
+  // at a time (whole attempts, so that a failed batch names the attempts whose intents stay).
   int64_t done = 0;
   std::vector<std::pair<std::string, int64_t>> clear;
-  for (const auto& [attempt_id, gone] : unreached) {
-    Status deleted = io.DeleteFiles(gone);
-    done += static_cast<int64_t>(gone.size());
+  std::vector<std::string> batch;
+  std::vector<const std::string*> batch_attempts;
+  auto flush = [&] {
+    if (batch_attempts.empty()) return;
+    const size_t failures = result.delete_failures.size();
+    DeleteInBatches(io, batch, &result.delete_failures);
+    done += static_cast<int64_t>(batch.size());
     if (options.on_progress) options.on_progress(done, total);
-    if (!deleted) {
-      result.delete_failures.push_back(deleted.error().message);
-      continue;  // the intent stays for the next run
+    if (result.delete_failures.size() == failures) {  // else the intents stay for the next run
+      for (const std::string* attempt_id : batch_attempts)
+        clear.emplace_back(*attempt_id, attempts[*attempt_id].batches);
     }
-    clear.emplace_back(attempt_id, attempts[attempt_id].batches);
+    batch.clear();
+    batch_attempts.clear();
+  };
+  for (const auto& [attempt_id, gone] : unreached) {
+    if (!batch.empty() && batch.size() + gone.size() > kDeleteBatch) flush();
+    batch.insert(batch.end(), gone.begin(), gone.end());
+    batch_attempts.push_back(&attempt_id);
   }
+  flush();
   if (Status cleared = store->ClearIntents(id, folder, clear); !cleared) {
     result.delete_failures.push_back(cleared.error().message);
     return result;

@@ -5,6 +5,7 @@
 
 #include "catalog/commit.h"
 #include "catalog/intent_store.h"
+#include "maint/batched_delete.h"
 #include "maint/expiry_record.h"
 #include "maint/path_identity.h"
 #include "maint/reachable_files.h"
@@ -110,10 +111,10 @@ Result<OrphanResult> RemoveOrphanFiles(Catalog& catalog, const TableIdentifier& 
   std::sort(result.orphans.begin(), result.orphans.end());
   if (options.dry_run) return result;
   int64_t done = 0;
-  for (const auto& path : result.orphans) {
-    if (auto deleted = io.Delete(path); !deleted) result.delete_failures.push_back(deleted.error().message);
-    if (options.on_progress) options.on_progress(++done, static_cast<int64_t>(result.orphans.size()));
-  }
+  DeleteInBatches(io, result.orphans, &result.delete_failures, [&](int64_t deleted) {
+    done += deleted;
+    if (options.on_progress) options.on_progress(done, static_cast<int64_t>(result.orphans.size()));
+  });
   return result;
 }
 
