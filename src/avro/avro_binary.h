@@ -80,6 +80,14 @@ class Decoder {
     }
     return static_cast<int64_t>((n >> 1) ^ (~(n & 1) + 1));
   }
+  // Reads past one int or long without decoding it (a value nobody keeps).
+  void SkipVarint() {
+    for (int i = 0; i < 10; ++i) {
+      if (pos_ == end_) break;
+      if (!(static_cast<uint8_t>(*pos_++) & 0x80)) return;
+    }
+    Fail();
+  }
   int32_t ReadInt() {
     int64_t v = ReadLong();
     if (v < INT32_MIN || v > INT32_MAX) {

@@ -94,6 +94,9 @@ class ManifestReader {
 
   // Reads the next entry into *entry (overwriting it); false after the last.
   Result<bool> Next(ManifestEntry* entry);
+  // The same, with the entry's data file decoded into *file instead of entry->file (left as
+  // it is): a caller building its own records around DataFiles decodes each in its place.
+  Result<bool> Next(ManifestEntry* entry, DataFile* file);
 
   // Every column's metrics of the entry Next returned last, into `file` (its metric maps are
   // replaced); call before the next Next.
@@ -104,8 +107,9 @@ class ManifestReader {
   explicit ManifestReader(std::unique_ptr<State> state);
   static Result<ManifestReader> OpenImpl(std::string_view bytes, std::string_view path,
                                          const ManifestReadOptions& options);
-  Result<bool> NextImpl(ManifestEntry* entry);
-  static Status DecodeEntry(State& s, avro::Decoder& d, ManifestEntry* out, const std::vector<int>* metric_ids);
+  Result<bool> NextImpl(ManifestEntry* entry, DataFile* file);
+  static Status DecodeEntry(State& s, avro::Decoder& d, ManifestEntry* out, DataFile* file,
+                            const std::vector<int>* metric_ids);
   std::unique_ptr<State> state_;
 };
 

@@ -90,6 +90,16 @@ bool Kept(const std::vector<int>* keep, int key) {
 
 void ReadIntLongMap(Decoder& d, std::map<int, int64_t>* out, const std::vector<int>* keep) {
   out->clear();
+  if (keep && keep->empty()) {  // nothing kept: step over the items' varints
+    while (int64_t n = d.ReadBlockCount()) {
+      for (int64_t i = 0; i < n; ++i) {
+        d.SkipVarint();
+        d.SkipVarint();
+      }
+      if (d.failed()) return;
+    }
+    return;
+  }
   while (int64_t n = d.ReadBlockCount()) {
     for (int64_t i = 0; i < n; ++i) {
       int k = d.ReadInt();
@@ -104,6 +114,11 @@ void ReadIntBytesMap(Decoder& d, std::map<int, std::string>* out, const std::vec
   out->clear();
   while (int64_t n = d.ReadBlockCount()) {
     for (int64_t i = 0; i < n; ++i) {
+      if (keep && keep->empty()) {  // nothing kept: the key is not decoded
+        d.SkipVarint();
+        d.ReadBytesView();
+        continue;
+      }
       int k = d.ReadInt();
       std::string_view v = d.ReadBytesView();
       if (Kept(keep, k)) out->emplace_hint(out->end(), k, v);

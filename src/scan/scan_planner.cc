@@ -3,9 +3,12 @@
 // Phases: read the manifest list; choose the manifests to open (partition summaries); read the
 // delete manifests and index their live entries; then read the data manifests, turning each
 // surviving entry straight into a task. Manifests are read by a few threads; results are put
-// together in manifest-list order, so a plan does not depend on thread timing.
+// together in manifest-list order, so a plan does not depend on thread timing. An unfiltered
+// plan (every live entry a task) is sized up front from the manifest list's file counts and
+// each entry is decoded in its place in the plan: no per-manifest vector copied afterwards.
 #include <algorithm>
 #include <atomic>
+#include <numeric>
 #include <thread>
 #include <unordered_map>
 
@@ -119,6 +122,19 @@ class LimitCutoff {
   int64_t left_;
 };
 
+// Where one manifest's tasks go in a plan sized up front from the manifest list's counts:
+// plan.tasks[first, first + count), then `overflow` if the manifest holds more live entries
+// than its list entry says.
+struct TaskSlots {
+  size_t first = 0, count = 0, used = 0;
+  std::vector<FileScanTask> overflow;
+};
+
+// A manifest list whose counts claim more files than this is not trusted to size the plan up
+// front (a hostile list must not make planning allocate gigabytes before reading anything);
+// such plans are put together manifest by manifest instead.
+constexpr int64_t kMaxPresizedTasks = int64_t{1} << 21;
+
 // What reading one manifest dropped.
 struct ManifestRead {
   int64_t considered = 0, pruned_by_partition = 0, pruned_by_metrics = 0;
@@ -166,10 +182,13 @@ class Planner {
     std::vector<std::vector<ManifestEntry>> delete_lists(deletes.size());
     block_buffers_.resize(static_cast<size_t>(threads));
     FLOE_RETURN_IF_ERROR(ParallelFor(deletes.size(), threads, [&](size_t i, int worker) {
-      return ReadManifest(*deletes[i], worker, &delete_reads[i], [&](ManifestEntry& e) -> Status {
-        delete_lists[i].push_back(std::move(e));
-        return Ok();
-      });
+      ManifestEntry scratch;
+      return ReadManifest(*deletes[i], worker, &delete_reads[i], [&] { return &scratch.file; },
+                          [&](ManifestEntry& e, DataFile& file) -> Status {
+                            ManifestEntry& kept = delete_lists[i].emplace_back(std::move(e));
+                            kept.file = std::move(file);
+                            return Ok();
+                          });
     }));
     std::vector<ManifestEntry> delete_entries;
     for (auto& list : delete_lists)
@@ -178,45 +197,72 @@ class Planner {
     stats.delete_files = static_cast<int64_t>(delete_entries.size());
     FLOE_ASSIGN_OR_RETURN(DeleteIndex index, DeleteIndex::Build(table_, std::move(delete_entries)));
 
-    std::vector<std::vector<FileScanTask>> tasks(data.size());
     std::vector<ManifestRead> counts(data.size());
     std::vector<std::unordered_map<std::string, Expr>> residual_caches(static_cast<size_t>(threads));
-    auto read_data = [&](size_t i, int worker) -> Status {
-      std::vector<FileScanTask>& out = tasks[i];
-      out.reserve(static_cast<size_t>(std::max(0, data[i]->added_files_count + data[i]->existing_files_count)));
-      return ReadManifest(*data[i], worker, &counts[i], [&](ManifestEntry& e) -> Status {
-        FileScanTask& task = out.emplace_back();
-        task.data_sequence_number = DataSequenceNumber(e);
-        if (!index.empty()) task.deletes = index.ForDataFile(e.file, task.data_sequence_number);
-        FLOE_ASSIGN_OR_RETURN(task.residual, ResidualFor(e.file, &residual_caches[worker]));
-        task.file = std::move(e.file);
-        return Ok();
-      });
+    // What every kept entry becomes, wherever its DataFile was decoded.
+    auto fill_task = [&](const ManifestEntry& e, int worker, FileScanTask* task) -> Status {
+      task->data_sequence_number = DataSequenceNumber(e);
+      if (!index.empty()) task->deletes = index.ForDataFile(task->file, task->data_sequence_number);
+      FLOE_ASSIGN_OR_RETURN(task->residual, ResidualFor(task->file, &residual_caches[worker]));
+      return Ok();
     };
-    // With a limit, manifests are read a few at a time (as many as there are threads) until the
-    // tasks planned so far certainly hold the limit's rows.
     size_t read = data.size();
-    if (options_.limit) {
-      LimitCutoff cutoff(*options_.limit);
-      size_t step = static_cast<size_t>(std::max(threads, 1));
-      read = 0;
-      while (read < data.size() && !cutoff.reached()) {
-        size_t end = std::min(data.size(), read + step);
-        FLOE_RETURN_IF_ERROR(ParallelFor(end - read, threads, [&](size_t i, int worker) { return read_data(read + i, worker); }));
-        for (; read < end && !cutoff.reached(); ++read) cutoff.Add(&tasks[read]);
-      }
+    std::optional<std::vector<TaskSlots>> slots;
+    if (!options_.limit && plan_->filter->op() == Op::kTrue && trust_counts) slots = PresizeTasks(data);
+    if (slots) {
+      // No filter: every live entry is a task and the list's counts say how many each manifest
+      // holds, so each entry is decoded straight into its place in the plan.
+      FLOE_RETURN_IF_ERROR(ParallelFor(data.size(), threads, [&](size_t i, int worker) -> Status {
+        TaskSlots& ts = (*slots)[i];
+        auto slot = [&]() -> DataFile* {
+          if (ts.used < ts.count) return &plan_->tasks[ts.first + ts.used].file;
+          return &ts.overflow.emplace_back().file;  // the list undercounted: kept aside, in order
+        };
+        return ReadManifest(*data[i], worker, &counts[i], slot, [&](ManifestEntry& e, DataFile& file) -> Status {
+          FileScanTask* task = ts.used < ts.count ? &plan_->tasks[ts.first + ts.used] : &ts.overflow.back();
+          (void)file;  // decoded in place: task->file
+          ++ts.used;
+          return fill_task(e, worker, task);
+        });
+      }));
+      AssembleSlots(&*slots);
     } else {
-      FLOE_RETURN_IF_ERROR(ParallelFor(data.size(), threads, read_data));
+      std::vector<std::vector<FileScanTask>> tasks(data.size());
+      auto read_data = [&](size_t i, int worker) -> Status {
+        std::vector<FileScanTask>& out = tasks[i];
+        FileScanTask scratch;
+        return ReadManifest(*data[i], worker, &counts[i], [&] { return &scratch.file; },
+                            [&](ManifestEntry& e, DataFile&) -> Status {
+                              FLOE_RETURN_IF_ERROR(fill_task(e, worker, &scratch));
+                              out.push_back(std::move(scratch));
+                              scratch = FileScanTask();
+                              return Ok();
+                            });
+      };
+      // With a limit, manifests are read a few at a time (as many as there are threads) until
+      // the tasks planned so far certainly hold the limit's rows.
+      if (options_.limit) {
+        LimitCutoff cutoff(*options_.limit);
+        size_t step = static_cast<size_t>(std::max(threads, 1));
+        read = 0;
+        while (read < data.size() && !cutoff.reached()) {
+          size_t end = std::min(data.size(), read + step);
+          FLOE_RETURN_IF_ERROR(ParallelFor(end - read, threads, [&](size_t i, int worker) { return read_data(read + i, worker); }));
+          for (; read < end && !cutoff.reached(); ++read) cutoff.Add(&tasks[read]);
+        }
+      } else {
+        FLOE_RETURN_IF_ERROR(ParallelFor(data.size(), threads, read_data));
+      }
+      size_t total = 0;
+      for (size_t i = 0; i < read; ++i) total += tasks[i].size();
+      plan_->tasks.reserve(total);
+      for (size_t i = 0; i < read; ++i) std::move(tasks[i].begin(), tasks[i].end(), std::back_inserter(plan_->tasks));
     }
     stats.manifests_opened -= static_cast<int>(data.size() - std::min(data.size(), read));
-    size_t total = 0;
-    for (size_t i = 0; i < read; ++i) total += tasks[i].size();
-    plan_->tasks.reserve(total);
     for (size_t i = 0; i < read; ++i) {
       stats.data_files_considered += counts[i].considered;
       stats.data_files_pruned_by_partition += counts[i].pruned_by_partition;
       stats.data_files_pruned_by_metrics += counts[i].pruned_by_metrics;
-      std::move(tasks[i].begin(), tasks[i].end(), std::back_inserter(plan_->tasks));
     }
     stats.tasks = static_cast<int64_t>(plan_->tasks.size());
     return Ok();
@@ -243,6 +289,41 @@ class Planner {
     return &specs_.emplace(spec_id, std::move(sf)).first->second;
   }
 
+  // Sizes plan.tasks for the live files the list counts in `data`, one range per manifest; none
+  // when the counts are implausible.
+  std::optional<std::vector<TaskSlots>> PresizeTasks(const std::vector<const ManifestFile*>& data) {
+    std::vector<TaskSlots> slots(data.size());
+    int64_t total = 0;
+    for (size_t i = 0; i < data.size(); ++i) {
+      int64_t n = int64_t{data[i]->added_files_count} + data[i]->existing_files_count;
+      if (data[i]->added_files_count < 0 || data[i]->existing_files_count < 0 || total + n > kMaxPresizedTasks) return std::nullopt;
+      slots[i].first = static_cast<size_t>(total);
+      slots[i].count = static_cast<size_t>(n);
+      total += n;
+    }
+    plan_->tasks.resize(static_cast<size_t>(total));
+    return slots;
+  }
+
+  // Closes the gaps a manifest left by holding fewer live entries than counted, and puts the
+  // overflow of one holding more after its counted ones: the plan then lists every manifest's
+  // tasks in order, as when built manifest by manifest.
+  void AssembleSlots(std::vector<TaskSlots>* slots) {
+    bool exact = true;
+    for (const TaskSlots& ts : *slots) exact = exact && ts.used == ts.count;
+    if (exact) return;
+    std::vector<FileScanTask> all;
+    all.reserve(std::accumulate(slots->begin(), slots->end(), size_t{0}, [](size_t n, const TaskSlots& ts) { return n + ts.used; }));
+    for (TaskSlots& ts : *slots) {
+      auto begin = plan_->tasks.begin() + static_cast<ptrdiff_t>(ts.first);
+      std::move(begin, begin + static_cast<ptrdiff_t>(std::min(ts.used, ts.count)), std::back_inserter(all));
+      // The overflow's last element may be a place asked for after the last kept entry.
+      size_t extra = ts.used > ts.count ? ts.used - ts.count : 0;
+      std::move(ts.overflow.begin(), ts.overflow.begin() + static_cast<ptrdiff_t>(extra), std::back_inserter(all));
+    }
+    plan_->tasks = std::move(all);
+  }
+
   // Called from worker threads: reads only what ForSpec prepared.
   const SpecFilter* PreparedSpec(int spec_id) const {
     auto it = specs_.find(spec_id);
@@ -264,10 +345,11 @@ class Planner {
     return residual;
   }
 
-  // Reads one manifest, handing each live entry that may match to keep(entry), which may move
-  // from it. Thread-safe, one thread per `worker`.
-  template <typename Keep>
-  Status ReadManifest(const ManifestFile& manifest, int worker, ManifestRead* out, Keep keep) const {
+  // Reads one manifest, decoding each entry's data file into slot() (asked again only after an
+  // entry was kept, else the same place is reused) and handing each live entry that may match
+  // to keep(entry, file), which may move from both. Thread-safe, one thread per `worker`.
+  template <typename Slot, typename Keep>
+  Status ReadManifest(const ManifestFile& manifest, int worker, ManifestRead* out, Slot slot, Keep keep) const {
     const SpecFilter* sf = PreparedSpec(manifest.partition_spec_id);
     auto bytes = io_.ReadAll(manifest.manifest_path);
     if (!bytes) return std::unexpected(bytes.error().WithContext("reading manifest"));
@@ -289,31 +371,34 @@ class Planner {
     }
     FLOE_ASSIGN_OR_RETURN(ManifestReader reader, ManifestReader::Open(*bytes, manifest.manifest_path, options));
     ManifestEntry entry;
+    DataFile* file = nullptr;
     while (true) {
-      FLOE_ASSIGN_OR_RETURN(bool more, reader.Next(&entry));
+      if (!file) file = slot();
+      FLOE_ASSIGN_OR_RETURN(bool more, reader.Next(&entry, file));
       if (!more) break;
       if (entry.status == EntryStatus::kDeleted) continue;
-      if (deletes != (entry.file.content != FileContent::kData))
+      if (deletes != (file->content != FileContent::kData))
         return Corrupt("manifest " + manifest.manifest_path + " mixes data and delete files");
-      if (entry.file.spec_id != manifest.partition_spec_id)
+      if (file->spec_id != manifest.partition_spec_id)
         return Corrupt("manifest " + manifest.manifest_path + " of partition spec " +
-                       std::to_string(manifest.partition_spec_id) + " lists " + entry.file.file_path + " under spec " +
-                       std::to_string(entry.file.spec_id));
+                       std::to_string(manifest.partition_spec_id) + " lists " + file->file_path + " under spec " +
+                       std::to_string(file->spec_id));
       if (!deletes) ++out->considered;
-      if (!sf->partition_decides_nothing && !EvaluatePartition(sf->projected, *sf->spec, entry.file.partition)) {
+      if (!sf->partition_decides_nothing && !EvaluatePartition(sf->projected, *sf->spec, file->partition)) {
         if (!deletes) ++out->pruned_by_partition;
         continue;
       }
-      if (check_metrics && !MightMatchByMetrics(plan_->filter, &entry.file)) {
+      if (check_metrics && !MightMatchByMetrics(plan_->filter, file)) {
         ++out->pruned_by_metrics;
         continue;
       }
       if (all_metrics_later) {
-        FLOE_RETURN_IF_ERROR(reader.ReadAllMetrics(&entry.file));
+        FLOE_RETURN_IF_ERROR(reader.ReadAllMetrics(file));
       } else if (!deletes && !options_.include_column_stats) {
-        DropStats(&entry.file);
+        DropStats(file);
       }
-      FLOE_RETURN_IF_ERROR(keep(entry));
+      FLOE_RETURN_IF_ERROR(keep(entry, *file));
+      file = nullptr;
     }
     return Ok();
   }
