@@ -13,6 +13,8 @@
 # the same table. Needs tests/js/node_modules (scripts/install-deps.sh). The rows are those of
 # bench/ingest_bench.sh (order_id long, country of 3 values, amount_cents long, ts timestamp),
 # made by DuckDB as an uncompressed Parquet file and appended by floe into a zstd table.
+# SCAN_BENCH_DIR=DIR keeps the table in DIR and reuses it when DIR already holds one (making
+# 10M rows takes DuckDB minutes on a busy machine).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$here/build}" && pwd)
@@ -22,16 +24,23 @@ before=${4:-}
 floe="$build/floe"
 js="$here/tests/js"
 duck="node $js/duckdb_copy.mjs"
-work=$(mktemp -d /tmp/floe-scan-out-XXXXXX)
-trap 'rm -rf "$work"' EXIT
+if [ -n "${SCAN_BENCH_DIR:-}" ]; then
+  mkdir -p "$SCAN_BENCH_DIR"
+  work=$(cd "$SCAN_BENCH_DIR" && pwd)
+else
+  work=$(mktemp -d /tmp/floe-scan-out-XXXXXX)
+  trap 'rm -rf "$work"' EXIT
+fi
 cd "$work"
 uptime
-(cd "$js" && node duckdb_copy.mjs make "$work/src.parquet" - "$rows")
-"$floe" namespace create b >/dev/null
-"$floe" create b.t --schema 'order_id long, country string, amount_cents long, ts timestamp' \
-  --partition-by country >/dev/null
-"$floe" append b.t src.parquet >/dev/null
-rm src.parquet
+if [ ! -d "$work/warehouse/b/t/data" ]; then
+  (cd "$js" && node duckdb_copy.mjs make "$work/src.parquet" - "$rows")
+  "$floe" namespace create b >/dev/null
+  "$floe" create b.t --schema 'order_id long, country string, amount_cents long, ts timestamp' \
+    --partition-by country >/dev/null
+  "$floe" append b.t src.parquet >/dev/null
+  rm src.parquet
+fi
 mapfile -t files < <(find "$work/warehouse/b/t/data" -name '*.parquet' | sort)
 echo "table b.t: $rows rows in ${#files[@]} data files, $(du -cb "${files[@]}" | tail -1 | cut -f1) bytes"
 

@@ -13,14 +13,14 @@ namespace {
 
 using testing::TestTable;
 
-Schema Orders() {
+Schema StreamedOrders() {
   return Schema(0, {NestedField{1, "id", Type::Long(), true, ""}, NestedField{2, "day", Type::Date(), false, ""},
                     NestedField{3, "note", Type::String(), false, ""}});
 }
 
-constexpr int32_t kDay0 = 19723;  // 2024-01-01
+constexpr int32_t kStreamDay0 = 19723;  // 2024-01-01
 
-std::vector<int64_t> Ids(const ColumnBatch& batch) {
+std::vector<int64_t> StreamedIds(const ColumnBatch& batch) {
   std::vector<int64_t> out;
   for (size_t r = 0; r < batch.num_rows; ++r) out.push_back(batch.columns[0].longs[r]);
   return out;
@@ -30,25 +30,28 @@ std::vector<int64_t> Ids(const ColumnBatch& batch) {
 // Position deletes drop rows of days 1 and 4.
 class Streamed : public ::testing::Test {
  protected:
-  Streamed() : t_(Orders(), PartitionSpec(0, {PartitionField{2, 1000, "day", Transform::Identity()}})) {}
+  Streamed() : t_(StreamedOrders(), PartitionSpec(0, {PartitionField{2, 1000, "day", Transform::Identity()}})) {}
   void SetUp() override {
     std::vector<DataFile> files;
     for (int d = 0; d < 6; ++d) {
-      ColumnBatch b(Orders());
+      ColumnBatch b(StreamedOrders());
       int rows = d == 1 ? 150000 : 50;
       for (int i = 0; i < rows; ++i) {
         Literal note = i % 7 == 0 ? Literal::Null(Type::String()) : Literal::String("n" + std::to_string(i % 100));
-        ASSERT_TRUE(b.AppendRow({Literal::Long(d * 1000000 + i), Literal::Date(kDay0 + d), note}));
+        ASSERT_TRUE(b.AppendRow({Literal::Long(d * 1000000 + i), Literal::Date(kStreamDay0 + d), note}));
       }
-      auto f = t_.WriteData(b, {Literal::Date(kDay0 + d)});
+      auto f = t_.WriteData(b, {Literal::Date(kStreamDay0 + d)});
       ASSERT_TRUE(f) << f.error().ToString();
       files.push_back(*f);
     }
     ASSERT_TRUE(t_.Commit(files));
-    auto del = t_.WritePositionDeletes({{files[1].file_path, 0}, {files[1].file_path, 70000}, {files[1].file_path, 149999},
-                                        {files[4].file_path, 3}});
-    ASSERT_TRUE(del) << del.error().ToString();
-    ASSERT_TRUE(t_.Commit({*del}, {}, "delete"));
+    // One position delete file per partition.
+    auto del1 = t_.WritePositionDeletes({{files[1].file_path, 0}, {files[1].file_path, 70000}, {files[1].file_path, 149999}},
+                                        {Literal::Date(kStreamDay0 + 1)});
+    auto del4 = t_.WritePositionDeletes({{files[4].file_path, 3}}, {Literal::Date(kStreamDay0 + 4)});
+    ASSERT_TRUE(del1 && del4);
+    auto committed = t_.Commit({*del1, *del4}, {}, "delete");
+    ASSERT_TRUE(committed) << committed.error().ToString();
   }
 
   // The rows of ReadTask, task by task.
@@ -58,7 +61,7 @@ class Streamed : public ::testing::Test {
       auto rows = ReadTask(t_.io(), t_.metadata(), task, plan.projection);
       EXPECT_TRUE(rows) << rows.error().ToString();
       if (rows)
-        for (int64_t id : Ids(*rows)) out.push_back(id);
+        for (int64_t id : StreamedIds(*rows)) out.push_back(id);
     }
     return out;
   }
@@ -74,13 +77,13 @@ class Streamed : public ::testing::Test {
 };
 
 // The batches of a streamed scan, consumed here: their ids in order and their largest size.
-struct Seen {
+struct StreamSeen {
   std::vector<int64_t> ids;
   size_t largest = 0;
 };
 
-Result<Seen> Stream(TestTable& t, const ScanPlan& plan, int parallelism) {
-  Seen seen;
+Result<StreamSeen> StreamAll(TestTable& t, const ScanPlan& plan, int parallelism) {
+  StreamSeen seen;
   auto st = StreamTasks<ColumnBatch>(
       t.io(), t.metadata(), plan, parallelism,
       [](ColumnBatch&& rows, const PartSink<ColumnBatch>& emit) -> Status {
@@ -90,7 +93,7 @@ Result<Seen> Stream(TestTable& t, const ScanPlan& plan, int parallelism) {
       [&](ColumnBatch&& rows) -> Result<bool> {
         EXPECT_GT(rows.num_rows, 0u);
         seen.largest = std::max(seen.largest, rows.num_rows);
-        for (int64_t id : Ids(rows)) seen.ids.push_back(id);
+        for (int64_t id : StreamedIds(rows)) seen.ids.push_back(id);
         return true;
       });
   if (!st) return std::unexpected(st.error());
@@ -105,7 +108,7 @@ TEST_F(Streamed, RowsAreReadTasksRowsInTaskOrderAtAnyParallelism) {
     std::vector<int64_t> want = Sequential(*plan);
     ASSERT_FALSE(want.empty()) << filter;
     for (int parallelism : {1, 2, 3, 8}) {
-      auto seen = Stream(t_, *plan, parallelism);
+      auto seen = StreamAll(t_, *plan, parallelism);
       ASSERT_TRUE(seen) << seen.error().ToString();
       EXPECT_EQ(seen->ids, want) << filter << ", parallelism " << parallelism;
       // The 150,000-row file arrives in batches, not whole.
@@ -117,7 +120,7 @@ TEST_F(Streamed, RowsAreReadTasksRowsInTaskOrderAtAnyParallelism) {
 TEST_F(Streamed, DeletedRowsAreNotReturned) {
   auto plan = Plan("");
   ASSERT_TRUE(plan);
-  auto seen = Stream(t_, *plan, 2);
+  auto seen = StreamAll(t_, *plan, 2);
   ASSERT_TRUE(seen) << seen.error().ToString();
   EXPECT_EQ(seen->ids.size(), 5u * 50 + 150000 - 4);
   for (int64_t gone : {1000000, 1070000, 1149999, 4000003})
@@ -131,7 +134,7 @@ TEST_F(Streamed, ALimitReturnsThePrefixOfTheRows) {
   for (int64_t limit : {0, 1, 49, 50, 51, 70000, 200000}) {
     auto plan = Plan("", limit);
     ASSERT_TRUE(plan) << plan.error().ToString();
-    auto seen = Stream(t_, *plan, 0);
+    auto seen = StreamAll(t_, *plan, 0);
     ASSERT_TRUE(seen) << seen.error().ToString();
     std::vector<int64_t> want(every.begin(), every.begin() + std::min<int64_t>(limit, every.size()));
     EXPECT_EQ(seen->ids, want) << "limit " << limit;
@@ -143,7 +146,7 @@ TEST_F(Streamed, AMissingFileIsNamedAndStopsTheScan) {
   ASSERT_TRUE(plan);
   const std::string lost = plan->tasks[2].file.file_path;
   ASSERT_TRUE(t_.io().Delete(lost));
-  auto seen = Stream(t_, *plan, 2);
+  auto seen = StreamAll(t_, *plan, 2);
   ASSERT_FALSE(seen);
   EXPECT_EQ(seen.error().kind, ErrorKind::kNotFound) << seen.error().ToString();
   EXPECT_NE(seen.error().message.find(lost), std::string::npos) << seen.error().message;

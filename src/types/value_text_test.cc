@@ -1,6 +1,7 @@
 #include "types/value_text.h"
 
 #include <cstdio>
+#include <functional>
 #include <limits>
 
 #include <gtest/gtest.h>
@@ -37,7 +38,7 @@ std::string PrintfTimestamp(int64_t value, int64_t units_per_second, bool with_z
          (with_zone ? "+00:00" : "");
 }
 
-std::string Appended(void (*append)(std::string*)) {
+std::string Appended(const std::function<void(std::string*)>& append) {
   std::string out = "x";  // appends after what is there
   append(&out);
   return out.substr(1);
@@ -83,7 +84,7 @@ TEST(ValueText, DecimalsWithTheirScale) {
   __int128 max38 = 1;
   for (int i = 0; i < 38; ++i) max38 *= 10;
   max38 -= 1;  // 38 nines, the largest decimal(38, s)
-  EXPECT_EQ(Appended([](std::string* o) { AppendDecimal(-max38, 10, o); }),
+  EXPECT_EQ(Appended([max38](std::string* o) { AppendDecimal(-max38, 10, o); }),
             "-" + std::string(28, '9') + "." + std::string(10, '9'));
   EXPECT_EQ(Appended([](std::string* o) { AppendDecimal(7, 38, o); }), "0." + std::string(37, '0') + "7");
 }
