@@ -13,6 +13,7 @@
 # the same table. Needs tests/js/node_modules (scripts/install-deps.sh). The rows are those of
 # bench/ingest_bench.sh (order_id long, country of 3 values, amount_cents long, ts timestamp),
 # made by DuckDB as an uncompressed Parquet file and appended by floe into a zstd table.
+# SCAN_BENCH_FORMATS='csv jsonl parquet' (the default) chooses the outputs timed.
 # SCAN_BENCH_DIR=DIR keeps the table in DIR and reuses it when DIR already holds one (making
 # 10M rows takes DuckDB minutes on a busy machine).
 set -euo pipefail
@@ -68,18 +69,24 @@ ratio() {  # a_file b_file: median of the per-round wall and cpu ratios
     "$(paste -d' ' "$1" "$2" | awk '{ print $2 / $5 }' | median)"
 }
 
-for format in csv jsonl parquet; do
+for format in ${SCAN_BENCH_FORMATS:-csv jsonl parquet}; do
   out="$work/out.$format"
   duck_mode=scan
   [ "$format" = csv ] || duck_mode="scan-$format"
   echo "== --format $format"
+  rm -f "$out"
   "$floe" scan b.t --format "$format" --output "$out" 2>/dev/null
   echo "  floe output vs the data files: $($duck same "$format" "$out" "${files[@]}")"
   $duck "$duck_mode" "$out" "${files[@]}"
   echo "  DuckDB output vs the data files: $($duck same "$format" "$out" "${files[@]}")"
   rm -f "$work"/t_*
   for ((i = 0; i < runs; i++)); do
-    if [ -n "$before" ]; then timed "$work/t_before" "$before" scan b.t --format "$format" --output "$out"; fi
+    # floe creates its Parquet output only if absent (invariant 1): each run starts without it.
+    if [ -n "$before" ]; then
+      rm -f "$out"
+      timed "$work/t_before" "$before" scan b.t --format "$format" --output "$out"
+    fi
+    rm -f "$out"
     timed "$work/t_floe" "$floe" scan b.t --format "$format" --output "$out"
     timed "$work/t_duck" $duck "$duck_mode" "$out" "${files[@]}"
   done
