@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/json_text.h"
+#include "types/value_text.h"
 #include "util/utf8.h"
 
 namespace floe::cli {
@@ -67,6 +68,19 @@ void AppendInteger(T v, std::string* out) {
   out->append(buf, end);
 }
 
+// A date, time, timestamp or decimal value as Literal::ToJson's string gives it (value_text.h).
+void AppendTemporalOrDecimal(const Column& c, size_t row, std::string* out) {
+  switch (c.type->id()) {
+    case TypeId::kDate: AppendDate(c.ints[row], out); return;
+    case TypeId::kTime: AppendTimeOfDay(c.longs[row], 1000000, out); return;
+    case TypeId::kTimestamp: AppendTimestamp(c.longs[row], 1000000, false, out); return;
+    case TypeId::kTimestampTz: AppendTimestamp(c.longs[row], 1000000, true, out); return;
+    case TypeId::kTimestampNs: AppendTimestamp(c.longs[row], 1000000000, false, out); return;
+    case TypeId::kTimestampTzNs: AppendTimestamp(c.longs[row], 1000000000, true, out); return;
+    default: AppendDecimal(c.decimals[row], c.type->scale(), out); return;
+  }
+}
+
 }  // namespace
 
 BatchText::BatchText(const std::vector<std::string>& columns, Format format) : format_(format) {
@@ -99,9 +113,21 @@ void BatchText::AppendValue(const Column& c, size_t row, std::string* out) const
         AppendJsonString(c.BytesAt(row), out);
       }
       return;
+    case TypeId::kDate:
+    case TypeId::kTime:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+    case TypeId::kTimestampNs:
+    case TypeId::kTimestampTzNs:
+    case TypeId::kDecimal:
+      // Text of digits, '-', ':', '.', 'T' and '+': never quoted in CSV, never escaped in JSON.
+      if (!csv) out->push_back('"');
+      AppendTemporalOrDecimal(c, row, out);
+      if (!csv) out->push_back('"');
+      return;
     default: break;
   }
-  // The other types as the row listing shows them (dates, timestamps, decimals: strings).
+  // The other types as the row listing shows them (floats as JSON numbers, UUIDs, hex bytes).
   nlohmann::json value = c.Get(row).ToJson();
   if (value.is_string()) {
     const auto& text = value.get_ref<const std::string&>();
@@ -131,10 +157,9 @@ void BatchText::Append(const ColumnBatch& batch, size_t begin, size_t end, std::
 namespace floe::cli {
 
 void BatchText::Write(const ColumnBatch& batch, size_t rows, std::ostream& out, std::string* scratch) const {
-  constexpr size_t kRowsPerWrite = 16384;  // bounds the text buffer
-  for (size_t begin = 0; begin < rows; begin += kRowsPerWrite) {
+  for (size_t begin = 0; begin < rows; begin += kRowsPerSlice) {
     scratch->clear();
-    Append(batch, begin, std::min(rows, begin + kRowsPerWrite), scratch);
+    Append(batch, begin, std::min(rows, begin + kRowsPerSlice), scratch);
     out.write(scratch->data(), static_cast<std::streamsize>(scratch->size()));
   }
 }

@@ -22,12 +22,13 @@ void AppendCsvField(std::string_view s, std::string* out);
 class BatchText {
  public:
   enum class Format { kCsv, kJsonl };
+  // Rows formatted into one piece of text at a time: bounds the text buffer whatever the batch.
+  static constexpr size_t kRowsPerSlice = 16384;
   BatchText(const std::vector<std::string>& columns, Format format);
 
   // Rows [begin, end) of `batch` (its columns parallel to `columns`), one line each, onto *out.
   void Append(const ColumnBatch& batch, size_t begin, size_t end, std::string* out) const;
-  // Rows [0, rows) of `batch` onto `out`, through `scratch` a few thousand rows at a time
-  // (so the text buffer stays small whatever the batch).
+  // Rows [0, rows) of `batch` onto `out`, through `scratch` kRowsPerSlice rows at a time.
   void Write(const ColumnBatch& batch, size_t rows, std::ostream& out, std::string* scratch) const;
 
  private:

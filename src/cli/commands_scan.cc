@@ -14,6 +14,7 @@
 #include "scan/metadata_tables.h"
 #include "scan/snapshot_selection.h"
 #include "scan/table_scan.h"
+#include "scan/task_stream.h"
 #include "types/temporal.h"
 
 namespace floe::cli {
@@ -61,6 +62,12 @@ std::vector<nlohmann::json> RowAsJson(const ColumnBatch& batch, size_t row) {
   }
   return out;
 }
+
+// Rows formatted as text on a reading thread, waiting to be written.
+struct TextPart {
+  size_t rows = 0;
+  std::string text;
+};
 
 struct ScanArgs {
   std::string table;
@@ -149,35 +156,52 @@ int RunScan(CliContext& ctx, const ScanArgs& args) {
   if (streaming && !parquet) PrintListing(listing, *format, *out);  // the CSV header (jsonl prints nothing)
   const BatchText batch_text(listing.columns,
                              *format == OutputFormat::kCsv ? BatchText::Format::kCsv : BatchText::Format::kJsonl);
-  std::string text;
   int64_t emitted = 0;
   bool output_failed = false;  // an error of the output, not of the table's files
-  // Tasks are read several at once (ReadTasks); rows arrive here in task order.
-  auto emit = [&](size_t, ColumnBatch&& rows) -> Result<bool> {
-    if (args.limit >= 0 && emitted >= args.limit) return false;
-    size_t take = rows.num_rows;
-    if (args.limit >= 0) take = std::min<size_t>(take, static_cast<size_t>(args.limit - emitted));
-    if (parquet) {
-      if (take < rows.num_rows) {
-        std::vector<uint8_t> keep(rows.num_rows, 0);
-        std::fill(keep.begin(), keep.begin() + take, 1);
-        rows = rows.Filter(keep);
-      }
-      if (auto st = writer->Write(rows); !st) {
-        output_failed = true;
-        return std::unexpected(st.error());
-      }
-    } else if (streaming) {
-      batch_text.Write(rows, take, *out, &text);
-    } else {
-      for (size_t r = 0; r < take; ++r) listing.rows.push_back(RowAsJson(rows, r));
-    }
-    emitted += static_cast<int64_t>(take);
-    return args.limit < 0 || emitted < args.limit;
-  };
-  if (auto st = ReadTasks(*table->io, table->metadata, *plan, options->read_parallelism, emit); !st) {
-    if (output_failed) return ctx.Fail(st.error());
-    return ctx.Fail(ExplainMissingFile(ctx, *table, *options, st.error()));
+  // The plan's limit caps the rows read (StreamTasks), so every row that arrives is printed.
+  Status read = Ok();
+  if (streaming && !parquet) {
+    // CSV / JSON lines are formatted on the reading threads, a slice of rows at a time; this
+    // thread only writes the text, in task order.
+    read = StreamTasks<TextPart>(
+        *table->io, table->metadata, *plan, options->read_parallelism,
+        [&](ColumnBatch&& rows, const PartSink<TextPart>& emit) -> Status {
+          for (size_t begin = 0; begin < rows.num_rows; begin += BatchText::kRowsPerSlice) {
+            size_t end = std::min(rows.num_rows, begin + BatchText::kRowsPerSlice);
+            TextPart part{.rows = end - begin};
+            batch_text.Append(rows, begin, end, &part.text);
+            if (!emit(std::move(part))) break;
+          }
+          return Ok();
+        },
+        [&](TextPart&& part) -> Result<bool> {
+          out->write(part.text.data(), static_cast<std::streamsize>(part.text.size()));
+          emitted += static_cast<int64_t>(part.rows);
+          return true;
+        });
+  } else {
+    read = StreamTasks<ColumnBatch>(
+        *table->io, table->metadata, *plan, options->read_parallelism,
+        [](ColumnBatch&& rows, const PartSink<ColumnBatch>& emit) -> Status {
+          emit(std::move(rows));
+          return Ok();
+        },
+        [&](ColumnBatch&& rows) -> Result<bool> {
+          if (parquet) {
+            if (auto st = writer->Write(rows); !st) {
+              output_failed = true;
+              return std::unexpected(st.error());
+            }
+          } else {
+            for (size_t r = 0; r < rows.num_rows; ++r) listing.rows.push_back(RowAsJson(rows, r));
+          }
+          emitted += static_cast<int64_t>(rows.num_rows);
+          return true;
+        });
+  }
+  if (!read) {
+    if (output_failed) return ctx.Fail(read.error());
+    return ctx.Fail(ExplainMissingFile(ctx, *table, *options, read.error()));
   }
   if (parquet) {
     auto metrics = writer->Close();

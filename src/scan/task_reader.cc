@@ -11,10 +11,13 @@
 #include "scan/file_source.h"
 #include "scan/ordered_reads.h"
 #include "scan/table_scan.h"
+#include "scan/task_stream.h"
 
 namespace floe {
 
 namespace {
+
+constexpr int64_t kStreamBatchRows = int64_t{1} << 16;  // rows a streamed read decodes per batch
 
 bool TypeHolds(const Type& type, int id) {
   for (const auto& f : type.fields())
@@ -139,12 +142,21 @@ void CollectIds(const Type& type, std::set<int>* ids) {
   }
 }
 
-// `positions`, when given, receives the file position of each returned row. `max_rows` >= 0
-// returns only the first that many rows, reading no row group (and, for flat columns, no
-// page) past them.
-Result<ColumnBatch> ReadTaskCached(FileIO& io, const TableMetadata& table, const FileScanTask& task,
-                                   const Schema& projection, DeleteFileCache* cache,
-                                   std::vector<int64_t>* positions = nullptr, int64_t max_rows = -1) {
+// How ReadBatches reads a task's row groups.
+struct BatchReading {
+  std::vector<int64_t>* positions = nullptr;  // when given, receives each returned row's file position
+  int64_t max_rows = -1;  // >= 0: only the first that many rows, no row group (for flat columns no page) past them
+  // Flat columns are decoded a few pages at a time (RowGroupStream) instead of a row group at
+  // once, so that memory holds a batch, not a row group. A limited read always streams.
+  bool stream_pages = false;
+};
+
+// The task's rows, deletes and residual applied, in the projection's shape, to `emit` one
+// non-empty batch at a time in file order; `emit` returning false stops the read.
+Status ReadBatches(FileIO& io, const TableMetadata& table, const FileScanTask& task, const Schema& projection,
+                   DeleteFileCache* cache, const BatchReading& how, const std::function<bool(ColumnBatch&&)>& emit) {
+  std::vector<int64_t>* positions = how.positions;
+  const int64_t max_rows = how.max_rows;
   const DataFile& file = task.file;
   if (file.content != FileContent::kData) return InvalidArgument("scan task file " + file.file_path + " is not a data file");
   if (file.file_format != FileFormat::kParquet)
@@ -186,8 +198,9 @@ Result<ColumnBatch> ReadTaskCached(FileIO& io, const TableMetadata& table, const
   }
 
   // One batch of the file's rows, `start` the file position of its first (rows contiguous):
-  // deletes and the residual applied, then shaped to the projection and appended to `out`.
-  ColumnBatch out(projection.fields());
+  // deletes and the residual applied, then shaped to the projection and emitted.
+  int64_t returned = 0;  // rows emitted
+  bool stopped = false;  // emit said stop
   auto take = [&](ColumnBatch&& batch, int64_t start) -> Status {
     for (size_t i = 0; i < constants.size(); ++i) {
       if (!constants[i]) continue;
@@ -203,7 +216,7 @@ Result<ColumnBatch> ReadTaskCached(FileIO& io, const TableMetadata& table, const
       for (size_t r = 0; r < keep.size(); ++r) keep[r] &= (*match)[r];
     }
     if (max_rows >= 0) {  // rows past the limit are not returned
-      int64_t room = max_rows - static_cast<int64_t>(out.num_rows);
+      int64_t room = max_rows - returned;
       for (size_t r = 0; r < keep.size(); ++r)
         if (keep[r] && room-- <= 0) keep[r] = 0;
     }
@@ -219,20 +232,20 @@ Result<ColumnBatch> ReadTaskCached(FileIO& io, const TableMetadata& table, const
     for (size_t i = 0; i < projection.fields().size(); ++i) {
       const NestedField& want = projection.fields()[i];
       int index = kept.ColumnIndexById(want.id);
-      shaped.columns[i] = ProjectColumn(kept.columns[index], kept.fields[index], want);
+      Column& column = kept.columns[index];  // each projected field is read once: moved, not copied
+      const bool pruned = kept.fields[index].type->id() == TypeId::kStruct && !kept.fields[index].type->Equals(*want.type);
+      shaped.columns[i] = pruned ? ProjectColumn(column, kept.fields[index], want) : std::move(column);
     }
-    if (out.num_rows == 0) {
-      out = std::move(shaped);
-    } else {
-      out.Append(shaped);
-    }
+    if (shaped.num_rows == 0) return Ok();
+    returned += static_cast<int64_t>(shaped.num_rows);
+    stopped = !emit(std::move(shaped));
     return Ok();
   };
-  auto have_enough = [&] { return max_rows >= 0 && static_cast<int64_t>(out.num_rows) >= max_rows; };
+  auto have_enough = [&] { return stopped || (max_rows >= 0 && returned >= max_rows); };
   // A limited read of flat columns streams each row group a few pages at a time and stops as
   // soon as it has its rows; with nothing to drop rows (no residual, no deletes) it does not
   // even decode the pages past the rows it needs.
-  const bool stream = max_rows >= 0 && parquet::RowGroupStream::CanStream(read_schema);
+  const bool stream = (max_rows >= 0 || how.stream_pages) && parquet::RowGroupStream::CanStream(read_schema);
 
   int64_t first_position = 0;  // file position of the row group's first row
   for (int rg = 0; rg < pq->num_row_groups() && !have_enough(); ++rg) {
@@ -247,9 +260,13 @@ Result<ColumnBatch> ReadTaskCached(FileIO& io, const TableMetadata& table, const
       parquet::StreamOptions so;
       so.predicate = pushdown;
       const bool exact = !has_residual && deletes.empty();
-      int64_t need = max_rows - static_cast<int64_t>(out.num_rows);
-      if (exact) so.row_end = std::min(rg_rows, need);
-      so.batch_rows = static_cast<size_t>(std::clamp<int64_t>(need, 1024, int64_t{1} << 16));
+      if (max_rows >= 0) {
+        int64_t need = max_rows - returned;
+        if (exact) so.row_end = std::min(rg_rows, need);
+        so.batch_rows = static_cast<size_t>(std::clamp<int64_t>(need, 1024, kStreamBatchRows));
+      } else {
+        so.batch_rows = kStreamBatchRows;
+      }
       auto opened = parquet::RowGroupStream::Open(pq, rg, read_schema, so);
       if (!opened) return std::unexpected(opened.error().WithContext("reading data file " + file.file_path));
       ColumnBatch batch(read_schema.fields());
@@ -270,10 +287,32 @@ Result<ColumnBatch> ReadTaskCached(FileIO& io, const TableMetadata& table, const
     if (!read) return std::unexpected(read.error().WithContext("reading data file " + file.file_path));
     FLOE_RETURN_IF_ERROR(take(std::move(*read), start));
   }
+  return Ok();
+}
+
+// The task's rows as one batch.
+Result<ColumnBatch> ReadTaskCached(FileIO& io, const TableMetadata& table, const FileScanTask& task,
+                                   const Schema& projection, DeleteFileCache* cache,
+                                   std::vector<int64_t>* positions = nullptr, int64_t max_rows = -1) {
+  ColumnBatch out(projection.fields());
+  FLOE_RETURN_IF_ERROR(ReadBatches(io, table, task, projection, cache, {.positions = positions, .max_rows = max_rows},
+                                   [&](ColumnBatch&& rows) {
+                                     if (out.num_rows == 0) {
+                                       out = std::move(rows);
+                                     } else {
+                                       out.Append(rows);
+                                     }
+                                     return true;
+                                   }));
   return out;
 }
 
 }  // namespace
+
+Status ReadTaskBatches(FileIO& io, const TableMetadata& table, const FileScanTask& task, const Schema& projection,
+                       DeleteFileCache* cache, int64_t max_rows, const std::function<bool(ColumnBatch&&)>& emit) {
+  return ReadBatches(io, table, task, projection, cache, {.max_rows = max_rows, .stream_pages = true}, emit);
+}
 
 Result<ColumnBatch> ReadTask(FileIO& io, const TableMetadata& table, const FileScanTask& task, const Schema& projection) {
   return ReadTaskCached(io, table, task, projection, nullptr);

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "types/temporal.h"
+#include "types/value_text.h"
 #include "util/strings.h"
 
 namespace floe {
@@ -71,12 +72,9 @@ std::string Int128ToString(__int128 v) {
 }
 
 std::string DecimalToString(__int128 unscaled, int scale) {
-  std::string digits = Int128ToString(unscaled < 0 ? -unscaled : unscaled);
-  if (scale > 0) {
-    if (static_cast<int>(digits.size()) <= scale) digits = std::string(scale - digits.size() + 1, '0') + digits;
-    digits.insert(digits.size() - scale, ".");
-  }
-  return (unscaled < 0 ? "-" : "") + digits;
+  std::string out;
+  AppendDecimal(unscaled, scale, &out);
+  return out;
 }
 
 Result<__int128> ParseDecimal(std::string_view text, int precision, int scale) {

@@ -3,7 +3,8 @@
 #include <algorithm>
 
 #include <cctype>
-#include <cstdio>
+
+#include "types/value_text.h"
 
 namespace floe {
 
@@ -150,39 +151,20 @@ Result<int64_t> ParseTimestamp(std::string_view text, int64_t units_per_second, 
 }
 
 std::string FormatDate(int32_t days) {
-  int y;
-  unsigned m, d;
-  CivilFromDays(days, &y, &m, &d);
-  char buf[32];
-  std::snprintf(buf, sizeof buf, y >= 0 ? "%04d-%02u-%02u" : "%05d-%02u-%02u", y, m, d);
-  return buf;
+  std::string out;
+  AppendDate(days, &out);
+  return out;
 }
 
-namespace {
-std::string FormatTimeOfDay(int64_t value, int64_t units_per_second) {
-  int64_t seconds = value / units_per_second;
-  int64_t fraction = value % units_per_second;
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%02lld:%02lld:%02lld", static_cast<long long>(seconds / 3600),
-                static_cast<long long>(seconds / 60 % 60), static_cast<long long>(seconds % 60));
-  std::string out = buf;
-  if (units_per_second == 1000000) {
-    std::snprintf(buf, sizeof buf, ".%06lld", static_cast<long long>(fraction));
-  } else {
-    std::snprintf(buf, sizeof buf, ".%09lld", static_cast<long long>(fraction));
-  }
-  return out + buf;
+std::string FormatTimeMicros(int64_t micros) {
+  std::string out;
+  AppendTimeOfDay(micros, 1000000, &out);
+  return out;
 }
-}  // namespace
-
-std::string FormatTimeMicros(int64_t micros) { return FormatTimeOfDay(micros, 1000000); }
 
 std::string FormatTimestamp(int64_t value, int64_t units_per_second, bool with_zone) {
-  int64_t per_day = 86400 * units_per_second;
-  int64_t days = FloorDiv(value, per_day);
-  int64_t rest = value - days * per_day;
-  std::string out = FormatDate(static_cast<int32_t>(days)) + "T" + FormatTimeOfDay(rest, units_per_second);
-  if (with_zone) out += "+00:00";
+  std::string out;
+  AppendTimestamp(value, units_per_second, with_zone, &out);
   return out;
 }
 

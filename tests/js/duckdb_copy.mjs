@@ -4,6 +4,10 @@
 //        node duckdb_copy.mjs copy SRC OUT                     COPY (SELECT * FROM SRC) TO OUT (zstd)
 //        node duckdb_copy.mjs copy-partitioned SRC OUT_DIR      the same, one folder of files per country
 //        node duckdb_copy.mjs scan OUT.csv FILE...             COPY (SELECT * FROM read_parquet([...])) TO OUT.csv
+//        node duckdb_copy.mjs scan-jsonl OUT FILE...           the same TO newline-delimited JSON
+//        node duckdb_copy.mjs scan-parquet OUT FILE...         the same TO Parquet (zstd, floe's default codec)
+//        node duckdb_copy.mjs same csv|jsonl|parquet OUT FILE... prints 'rows N missing M extra E': OUT's rows
+//                                                              against the files' (EXCEPT ALL both ways)
 //        node duckdb_copy.mjs noop                             start node and DuckDB only (the floor of the others)
 // The rows are those of tests/js/parquet_duckdb_bench.mjs: order_id, country (3 values),
 // amount_cents, ts.
@@ -28,7 +32,7 @@ if (mode === 'make') {
            make_timestamp(1704067200000000 + i * 1000) AS ts
     FROM c ORDER BY i`);
   await con.run(`COPY src TO ${quote(parquet)} (FORMAT parquet, COMPRESSION uncompressed)`);
-  await con.run(`COPY src TO ${quote(csv)} (FORMAT csv, HEADER)`);
+  if (csv !== '-') await con.run(`COPY src TO ${quote(csv)} (FORMAT csv, HEADER)`);
 } else if (mode === 'copy') {
   const [src, out] = args;
   await con.run(`COPY (SELECT * FROM ${quote(src)}) TO ${quote(out)} (FORMAT parquet, COMPRESSION zstd)`);
@@ -40,6 +44,26 @@ if (mode === 'make') {
   const [out, ...files] = args;
   const list = files.map(quote).join(', ');
   await con.run(`COPY (SELECT * FROM read_parquet([${list}])) TO ${quote(out)} (FORMAT csv, HEADER)`);
+} else if (mode === 'scan-jsonl' || mode === 'scan-parquet') {
+  const [out, ...files] = args;
+  const list = files.map(quote).join(', ');
+  const format = mode === 'scan-jsonl' ? 'FORMAT json' : 'FORMAT parquet, COMPRESSION zstd';
+  await con.run(`COPY (SELECT * FROM read_parquet([${list}])) TO ${quote(out)} (${format})`);
+} else if (mode === 'same') {
+  // The output read back with the data files' column types, compared as multisets of rows.
+  const [format, out, ...files] = args;
+  const list = files.map(quote).join(', ');
+  const want = `SELECT * FROM read_parquet([${list}])`;
+  const typed = await con.runAndReadAll(`DESCRIBE ${want}`);
+  const columns = typed.getRowObjects().map((r) => `${quote(r.column_name)}: ${quote(r.column_type)}`).join(', ');
+  const got = format === 'csv' ? `SELECT * FROM read_csv(${quote(out)}, header = true, columns = {${columns}})`
+    : format === 'jsonl' ? `SELECT * FROM read_json(${quote(out)}, format = 'newline_delimited', columns = {${columns}})`
+    : `SELECT * FROM read_parquet(${quote(out)})`;
+  const count = async (sql) => (await con.runAndReadAll(sql)).getRows()[0][0];
+  const rows = await count(`SELECT count(*) FROM (${got})`);
+  const missing = await count(`SELECT count(*) FROM (${want} EXCEPT ALL ${got})`);
+  const extra = await count(`SELECT count(*) FROM (${got} EXCEPT ALL ${want})`);
+  console.log(`rows ${rows} missing ${missing} extra ${extra}`);
 } else if (mode === 'noop') {
   await con.run('SELECT 1');
 } else {
