@@ -7,6 +7,7 @@
 #include <thread>
 #include <utility>
 
+#include "catalog/commit.h"
 #include "catalog/document_namer.h"
 #include "catalog/intent_store.h"
 #include "catalog/rest/rest_catalog.h"
@@ -137,7 +138,10 @@ class CommitEngine {
   void FindTurns();
   // Waits for this commit's turn on each table (table_turns.h); whether a base loaded before
   // is stale because an attempt of this process landed since.
-  bool TakeTurns(std::vector<TableTurns::Turn>& turns);
+  bool TakeTurns(std::vector<std::pair<Part*, TableTurns::Turn>>& turns);
+  // Tells a catalog whose document is its pointer where the table now is, when an attempt of
+  // this process (through another catalog object) left it there.
+  void StartReloadAt(const Part& part, const std::string& location);
   void RunAttempt(int number);
   void Swap();
   Result<std::vector<SharedTable>> SwapPointers();
@@ -212,14 +216,15 @@ Result<std::vector<CommitOutcome>> CommitEngine::Run() {
 
   for (bool reload = PaceFirstAttempt();; reload = true) {
     // Held from the (re)load to the swap's answer, and on every way out of this attempt.
-    std::vector<TableTurns::Turn> turns;
+    std::vector<std::pair<Part*, TableTurns::Turn>> turns;
     if (TakeTurns(turns)) reload = true;
     if (reload) {
       if (Status loaded = Load(); !loaded) return AllLost(loaded.error());
       if (auto replayed = Replayed()) return *replayed;
     }
     RunAttempt(++report_.attempts);
-    for (auto& turn : turns) turn.End(state_ == AttemptState::kSwapped);
+    for (auto& [part, turn] : turns)
+      turn.End(state_ == AttemptState::kSwapped ? part->landed.metadata_location : std::string());
     if (state_ == AttemptState::kSwapped) return Landed();
     if (state_ == AttemptState::kUnknown) {
       for (const auto& part : parts_) part->files.OutcomeUnknown();
@@ -331,7 +336,7 @@ void CommitEngine::FindTurns() {
   }
 }
 
-bool CommitEngine::TakeTurns(std::vector<TableTurns::Turn>& turns) {
+bool CommitEngine::TakeTurns(std::vector<std::pair<Part*, TableTurns::Turn>>& turns) {
   std::vector<Part*> order;
   for (const auto& part : parts_) {
     if (part->turns) order.push_back(part.get());
@@ -342,11 +347,31 @@ bool CommitEngine::TakeTurns(std::vector<TableTurns::Turn>& turns) {
   const TurnQueue::Party party = appends_together ? static_cast<const void*>(&catalog_) : this;
   bool stale = false;
   for (Part* part : order) {
-    turns.push_back(part->turns->Take(party));
-    stale = stale || turns.back().LandedSince(attempt_start_us_);
-    report_.turn_wait_ms += static_cast<double>(turns.back().waited_us()) / 1000.0;
+    TableTurns::Turn turn = part->turns->Take(party);
+    if (turn.LandedSince(attempt_start_us_)) {
+      stale = true;
+      StartReloadAt(*part, turn.landed_location());
+    }
+    report_.turn_wait_ms += static_cast<double>(turn.waited_us()) / 1000.0;
+    turns.emplace_back(part, std::move(turn));
   }
   return stale;
+}
+
+// On the storage catalog a reload walks forward HEAD by HEAD from the version its catalog
+// object last saw, one round trip per version that landed since; told that the document the
+// last turn left exists (PointerStore::DocumentTaken), it GETs that one at once. Only for a
+// document in this table's own metadata folder (turns are keyed by uuid, which two tables
+// may share).
+void CommitEngine::StartReloadAt(const Part& part, const std::string& location) {
+  auto* store = dynamic_cast<PointerStore*>(&catalog_);
+  if (!store || !store->DocumentIsPointer() || location.empty()) return;
+  const std::string& ours = part.table.metadata_location;
+  const size_t folder = ours.rfind('/');
+  if (folder == std::string::npos || location.size() <= folder || location.compare(0, folder + 1, ours, 0, folder + 1) != 0 ||
+      location.find('/', folder + 1) != std::string::npos)
+    return;
+  store->DocumentTaken(part.plan.id(), location);
 }
 
 void CommitEngine::RunAttempt(int number) {

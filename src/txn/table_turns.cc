@@ -72,9 +72,10 @@ int64_t TurnQueue::WaitUntil(uint64_t id) const {
   return it == waiting_.begin() ? std::min(give_up, it->front_us + limit) : give_up;
 }
 
-void TurnQueue::Leave(const Grant& grant, int64_t now, bool landed) {
-  if (landed) {
+void TurnQueue::Leave(const Grant& grant, int64_t now, const std::string& landed_location) {
+  if (!landed_location.empty()) {
     last_landed_us_ = std::max(last_landed_us_, now);
+    last_landed_location_ = landed_location;
     const int64_t took = std::max<int64_t>(now - grant.start_us, 0);
     turn_us_ = turn_us_ == 0 ? took : (3 * turn_us_ + took) / 4;
   }
@@ -113,18 +114,19 @@ TableTurns::TableTurns(TurnLimits limits, Now now)
 
 TableTurns::Turn& TableTurns::Turn::operator=(Turn&& other) noexcept {
   if (this != &other) {
-    End(false);
+    End();
     turns_ = std::exchange(other.turns_, nullptr);
     grant_ = other.grant_;
     last_landed_us_ = other.last_landed_us_;
+    last_landed_location_ = std::move(other.last_landed_location_);
     waited_us_ = other.waited_us_;
     nested_ = other.nested_;
   }
   return *this;
 }
 
-void TableTurns::Turn::End(bool landed) {
-  if (TableTurns* turns = std::exchange(turns_, nullptr)) turns->End(*this, landed);
+void TableTurns::Turn::End(const std::string& landed_location) {
+  if (TableTurns* turns = std::exchange(turns_, nullptr)) turns->End(*this, landed_location);
 }
 
 TableTurns::Turn TableTurns::Take(TurnQueue::Party party) {
@@ -148,14 +150,15 @@ TableTurns::Turn TableTurns::Take(TurnQueue::Party party) {
   turn.turns_ = this;
   turn.waited_us_ = grant->start_us - entered;
   turn.last_landed_us_ = queue_.last_landed_us();
+  turn.last_landed_location_ = queue_.last_landed_location();
   held_turns.push_back(this);
   return turn;
 }
 
-void TableTurns::End(Turn& turn, bool landed) {
+void TableTurns::End(Turn& turn, const std::string& landed_location) {
   {
     std::lock_guard lock(mu_);
-    queue_.Leave(turn.grant_, now_(), landed);
+    queue_.Leave(turn.grant_, now_(), landed_location);
   }
   if (auto it = std::find(held_turns.begin(), held_turns.end(), this); it != held_turns.end()) held_turns.erase(it);
   changed_.notify_all();

@@ -71,11 +71,14 @@ class TurnQueue {
   std::optional<Grant> TryAdmit(uint64_t id, int64_t now);
   // The latest time until which TryAdmit(id, ...) keeps saying no unless a turn ends.
   int64_t WaitUntil(uint64_t id) const;
-  // The attempt granted `grant` has ended (`landed`: its swap took effect).
-  void Leave(const Grant& grant, int64_t now, bool landed);
+  // The attempt granted `grant` has ended; `landed_location`: its swap took effect and left
+  // the table at that metadata document (empty: it did not land).
+  void Leave(const Grant& grant, int64_t now, const std::string& landed_location);
 
   // The time of the last attempt that landed (-1: none yet): a base loaded before it is stale.
   int64_t last_landed_us() const { return last_landed_us_; }
+  // The metadata document the last attempt that landed left the table at.
+  const std::string& last_landed_location() const { return last_landed_location_; }
   int64_t TurnLimitUs() const;
   bool idle() const { return holders_ == 0 && waiting_.empty(); }
 
@@ -100,6 +103,7 @@ class TurnQueue {
   int holders_ = 0;  // attempts of the current turn still running
   int64_t turn_us_ = 0;  // mean duration of recent turns that landed
   int64_t last_landed_us_ = -1;
+  std::string last_landed_location_;
 };
 
 class TableTurns {
@@ -120,12 +124,14 @@ class TableTurns {
     Turn() = default;
     Turn(Turn&& other) noexcept { *this = std::move(other); }
     Turn& operator=(Turn&& other) noexcept;
-    ~Turn() { End(false); }
-    // Ends the turn; `landed`: the attempt's swap took effect. Later calls do nothing.
-    void End(bool landed);
+    ~Turn() { End(); }
+    // Ends the turn; `landed_location`: the attempt's swap took effect and left the table at
+    // that document (empty: it did not land). Later calls do nothing.
+    void End(const std::string& landed_location = {});
     // Whether an attempt on the table landed after `us` (a base loaded then is stale) as far
-    // as this process knows, when the turn began.
+    // as this process knows, when the turn began, and the document it left the table at.
     bool LandedSince(int64_t us) const { return last_landed_us_ > us; }
+    const std::string& landed_location() const { return last_landed_location_; }
     int64_t waited_us() const { return waited_us_; }
     // The thread already held a turn on the table: this one was granted without waiting.
     bool nested() const { return nested_; }
@@ -135,6 +141,7 @@ class TableTurns {
     TableTurns* turns_ = nullptr;  // null once ended (or for a nested turn, never set)
     TurnQueue::Grant grant_;
     int64_t last_landed_us_ = -1;
+    std::string last_landed_location_;
     int64_t waited_us_ = 0;
     bool nested_ = false;
   };
@@ -143,7 +150,7 @@ class TableTurns {
   Turn Take(TurnQueue::Party party);
 
  private:
-  void End(Turn& turn, bool landed);
+  void End(Turn& turn, const std::string& landed_location);
 
   Now now_;
   std::mutex mu_;

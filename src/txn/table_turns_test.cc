@@ -34,13 +34,13 @@ TEST(TurnQueue, AnIdleTableOrItsOwnPartysTurnStartsAtOnceAndAnotherPartyWaits) {
   EXPECT_EQ(a2->turn, a1->turn);
   const uint64_t b = q.Enter(kTurnB, 2);
   EXPECT_FALSE(q.TryAdmit(b, 3));
-  q.Leave(*a1, 10, true);
+  q.Leave(*a1, 10, "landed.metadata.json");
   EXPECT_FALSE(q.TryAdmit(b, 11));  // one attempt of A still runs
-  q.Leave(*a2, 12, true);
+  q.Leave(*a2, 12, "landed.metadata.json");
   const auto b1 = q.TryAdmit(b, 13);
   ASSERT_TRUE(b1);
   EXPECT_NE(b1->turn, a1->turn);
-  q.Leave(*b1, 20, false);
+  q.Leave(*b1, 20, "");
   EXPECT_TRUE(q.idle());
 }
 
@@ -52,7 +52,7 @@ TEST(TurnQueue, PartiesGoInArrivalOrderAndAPartysWaitersGoTogether) {
   // Someone waits, so A's second attempt does not join A's turn: it queues.
   EXPECT_FALSE(q.TryAdmit(a2, 5));
   EXPECT_FALSE(q.TryAdmit(c, 5));
-  q.Leave(*a, 10, true);
+  q.Leave(*a, 10, "landed.metadata.json");
   // B's turn: both of B's waiters, the second past C and A in the queue.
   const auto first_b = q.TryAdmit(b1, 11);
   ASSERT_TRUE(first_b);
@@ -61,13 +61,13 @@ TEST(TurnQueue, PartiesGoInArrivalOrderAndAPartysWaitersGoTogether) {
   EXPECT_EQ(second_b->turn, first_b->turn);
   EXPECT_FALSE(q.TryAdmit(c, 12));
   EXPECT_FALSE(q.TryAdmit(a2, 12));
-  q.Leave(*first_b, 20, true);
+  q.Leave(*first_b, 20, "landed.metadata.json");
   EXPECT_FALSE(q.TryAdmit(c, 21));
-  q.Leave(*second_b, 22, true);
+  q.Leave(*second_b, 22, "landed.metadata.json");
   EXPECT_FALSE(q.TryAdmit(a2, 23));  // C arrived first
   const auto c1 = q.TryAdmit(c, 23);
   ASSERT_TRUE(c1);
-  q.Leave(*c1, 30, true);
+  q.Leave(*c1, 30, "landed.metadata.json");
   ASSERT_TRUE(q.TryAdmit(a2, 31));
 }
 
@@ -83,9 +83,9 @@ TEST(TurnQueue, AWaiterAtTheFrontTakesOverATurnThatOutlastsItsLimit) {
   EXPECT_NE(b1->turn, a->turn);
   // A's late end no longer ends anyone's turn: C still waits for B.
   const uint64_t c = q.Enter(kTurnC, 2 * kTurnSecond);
-  q.Leave(*a, 2 * kTurnSecond + 1, false);
+  q.Leave(*a, 2 * kTurnSecond + 1, "");
   EXPECT_FALSE(q.TryAdmit(c, 2 * kTurnSecond + 2));
-  q.Leave(*b1, 2 * kTurnSecond + 3, true);
+  q.Leave(*b1, 2 * kTurnSecond + 3, "landed.metadata.json");
   EXPECT_TRUE(q.TryAdmit(c, 2 * kTurnSecond + 4));
 }
 
@@ -113,7 +113,7 @@ TEST(TurnQueue, TheTurnLimitFollowsTheTurnsThatLandedWithinItsBounds) {
     const auto g = q.TryAdmit(q.Enter(kTurnA, t), t);
     ASSERT_TRUE(g);
     t += took;
-    q.Leave(*g, t, true);
+    q.Leave(*g, t, "landed.metadata.json");
   };
   land(500'000);
   EXPECT_EQ(q.TurnLimitUs(), 2 * kTurnSecond);
@@ -123,7 +123,7 @@ TEST(TurnQueue, TheTurnLimitFollowsTheTurnsThatLandedWithinItsBounds) {
   const int64_t landed = q.last_landed_us();
   const auto g = q.TryAdmit(q.Enter(kTurnA, t), t);
   ASSERT_TRUE(g);
-  q.Leave(*g, t + 1, false);
+  q.Leave(*g, t + 1, "");
   EXPECT_EQ(q.last_landed_us(), landed);
   EXPECT_EQ(q.TurnLimitUs(), 30 * kTurnSecond);
 }
@@ -137,17 +137,18 @@ TEST(TableTurns, AnotherPartyWaitsForTheTurnButTheHoldingThreadDoesNot) {
   EXPECT_FALSE(a.nested());
   TableTurns::Turn nested = turns.Take(kTurnB);
   EXPECT_TRUE(nested.nested());
-  nested.End(true);
+  nested.End("v2.metadata.json");
   std::atomic<bool> b_started{false};
   std::thread other([&] {
     TableTurns::Turn b = turns.Take(kTurnB);
     b_started = true;
     EXPECT_GT(b.waited_us(), 0);
-    EXPECT_TRUE(b.LandedSince(0));  // A landed while it waited
+    EXPECT_TRUE(b.LandedSince(0));  // A landed while it waited, and left the table here:
+    EXPECT_EQ(b.landed_location(), "v3.metadata.json");
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_FALSE(b_started.load());
-  a.End(true);
+  a.End("v3.metadata.json");
   other.join();
   EXPECT_TRUE(b_started.load());
 }
