@@ -7,9 +7,11 @@
 //   scan     reading every row of a 100-file table (by a FileIO of its own, as another reader),
 //            one file at a time (read_parallelism 1) and with the default (8 files in flight)
 // each as milliseconds and as a multiple of the round trip, and the requests each commit sent;
-// then, per delay, 8 writers (threads, each with its own catalog and S3 FileIO, as processes)
-// appending to one table on the storage catalog against 1 writer's rate, with what the racing
-// costs: attempts, backoff and requests per landed commit.
+// then, per delay, 8 writers (threads, each with its own catalog and S3 FileIO) appending to one
+// table on the storage catalog against 1 writer's rate, with what the racing costs: attempts,
+// waits and requests per landed commit. The 8 run twice: racing as separate processes would
+// (CommitOptions::take_turns off, the commit engine before txn/table_turns.h), then taking
+// turns as threads of one process now do.
 //
 //   bash scripts/s3.sh start && set -a && . build/s3.env && set +a
 //   ./build/s3_bench            (FLOE_BENCH_COMMITS=N commits per catalog and delay, default 8;
@@ -83,6 +85,7 @@ struct Contention {
   int commits = 0;
   int attempts = 0;              // every attempt of every commit
   double backoff_ms = 0;         // summed over all writers
+  double turn_wait_ms = 0;       // waits for the other writers' turns, summed over all writers
   double attempt_ms = 0;         // the mean attempt: a commit's time without its waits, per attempt
   S3RequestCounts requests;      // every request of every writer
   // Requests of the commits that landed at their first attempt, per such commit, and the
@@ -92,14 +95,14 @@ struct Contention {
 };
 
 
-Contention AppendRace(const std::string& warehouse, const S3Config& config, int writers, int each) {
+Contention AppendRace(const std::string& warehouse, const S3Config& config, int writers, int each, bool turns) {
   struct Writer {
     std::shared_ptr<S3FileIO> io;
     std::unique_ptr<StorageCatalog> catalog;
     std::vector<DataFile> files;
     int failed = 0, attempts = 0, first_try = 0;
     int64_t first_try_requests = 0;
-    double backoff_ms = 0, busy_ms = 0;
+    double backoff_ms = 0, turn_wait_ms = 0, busy_ms = 0;
     S3RequestCounts requests;
   };
   std::vector<Writer> w(writers);
@@ -112,11 +115,13 @@ Contention AppendRace(const std::string& warehouse, const S3Config& config, int 
   const int64_t t = MonotonicMicros();
   std::vector<std::thread> threads;
   for (Writer& writer : w) {
-    threads.emplace_back([&writer] {
+    threads.emplace_back([&writer, turns] {
+      CommitOptions options;
+      options.take_turns = turns;
       for (DataFile& file : writer.files) {
         FilesOperation op(FastAppend({file}));
         const S3RequestCounts before = writer.io->RequestCounts();
-        auto report = CommitOperation(*writer.catalog, kTable, op);
+        auto report = CommitOperation(*writer.catalog, kTable, op, options);
         const S3RequestCounts sent = writer.io->RequestCounts() - before;
         writer.requests += sent;
         if (!report) {
@@ -125,7 +130,8 @@ Contention AppendRace(const std::string& warehouse, const S3Config& config, int 
         }
         writer.attempts += report->attempts;
         writer.backoff_ms += report->backoff_ms;
-        writer.busy_ms += report->total_ms - report->backoff_ms;
+        writer.turn_wait_ms += report->turn_wait_ms;
+        writer.busy_ms += report->total_ms - report->backoff_ms - report->turn_wait_ms;
         if (report->attempts == 1) {
           ++writer.first_try;
           writer.first_try_requests += sent.Total();
@@ -144,6 +150,7 @@ Contention AppendRace(const std::string& warehouse, const S3Config& config, int 
     failed += writer.failed;
     c.attempts += writer.attempts;
     c.backoff_ms += writer.backoff_ms;
+    c.turn_wait_ms += writer.turn_wait_ms;
     busy_ms += writer.busy_ms;
     first_try += writer.first_try;
     first_try_requests += writer.first_try_requests;
@@ -287,9 +294,9 @@ int Main() {
   std::printf("\nserver time per request (a HEAD without delay, median of 20): %.1f ms\n", service_ms);
   const int each = std::getenv("FLOE_BENCH_RACE_COMMITS") ? std::atoi(std::getenv("FLOE_BENCH_RACE_COMMITS"))
                                                           : std::max(2, commits / 2);
-  std::printf("\n| delay | writers | commits/s (x 1 writer) | attempts per commit | backoff ms per commit | "
+  std::printf("\n| delay | writers | commits/s (x 1 writer) | attempts per commit | ms per attempt | waits ms per commit | turn waits ms per commit | "
               "requests per commit: PUT GET HEAD LIST DELETE(+DeleteObjects) | requests, commit landed at once | "
-              "requests per lost attempt | server busy | server's ceiling (x 1 writer) |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+              "requests per lost attempt | server busy | server's ceiling (x 1 writer) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (int delay : delays) {
     proxy->SetDelayMs(delay);
     const std::string contended = TestS3Prefix("bench-contended");
@@ -298,16 +305,22 @@ int Main() {
       MakeTable(maker);
     }
     double one = 0;
-    for (int writers : {1, 8}) {
-      const Contention c = AppendRace(contended, *config, writers, writers == 1 ? 8 * each : each);
+    struct Run {
+      int writers;
+      bool turns;
+      const char* label;
+    };
+    for (const Run run : {Run{1, true, "1"}, Run{8, false, "8 racing"}, Run{8, true, "8 taking turns"}}) {
+      const int writers = run.writers;
+      const Contention c = AppendRace(contended, *config, writers, writers == 1 ? 8 * each : each, run.turns);
       if (writers == 1) one = c.commits_per_s;
       auto per = [&](int64_t n) { return static_cast<double>(n) / c.commits; };
       // The most commits a server serving one request at a time allows at this run's requests
       // per commit: 1 / (requests per commit x time per request).
       const double ceiling = 1000.0 / (static_cast<double>(c.requests.Total()) / c.commits * service_ms);
-      std::printf("| %d ms | %d | %.1f (%.2fx) | %.2f | %.0f | %.0f | %.1f %.1f %.1f %.1f %.1f | %.1f | %.1f | %.0f%% | %.1f (%.2fx) |\n",
-                  delay, writers, c.commits_per_s, c.commits_per_s / one, static_cast<double>(c.attempts) / c.commits,
-                  c.attempt_ms, c.backoff_ms / c.commits, per(c.requests.put), per(c.requests.get), per(c.requests.head),
+      std::printf("| %d ms | %s | %.1f (%.2fx) | %.2f | %.0f | %.0f | %.0f | %.1f %.1f %.1f %.1f %.1f | %.1f | %.1f | %.0f%% | %.1f (%.2fx) |\n",
+                  delay, run.label, c.commits_per_s, c.commits_per_s / one, static_cast<double>(c.attempts) / c.commits,
+                  c.attempt_ms, c.backoff_ms / c.commits, c.turn_wait_ms / c.commits, per(c.requests.put), per(c.requests.get), per(c.requests.head),
                   per(c.requests.list), per(c.requests.del + c.requests.post), c.first_try_requests, c.per_lost_attempt,
                   100.0 * c.requests.Total() * service_ms / (c.seconds * 1000), ceiling, ceiling / one);
       std::fflush(stdout);

@@ -7,12 +7,14 @@
 #include <thread>
 #include <utility>
 
+#include "catalog/commit.h"
 #include "catalog/document_namer.h"
 #include "catalog/intent_store.h"
 #include "catalog/rest/rest_catalog.h"
 #include "meta/metadata_builder.h"
 #include "txn/commit_pacing.h"
 #include "txn/group_commit.h"
+#include "txn/table_turns.h"
 #include "util/clock.h"
 
 namespace floe {
@@ -96,6 +98,8 @@ struct Part {
   std::unique_ptr<FileNamer> own_names;
   CommitFiles files;
   CommitPacer& pacer;
+  TableTurns* turns = nullptr;  // the table's turns in this process; null on a REST catalog
+  std::string turns_key;        // their key (TableTurns::KeyOf)
   SharedTable table;   // as last loaded; let go of before each swap
   SharedTable landed;  // set when the attempt is swapped
   std::set<int64_t> our_snapshot_ids;
@@ -131,6 +135,13 @@ class CommitEngine {
   void NameUnnamedParts();
   std::optional<std::vector<CommitOutcome>> Replayed();
   bool PaceFirstAttempt();
+  void FindTurns();
+  // Waits for this commit's turn on each table (table_turns.h); whether a base loaded before
+  // is stale because an attempt of this process landed since.
+  bool TakeTurns(std::vector<std::pair<Part*, TableTurns::Turn>>& turns);
+  // Tells a catalog whose document is its pointer where the table now is, when an attempt of
+  // this process (through another catalog object) left it there.
+  void StartReloadAt(const Part& part, const std::string& location);
   void RunAttempt(int number);
   void Swap();
   Result<std::vector<SharedTable>> SwapPointers();
@@ -191,6 +202,7 @@ Result<std::vector<CommitOutcome>> CommitEngine::Run() {
     if (&part == &parts_.front() || policy->num_retries < policy_.num_retries) policy_ = *policy;
   }
   if (auto replayed = Replayed()) return *replayed;
+  FindTurns();
   const int64_t t = MonotonicMicros();
   for (const auto& part : parts_) {
     ctx_.names = part->names;
@@ -203,11 +215,16 @@ Result<std::vector<CommitOutcome>> CommitEngine::Run() {
   report_.write_ms += MillisSince(t);
 
   for (bool reload = PaceFirstAttempt();; reload = true) {
+    // Held from the (re)load to the swap's answer, and on every way out of this attempt.
+    std::vector<std::pair<Part*, TableTurns::Turn>> turns;
+    if (TakeTurns(turns)) reload = true;
     if (reload) {
       if (Status loaded = Load(); !loaded) return AllLost(loaded.error());
       if (auto replayed = Replayed()) return *replayed;
     }
     RunAttempt(++report_.attempts);
+    for (auto& [part, turn] : turns)
+      turn.End(state_ == AttemptState::kSwapped ? part->landed.metadata_location : std::string());
     if (state_ == AttemptState::kSwapped) return Landed();
     if (state_ == AttemptState::kUnknown) {
       for (const auto& part : parts_) part->files.OutcomeUnknown();
@@ -305,6 +322,56 @@ bool CommitEngine::PaceFirstAttempt() {
   report_.backoff_ms += static_cast<double>(wait_us) / 1000.0;
   SleepMicros(wait_us);
   return true;
+}
+
+// Not on a REST catalog: its server groups the requests of a process's threads itself, which
+// needs them to overlap. A single append's party is the catalog object, whose group commit
+// needs the appends of its threads to overlap (txn/group_commit.h); any other commit's is this
+// commit alone.
+void CommitEngine::FindTurns() {
+  if (!options_.take_turns || dynamic_cast<const RestCatalog*>(&catalog_) != nullptr) return;
+  for (const auto& part : parts_) {
+    part->turns_key = TableTurns::KeyOf(*part->table.metadata);
+    part->turns = &TableTurns::For(part->turns_key);
+  }
+}
+
+bool CommitEngine::TakeTurns(std::vector<std::pair<Part*, TableTurns::Turn>>& turns) {
+  std::vector<Part*> order;
+  for (const auto& part : parts_) {
+    if (part->turns) order.push_back(part.get());
+  }
+  // One order for every commit of several tables, so that two of them never wait for each other.
+  std::sort(order.begin(), order.end(), [](const Part* a, const Part* b) { return a->turns_key < b->turns_key; });
+  const bool appends_together = parts_.size() == 1 && options_.coalesce_appends && OnlyAppends();
+  const TurnQueue::Party party = appends_together ? static_cast<const void*>(&catalog_) : this;
+  bool stale = false;
+  for (Part* part : order) {
+    TableTurns::Turn turn = part->turns->Take(party);
+    if (turn.LandedSince(attempt_start_us_)) {
+      stale = true;
+      StartReloadAt(*part, turn.landed_location());
+    }
+    report_.turn_wait_ms += static_cast<double>(turn.waited_us()) / 1000.0;
+    turns.emplace_back(part, std::move(turn));
+  }
+  return stale;
+}
+
+// On the storage catalog a reload walks forward HEAD by HEAD from the version its catalog
+// object last saw, one round trip per version that landed since; told that the document the
+// last turn left exists (PointerStore::DocumentTaken), it GETs that one at once. Only for a
+// document in this table's own metadata folder (turns are keyed by uuid, which two tables
+// may share).
+void CommitEngine::StartReloadAt(const Part& part, const std::string& location) {
+  auto* store = dynamic_cast<PointerStore*>(&catalog_);
+  if (!store || !store->DocumentIsPointer() || location.empty()) return;
+  const std::string& ours = part.table.metadata_location;
+  const size_t folder = ours.rfind('/');
+  if (folder == std::string::npos || location.size() <= folder || location.compare(0, folder + 1, ours, 0, folder + 1) != 0 ||
+      location.find('/', folder + 1) != std::string::npos)
+    return;
+  store->DocumentTaken(part.plan.id(), location);
 }
 
 void CommitEngine::RunAttempt(int number) {

@@ -45,6 +45,10 @@ struct CommitOptions {
   // swap for all of them (txn/group_commit.h); not on a REST catalog, whose server groups
   // them itself. Off: it swaps alone (for measuring).
   bool coalesce_appends = true;
+  // Threads of this process committing to the same table through different Catalog objects
+  // take turns, so that their attempts do not lose races to each other (txn/table_turns.h);
+  // not on a REST catalog. Off: they race as separate processes do (for measuring).
+  bool take_turns = true;
 };
 
 // Commits `operation` to table `id`. On success the report says what happened; on failure the
