@@ -32,6 +32,8 @@
 // always has a winner, so waiting longer saves little work. Waits are jittered from a
 // per-process random seed, so processes do not wake in lock step. The measurements behind
 // these choices are in bench/RESULTS.md ("Commit pacing", "One hot table").
+// Threads on separate catalog objects rarely race each other at all: they take turns on the
+// table (table_turns.h), so the in-process rules matter mostly when a turn is passed by.
 //
 // Thread-safe; one pacer per table key for the life of the process.
 #pragma once
