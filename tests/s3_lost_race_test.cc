@@ -2,10 +2,12 @@
 // storage catalog: between its refused PUT If-None-Match of v<N+1> and its landed retry it
 // reads the winner's document (with the HEAD of v<N+2>, one round trip) and the winner's
 // manifest list, nothing else (no hint, no probe before the read), and once landed it deletes
-// its lost attempt's manifest list in one DeleteObjects request, not a DELETE per file.
+// its lost attempt's manifest list in one DeleteObjects request, not a DELETE per file. And
+// what a turn saves a thread that lost to another thread's commits (below).
 #include <gtest/gtest.h>
 
 #include <set>
+#include <thread>
 
 #include "catalog/catalog_test_env.h"
 #include "catalog/storage/storage_catalog.h"
@@ -77,6 +79,69 @@ TEST(S3LostRace, ALoserReadsOnlyTheWinnersDocumentAndListAndDeletesItsLostListIn
   auto objects = loser_io->ListPrefix(warehouse + "/db/t/metadata/snap-");
   ASSERT_TRUE(objects) << objects.error().ToString();
   for (const auto& object : *objects) EXPECT_TRUE(lists.contains(object.path)) << object.path << " is left over";
+}
+
+// Threads of one process on separate catalog objects take turns (txn/table_turns.h), and a turn
+// hands on where the attempts before it left the table: a writer that lost to five commits of
+// another thread reloads with one GET of the newest document and one HEAD after it, not a HEAD
+// per version landed since. Without turns the same reload walks forward HEAD by HEAD.
+int64_t HeadsOfAReloadPastFiveVersions(bool take_turns) {
+  auto config = TestS3Config();
+  auto other_io = std::make_shared<S3FileIO>(*config);
+  auto writer_io = std::make_shared<S3FileIO>(*config);
+  const std::string warehouse = TestS3Prefix(take_turns ? "turn-reload" : "race-reload");
+  StorageCatalog other("o", warehouse, other_io);
+  StorageCatalog writer("w", warehouse, writer_io);
+  EXPECT_TRUE(other.CreateNamespace(kTable.ns, {}));
+  EXPECT_TRUE(other.CreateTable(kTable, CreateTableRequest{testing_env::SimpleSchema()}));
+  std::vector<DataFile> others;
+  for (int i = 0; i < 5; ++i) others.push_back(OneRowFile(other, 10 + i));
+  DataFile mine = OneRowFile(writer, 1);
+
+  S3RequestCounts at_swap;
+  CommitOptions options;
+  options.take_turns = take_turns;
+  options.before_swap = [&](int attempt) {
+    if (attempt != 1) return;
+    // Another thread commits five times through its own catalog object (v2..v6) before this
+    // swap. With turns it waits for this attempt's turn until the turn limit passes it by.
+    std::thread another([&] {
+      CommitOptions theirs;
+      theirs.take_turns = take_turns;
+      for (const DataFile& f : others) {
+        FilesOperation append(FastAppend({f}));
+        EXPECT_TRUE(CommitOperation(other, kTable, append, theirs));
+      }
+      other.WaitForHintWrite();
+    });
+    another.join();
+    at_swap = writer_io->RequestCounts();
+  };
+  FilesOperation append(FastAppend({mine}));
+  auto report = CommitOperation(writer, kTable, append, options);
+  EXPECT_TRUE(report) << report.error().ToString();
+  if (!report) return -1;
+  writer.WaitForHintWrite();
+  const int64_t heads = (writer_io->RequestCounts() - at_swap).head;
+  EXPECT_EQ(report->attempts, 2);
+  auto table = StorageCatalog("r", warehouse, std::make_shared<S3FileIO>(*config)).LoadTable(kTable);
+  EXPECT_TRUE(table);
+  if (table) {
+    EXPECT_EQ(table->metadata_location, warehouse + "/db/t/metadata/v7.metadata.json");
+    EXPECT_EQ(table->metadata.snapshots.size(), 6u);
+  }
+  return heads;
+}
+
+TEST(S3LostRace, ATurnHandsOnWhereTheTableIsSoAReloadDoesNotWalkEveryVersion) {
+  auto config = TestS3Config();
+  if (!config) GTEST_SKIP() << kNoS3Message;
+  ASSERT_NE(TestS3FileIO(), nullptr) << "cannot reach the test S3 server at " << config->endpoint;
+  const int64_t with_turns = HeadsOfAReloadPastFiveVersions(true);
+  const int64_t racing = HeadsOfAReloadPastFiveVersions(false);
+  EXPECT_GE(with_turns, 0);
+  EXPECT_LE(with_turns, 1) << "the HEAD of v7 only";
+  EXPECT_GE(racing, 4) << "a HEAD per version from v3 on";
 }
 
 }  // namespace
