@@ -277,7 +277,8 @@ Status ParquetFile::WillReadFields(int rg_index, const std::vector<NestedField>&
 
 Result<ColumnBatch> ParquetFile::ReadRowGroup(int index, const Schema& projection, int threads) const {
   if (index < 0 || index >= num_row_groups()) return InvalidArgument(name() + ": no row group " + std::to_string(index));
-  FLOE_RETURN_IF_ERROR(WillReadFields(index, projection.fields()));
+  const std::vector<std::pair<uint64_t, uint64_t>> spans = FieldSpans(index, projection.fields());
+  if (!spans.empty()) FLOE_RETURN_IF_ERROR(source_->WillRead(spans));
   ColumnBatch batch(projection);
   size_t n = projection.fields().size();
   std::vector<Status> status(n);
@@ -295,7 +296,7 @@ Result<ColumnBatch> ParquetFile::ReadRowGroup(int index, const Schema& projectio
   for (const auto& s : status) FLOE_RETURN_IF_ERROR(s);
   // The chunks are decoded into the batch: a file read row group by row group keeps only the
   // one being decoded resident (a 700 MB source file is not all in the process's memory at the end).
-  source_->DoneReading(FieldSpans(index, projection.fields()));
+  source_->DoneReading(spans);
   batch.num_rows = static_cast<size_t>(meta_.row_groups[index].num_rows);
   return batch;
 }
