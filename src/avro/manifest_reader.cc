@@ -454,7 +454,7 @@ Status ManifestReader::DecodeEntry(State& s, Decoder& d, ManifestEntry* out, Dat
               f.content = static_cast<FileContent>(c);
               break;
             }
-            case kFilePath: f.file_path.assign(d.ReadBytesView()); break;  // reuses a reused place's buffer
+            case kFilePath: f.file_path.assign(d.ReadBytesView()); break;  // a place decoded into before keeps its buffer
             case kFileFormat: {
               std::string_view text = d.ReadBytesView();
               if (d.failed()) break;
