@@ -21,7 +21,7 @@ json BoundToJson(const TypePtr& type, const std::string& bytes) {
 }
 
 template <typename V>
-json IdMap(const std::map<int, V>& m) {
+json IdMap(const FlatMap<int, V>& m) {
   json out = json::object();
   for (const auto& [k, v] : m) out[std::to_string(k)] = v;
   return out;
@@ -45,7 +45,7 @@ json DescribeEntry(const ManifestEntry& e, const ManifestInfo& info) {
   for (size_t i = 0; i < pfields.size() && i < f.partition.size(); ++i) {
     partition[pfields[i].name] = f.partition[i].is_null() ? json(nullptr) : f.partition[i].ToJson();
   }
-  auto bounds = [&](const std::map<int, std::string>& m) {
+  auto bounds = [&](const FlatMap<int, std::string>& m) {
     json out = json::object();
     for (const auto& [id, bytes] : m) {
       const NestedField* field = info.schema ? info.schema->FindField(id) : nullptr;

@@ -65,7 +65,7 @@ Result<ManifestWriter> ManifestWriter::Make(ManifestWriterOptions options) {
 
 namespace {
 
-void WriteIntMap(Encoder& e, const std::map<int, int64_t>& m) {
+void WriteIntMap(Encoder& e, const FlatMap<int, int64_t>& m) {
   if (m.empty()) return e.WriteUnionIndex(0);
   e.WriteUnionIndex(1);
   e.WriteLong(static_cast<int64_t>(m.size()));
@@ -76,7 +76,7 @@ void WriteIntMap(Encoder& e, const std::map<int, int64_t>& m) {
   e.WriteLong(0);
 }
 
-void WriteBytesMap(Encoder& e, const std::map<int, std::string>& m) {
+void WriteBytesMap(Encoder& e, const FlatMap<int, std::string>& m) {
   if (m.empty()) return e.WriteUnionIndex(0);
   e.WriteUnionIndex(1);
   e.WriteLong(static_cast<int64_t>(m.size()));

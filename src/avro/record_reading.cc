@@ -88,7 +88,7 @@ bool Kept(const std::vector<int>* keep, int key) {
 }
 }  // namespace
 
-void ReadIntLongMap(Decoder& d, std::map<int, int64_t>* out, const std::vector<int>* keep) {
+void ReadIntLongMap(Decoder& d, FlatMap<int, int64_t>* out, const std::vector<int>* keep) {
   out->clear();
   if (keep && keep->empty()) {  // nothing kept: step over the items' varints
     while (int64_t n = d.ReadBlockCount()) {
@@ -110,7 +110,7 @@ void ReadIntLongMap(Decoder& d, std::map<int, int64_t>* out, const std::vector<i
   }
 }
 
-void ReadIntBytesMap(Decoder& d, std::map<int, std::string>* out, const std::vector<int>* keep) {
+void ReadIntBytesMap(Decoder& d, FlatMap<int, std::string>* out, const std::vector<int>* keep) {
   out->clear();
   while (int64_t n = d.ReadBlockCount()) {
     for (int64_t i = 0; i < n; ++i) {

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <map>
+
+#include "util/flat_map.h"
 #include <string>
 #include <vector>
 
@@ -60,8 +62,8 @@ inline const Node* ReadBranch(Decoder& d, const Node* node) {
 
 // Decoders for the shapes; each reads a value whose node was checked by PlanRecord. The maps
 // keep only the keys in `keep` (sorted) when it is given; the others are read past, not stored.
-void ReadIntLongMap(Decoder& d, std::map<int, int64_t>* out, const std::vector<int>* keep = nullptr);
-void ReadIntBytesMap(Decoder& d, std::map<int, std::string>* out, const std::vector<int>* keep = nullptr);
+void ReadIntLongMap(Decoder& d, FlatMap<int, int64_t>* out, const std::vector<int>* keep = nullptr);
+void ReadIntBytesMap(Decoder& d, FlatMap<int, std::string>* out, const std::vector<int>* keep = nullptr);
 template <typename T>
 void ReadIntegerList(Decoder& d, std::vector<T>* out) {
   out->clear();

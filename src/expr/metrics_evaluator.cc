@@ -13,7 +13,7 @@ void FileMetrics::SetBounds(int field_id, const Literal& lower, const Literal& u
 
 namespace {
 
-std::optional<int64_t> Find(const std::map<int, int64_t>& m, int id) {
+std::optional<int64_t> Find(const FlatMap<int, int64_t>& m, int id) {
   auto it = m.find(id);
   if (it == m.end() || it->second < 0) return std::nullopt;
   return it->second;
@@ -39,7 +39,7 @@ struct ColumnFacts {
   bool NoNaNs() const { return !floating || (nans && *nans == 0); }
 };
 
-std::optional<Literal> DecodeBound(const std::map<int, std::string>& bounds, int id, const TypePtr& type) {
+std::optional<Literal> DecodeBound(const FlatMap<int, std::string>& bounds, int id, const TypePtr& type) {
   auto it = bounds.find(id);
   if (it == bounds.end()) return std::nullopt;
   auto v = Literal::FromBinary(type, it->second);

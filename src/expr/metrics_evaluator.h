@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <map>
+
+#include "util/flat_map.h"
 #include <string>
 
 #include "expr/expression.h"
@@ -21,11 +23,11 @@ namespace floe {
 // valid bounds.
 struct FileMetrics {
   int64_t record_count = -1;  // -1 when unknown
-  std::map<int, int64_t> value_counts;
-  std::map<int, int64_t> null_value_counts;
-  std::map<int, int64_t> nan_value_counts;
-  std::map<int, std::string> lower_bounds;
-  std::map<int, std::string> upper_bounds;
+  FlatMap<int, int64_t> value_counts;
+  FlatMap<int, int64_t> null_value_counts;
+  FlatMap<int, int64_t> nan_value_counts;
+  FlatMap<int, std::string> lower_bounds;
+  FlatMap<int, std::string> upper_bounds;
 
   // Convenience for tests and writers: stores the literals' binary forms (nulls are skipped).
   void SetBounds(int field_id, const Literal& lower, const Literal& upper);

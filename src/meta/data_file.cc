@@ -24,6 +24,8 @@ std::string_view FileFormatName(FileFormat f) {
 }
 
 Result<FileFormat> ParseFileFormat(std::string_view text) {
+  // Every entry of a manifest names its format: the spelling writers use is matched first.
+  if (text == "PARQUET") return FileFormat::kParquet;
   std::string upper(text);
   for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   for (FileFormat f : {FileFormat::kParquet, FileFormat::kAvro, FileFormat::kOrc, FileFormat::kPuffin})

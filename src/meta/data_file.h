@@ -3,6 +3,8 @@
 
 #include <cstdint>
 #include <map>
+
+#include "util/flat_map.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,12 +33,12 @@ struct DataFile {
   int64_t record_count = 0;
   int64_t file_size_in_bytes = 0;
   // Column metrics keyed by field id; bounds in Iceberg's single-value binary form.
-  std::map<int, int64_t> column_sizes;
-  std::map<int, int64_t> value_counts;
-  std::map<int, int64_t> null_value_counts;
-  std::map<int, int64_t> nan_value_counts;
-  std::map<int, std::string> lower_bounds;
-  std::map<int, std::string> upper_bounds;
+  FlatMap<int, int64_t> column_sizes;
+  FlatMap<int, int64_t> value_counts;
+  FlatMap<int, int64_t> null_value_counts;
+  FlatMap<int, int64_t> nan_value_counts;
+  FlatMap<int, std::string> lower_bounds;
+  FlatMap<int, std::string> upper_bounds;
   std::optional<std::string> key_metadata;
   std::vector<int64_t> split_offsets;
   std::vector<int> equality_ids;  // equality delete files only

@@ -10,6 +10,7 @@
 
 #include "types/literal.h"
 #include "types/schema.h"
+#include "util/flat_map.h"
 
 namespace floe::parquet {
 
@@ -17,12 +18,12 @@ struct DataFileMetrics {
   int64_t record_count = 0;
   int64_t file_size_in_bytes = 0;
   // Keyed by field id of primitive (leaf) columns.
-  std::map<int, int64_t> column_sizes;       // compressed bytes of the column's chunks
-  std::map<int, int64_t> value_counts;       // values including nulls
-  std::map<int, int64_t> null_value_counts;
-  std::map<int, int64_t> nan_value_counts;   // float and double columns only
-  std::map<int, Literal> lower_bounds;       // Literal::ToBinary gives the manifest's form
-  std::map<int, Literal> upper_bounds;
+  FlatMap<int, int64_t> column_sizes;       // compressed bytes of the column's chunks
+  FlatMap<int, int64_t> value_counts;       // values including nulls
+  FlatMap<int, int64_t> null_value_counts;
+  FlatMap<int, int64_t> nan_value_counts;   // float and double columns only
+  FlatMap<int, Literal> lower_bounds;       // Literal::ToBinary gives the manifest's form
+  FlatMap<int, Literal> upper_bounds;
   std::vector<int64_t> split_offsets;        // where each row group starts
 };
 

@@ -35,25 +35,25 @@ nlohmann::json PartitionJson(const TableMetadata& table, int spec_id, const std:
 namespace {
 
 template <typename V>
-nlohmann::json MapJson(const std::map<int, V>& m) {
+nlohmann::json MapJson(const FlatMap<int, V>& m) {
   nlohmann::json out = nlohmann::json::object();
   for (const auto& [id, v] : m) out[std::to_string(id)] = v;
   return out;
 }
 
-nlohmann::json BoundsJson(const std::map<int, std::string>& m) {
+nlohmann::json BoundsJson(const FlatMap<int, std::string>& m) {
   nlohmann::json out = nlohmann::json::object();
   for (const auto& [id, v] : m) out[std::to_string(id)] = HexJson(v);
   return out;
 }
 
 template <typename V>
-nlohmann::json Lookup(const std::map<int, V>& m, int id) {
+nlohmann::json Lookup(const FlatMap<int, V>& m, int id) {
   auto it = m.find(id);
   return it == m.end() ? nlohmann::json() : nlohmann::json(it->second);
 }
 
-nlohmann::json BoundJson(const std::map<int, std::string>& m, const NestedField& f) {
+nlohmann::json BoundJson(const FlatMap<int, std::string>& m, const NestedField& f) {
   auto it = m.find(f.id);
   if (it == m.end()) return nlohmann::json();
   auto v = Literal::FromBinary(f.type, it->second);
