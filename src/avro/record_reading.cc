@@ -104,10 +104,11 @@ void ReadIntLongMap(Decoder& d, FlatMap<int, int64_t>* out, const std::vector<in
     for (int64_t i = 0; i < n; ++i) {
       int k = d.ReadInt();
       int64_t v = d.ReadLong();
-      if (Kept(keep, k)) out->emplace_hint(out->end(), k, v);
+      if (Kept(keep, k)) out->AppendUnordered(k, v);
     }
-    if (d.failed()) return;
+    if (d.failed()) break;
   }
+  out->RestoreOrder();
 }
 
 void ReadIntBytesMap(Decoder& d, FlatMap<int, std::string>* out, const std::vector<int>* keep) {
@@ -121,10 +122,11 @@ void ReadIntBytesMap(Decoder& d, FlatMap<int, std::string>* out, const std::vect
       }
       int k = d.ReadInt();
       std::string_view v = d.ReadBytesView();
-      if (Kept(keep, k)) out->emplace_hint(out->end(), k, v);
+      if (Kept(keep, k)) out->AppendUnordered(k, v);
     }
-    if (d.failed()) return;
+    if (d.failed()) break;
   }
+  out->RestoreOrder();
 }
 
 std::string ReadByteString(Decoder& d, const Node& node) {

@@ -88,6 +88,26 @@ class FlatMap {
     return emplace(k, std::forward<Args>(args)...).first;
   }
   std::pair<iterator, bool> insert(const value_type& item) { return emplace(item.first, item.second); }
+
+  // For decoders of input whose key order is not to be trusted (a manifest another engine
+  // wrote): AppendUnordered adds at the end whatever the key, and RestoreOrder, which must be
+  // called before any other member, sorts once and keeps the first of repeated keys, as
+  // emplace would. n appends and one sort, so keys in descending order cost n log n, where n
+  // emplaces in the middle would move n^2 / 2 elements.
+  template <typename... Args>
+  void AppendUnordered(const Key& k, Args&&... args) {
+    items_.emplace_back(std::piecewise_construct, std::forward_as_tuple(k),
+                        std::forward_as_tuple(std::forward<Args>(args)...));
+  }
+  void RestoreOrder() {
+    auto key_less = [](const value_type& a, const value_type& b) { return a.first < b.first; };
+    auto key_not_less = [](const value_type& a, const value_type& b) { return !(a.first < b.first); };
+    // Already strictly ascending (what every writer produces): nothing to do.
+    if (std::adjacent_find(items_.begin(), items_.end(), key_not_less) == items_.end()) return;
+    std::stable_sort(items_.begin(), items_.end(), key_less);
+    auto same_key = [](const value_type& a, const value_type& b) { return a.first == b.first; };
+    items_.erase(std::unique(items_.begin(), items_.end(), same_key), items_.end());
+  }
   size_t erase(const Key& k) {
     auto it = find(k);
     if (it == end()) return 0;

@@ -69,5 +69,25 @@ TEST(FlatMap, ClearKeepsTheCapacitySoARefillDoesNotAllocate) {
   EXPECT_EQ(m.at(7), 14);
 }
 
+// A decoder appends keys in whatever order the file holds them; RestoreOrder must then leave
+// what emplacing them one by one would: ascending keys, the first value of a repeated key.
+TEST(FlatMap, AppendUnorderedThenRestoreOrderMatchesEmplacingOneByOne) {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 200; ++round) {
+    FlatMap<int, std::string> appended;
+    std::map<int, std::string> model;
+    const int n = static_cast<int>(rng() % 40);
+    const bool descending = round % 4 == 0;  // the order a hostile writer would pick
+    for (int i = 0; i < n; ++i) {
+      int key = descending ? n - i : static_cast<int>(rng() % 24);
+      std::string value = std::to_string(i);
+      appended.AppendUnordered(key, value);
+      model.emplace(key, value);
+    }
+    appended.RestoreOrder();
+    ASSERT_TRUE((FlatMap<int, std::string>::From(model) == appended)) << "round " << round;
+  }
+}
+
 }  // namespace
 }  // namespace floe
