@@ -16,7 +16,7 @@ std::vector<TaskSlice> SliceTasks(const ScanPlan& plan, int workers, int64_t sli
   slice_rows = std::max<int64_t>(slice_rows, 1);
   std::vector<TaskSlice> slices;
   slices.reserve(plan.tasks.size());
-  const bool cut = workers > 1 && !plan.limit.has_value();
+  const bool cut = workers > 1 && !plan.limit.has_value() && plan.tasks.size() < 4 * static_cast<size_t>(workers);
   for (size_t i = 0; i < plan.tasks.size(); ++i) {
     const DataFile& file = plan.tasks[i].file;
     const int64_t rows = file.record_count;

@@ -36,15 +36,17 @@ struct TaskSlice {
   int64_t row_end = -1;    // -1: to the end of the file
 };
 
-// Rows a slice of a large file holds: four streamed batches, few enough that the slices of a
-// 3M-row file balance two threads, many enough that opening a slice (its footer, a dictionary
-// page per column, skipping page headers) stays a small part of reading it.
-inline constexpr int64_t kSliceRows = int64_t{1} << 18;
+// Rows a slice of a large file holds at least. A slice that starts or ends inside a page
+// decodes that whole page (a page is decompressed whole, and its values are decoded whole), so
+// each cut costs about one page per column twice over: a dictionary-id page of floe's writer
+// holds up to ~500K rows. 1M-row slices keep that a small part of reading the slice.
+inline constexpr int64_t kSliceRows = int64_t{1} << 20;
 
-// One slice per task, except on `workers` > 1 local threads without a limit, where a task of at
-// least 2 x kSliceRows rows (by its manifest's record count) is cut into slices of about
-// kSliceRows. Object stores are not cut: each slice would fetch its row group's byte ranges again.
-// `slice_rows` other than kSliceRows is for tests.
+// One slice per task, except on `workers` > 1 local threads without a limit when the plan has
+// fewer than 4 tasks per thread (with more, whole files already keep the threads busy to within
+// an eighth of the end): then a task of at least 2 x `slice_rows` rows (by its manifest's
+// record count) is cut into slices of about `slice_rows`. Object stores are not cut: each slice
+// would fetch its row group's byte ranges again.
 std::vector<TaskSlice> SliceTasks(const ScanPlan& plan, int workers, int64_t slice_rows = kSliceRows);
 
 // Each task's deletes, loaded by the first of its slices that asks, shared by the others, and

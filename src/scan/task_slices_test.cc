@@ -153,11 +153,11 @@ TEST_P(Sliced, AWrongRecordCountChangesTheCutsNotTheRows) {
 }
 
 TEST_P(Sliced, StreamTasksAtAnyParallelismGivesTheWholeFileRows) {
-  // Large enough that the default slices cut it: 2 x kSliceRows and a bit.
-  Make(static_cast<int>(2 * kSliceRows + 1234));
+  Make(60000);
+  constexpr int64_t kRows = 7000;  // slices of the test: 9 of the big file
   for (const char* filter : kSliceFilters) {
     ScanPlan plan = Plan(filter);
-    ASSERT_GT(SliceTasks(plan, 2).size(), plan.tasks.size()) << "the big file is cut";
+    ASSERT_GT(SliceTasks(plan, 2, kRows).size(), plan.tasks.size()) << "the big file is cut";
     std::vector<int64_t> want = Whole(plan);
     for (int parallelism : {1, 2, 3}) {
       std::vector<int64_t> got;
@@ -170,14 +170,15 @@ TEST_P(Sliced, StreamTasksAtAnyParallelismGivesTheWholeFileRows) {
           [&](ColumnBatch&& rows) -> Result<bool> {
             for (int64_t id : Ids(rows)) got.push_back(id);
             return true;
-          });
+          },
+          kRows);
       ASSERT_TRUE(st) << st.error().ToString();
       EXPECT_EQ(got, want) << filter << ", parallelism " << parallelism;
     }
   }
   ScanPlan all = Plan("");
   std::vector<int64_t> every = Whole(all);
-  for (int64_t limit : {1, 40000, 300000}) {
+  for (int64_t limit : {1, 7000, 40000}) {
     ScanPlan plan = Plan("", limit);
     std::vector<int64_t> got;
     ASSERT_TRUE(StreamTasks<ColumnBatch>(
@@ -189,7 +190,8 @@ TEST_P(Sliced, StreamTasksAtAnyParallelismGivesTheWholeFileRows) {
         [&](ColumnBatch&& rows) -> Result<bool> {
           for (int64_t id : Ids(rows)) got.push_back(id);
           return true;
-        }));
+        },
+        kRows));
     EXPECT_EQ(got, std::vector<int64_t>(every.begin(), every.begin() + limit)) << "limit " << limit;
   }
 }
@@ -230,6 +232,10 @@ TEST(SliceTasks, CutsOnlyLargeLocalFilesOnSeveralThreads) {
   for (size_t k = 1; k < slices.size(); ++k) EXPECT_LE(slices[k - 1].task, slices[k].task) << "task order";
 
   EXPECT_EQ(SliceTasks(plan, 1).size(), plan.tasks.size()) << "one thread";
+  ScanPlan many = plan;
+  while (many.tasks.size() < 8) many.tasks.push_back(plan.tasks[3]);
+  EXPECT_EQ(SliceTasks(many, 2).size(), many.tasks.size()) << "4 files a thread keep the threads busy uncut";
+  EXPECT_GT(SliceTasks(many, 3).size(), many.tasks.size());
   plan.limit = 10;
   EXPECT_EQ(SliceTasks(plan, 2).size(), plan.tasks.size()) << "a limit reads one task at a time";
 }

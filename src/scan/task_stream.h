@@ -7,17 +7,18 @@
 //       },
 //       [&](std::string&& text) -> Result<bool> { out.write(...); return true; }));  // this thread
 //
-// The unit of work is a slice of a task (task_slices.h: a large local file is cut into ranges
-// of about kSliceRows rows), so that two threads share the last file of a table instead of one
-// reading it alone. Each reading thread decodes its slice a few pages at a time (RowGroupStream,
-// when the read columns are flat; a row group at a time otherwise), applies the deletes (read
-// once per task) and the residual, and hands each batch to `prepare`, which turns it into parts
-// (formatted text, or the batch itself) on that same thread, so that decoding and preparing the
-// next slice overlap the consumer's writing of this one. The parts reach `consume` on the
-// calling thread in slice order: task order, then file order, the rows of ReadTasks in the
-// same order. Memory is bounded by 2 x threads slices' parts (OrderedStreams), not by the size
-// of a data file or the table. A plan with a limit reads one task at a time, only as far as the
-// rows still missing, and stops once they have been handed on.
+// The unit of work is a slice of a task (task_slices.h: in a plan of few files, a large local
+// file is cut into ranges of about kSliceRows rows), so that two threads share the last file of
+// a table instead of one reading it alone. Each reading thread decodes its slice a few pages at
+// a time (RowGroupStream, when the read columns are flat; a row group at a time otherwise),
+// applies the deletes (read once per task) and the residual, and hands each batch to
+// `prepare`, which turns it into parts (formatted text, or the batch itself) on that same
+// thread, so that decoding and preparing the next slice overlap the consumer's writing of this
+// one. The parts reach `consume` on the calling thread in slice order: task order, then file
+// order, the rows of ReadTasks in the same order. Memory is bounded by 2 x threads slices (1M
+// rows each) or, uncut, by threads x 4 parts (OrderedStreams), not by the size of a data file
+// or the table. A plan with a limit reads one task at a time, only as far as the rows still
+// missing, and stops once they have been handed on.
 #pragma once
 
 #include <cstdint>
@@ -49,15 +50,17 @@ Status ReadTaskBatches(FileIO& io, const TableMetadata& table, const FileScanTas
 template <typename T>
 using BatchPrepare = std::function<Status(ColumnBatch&& rows, const PartSink<T>& emit)>;
 
+// `slice_rows` other than kSliceRows is for tests (SliceTasks).
 template <typename T>
 Status StreamTasks(FileIO& io, const TableMetadata& table, const ScanPlan& plan, int parallelism,
-                   const BatchPrepare<T>& prepare, const std::function<Result<bool>(T&&)>& consume) {
+                   const BatchPrepare<T>& prepare, const std::function<Result<bool>(T&&)>& consume,
+                   int64_t slice_rows = kSliceRows) {
   if (plan.tasks.empty()) return Ok();
   DeleteFileCache cache;  // thread-safe: tasks read at once share a delete file's rows
   const bool limited = plan.limit.has_value();
   int64_t left = plan.limit.value_or(-1);  // only touched when limited, on the one reading thread
   const int workers = limited ? 1 : ScanParallelism(parallelism, plan.tasks.front().file.file_path);
-  const std::vector<TaskSlice> slices = SliceTasks(plan, workers);
+  const std::vector<TaskSlice> slices = SliceTasks(plan, workers, slice_rows);
   SharedTaskDeletes deletes(slices);
   auto read_slice = [&](const TaskSlice& slice, const PartSink<T>& emit) -> Status {
     if (limited && left <= 0) return Ok();
@@ -83,12 +86,13 @@ Status StreamTasks(FileIO& io, const TableMetadata& table, const ScanPlan& plan,
     FLOE_RETURN_IF_ERROR(read);
     return prepared;
   };
-  // A slot holds up to a whole slice's parts, so that a thread ahead of the consumer finishes
-  // its slice and starts the next instead of waiting; twice as many slots as threads let it.
+  // When cut, a slot holds up to a whole slice's parts (64 text parts of 16K rows, or its 16
+  // batches), so that a thread ahead of the consumer finishes its slice and starts the next
+  // instead of waiting for the consumer; twice as many slots as threads let it start.
   const bool sliced = slices.size() > plan.tasks.size();
   return OrderedStreams<T>(
       slices.size(),
-      {.workers = workers, .window = static_cast<size_t>(sliced ? 2 * workers : workers), .depth = sliced ? 16u : 4u},
+      {.workers = workers, .window = static_cast<size_t>(sliced ? 2 * workers : workers), .depth = sliced ? 64u : 4u},
       [&](size_t k, const PartSink<T>& emit) {
         Status st = read_slice(slices[k], emit);
         deletes.Done(slices[k].task);
