@@ -64,25 +64,19 @@ Status PositionDeleteSet::Add(const ColumnBatch& deletes, std::string_view data_
   if (paths.offsets.empty() || (pos.type->id() != TypeId::kLong && pos.type->id() != TypeId::kInt))
     return Corrupt("position delete file has file_path of type " + paths.type->ToString() + " and pos of type " +
                    pos.type->ToString() + " (expected string and long)");
+  bool sorted = true;
   for (size_t r = 0; r < deletes.num_rows; ++r) {
     if (paths.IsNull(r) || pos.IsNull(r)) continue;
     if (paths.BytesAt(r) != data_file_path) continue;
     int64_t p = pos.type->id() == TypeId::kLong ? pos.longs[r] : pos.ints[r];
-    if (!positions_.empty() && p < positions_.back()) sorted_ = false;
+    if (!positions_.empty() && p < positions_.back()) sorted = false;
     positions_.push_back(p);
   }
+  if (!sorted) std::sort(positions_.begin(), positions_.end());
   return Ok();
 }
 
-void PositionDeleteSet::Normalize() {
-  if (!sorted_) {
-    std::sort(positions_.begin(), positions_.end());
-    sorted_ = true;
-  }
-}
-
-void PositionDeleteSet::Apply(int64_t first_position, std::vector<uint8_t>* keep) {
-  Normalize();
+void PositionDeleteSet::Apply(int64_t first_position, std::vector<uint8_t>* keep) const {
   int64_t end = first_position + static_cast<int64_t>(keep->size());
   auto it = std::lower_bound(positions_.begin(), positions_.end(), first_position);
   for (; it != positions_.end() && *it < end; ++it) (*keep)[*it - first_position] = 0;

@@ -26,13 +26,12 @@ class PositionDeleteSet {
   bool empty() const { return positions_.empty(); }
   size_t size() const { return positions_.size(); }
 
-  // Clears keep[i] for every row i whose file position (first_position + i) is deleted.
-  void Apply(int64_t first_position, std::vector<uint8_t>* keep);
+  // Clears keep[i] for every row i whose file position (first_position + i) is deleted. Const:
+  // the slices of one data file share a set across threads (task_slices.h).
+  void Apply(int64_t first_position, std::vector<uint8_t>* keep) const;
 
  private:
-  void Normalize();
-  std::vector<int64_t> positions_;
-  bool sorted_ = true;
+  std::vector<int64_t> positions_;  // ascending after every Add
 };
 
 // Value tuples deleted by equality delete files that share one list of equality field ids.

@@ -10,7 +10,10 @@ Result<std::shared_ptr<FileIOSource>> FileIOSource::Open(FileIO& io, const std::
 }
 
 Result<std::string_view> FileIOSource::Read(uint64_t offset, uint64_t length) const {
-  auto buffer = std::make_unique<char[]>(length == 0 ? 1 : length);
+  // Not zeroed: a mapped file answers with a view of its mapping and leaves the buffer
+  // untouched, and zeroing a column chunk's worth of fresh pages per read cost as much as
+  // decoding a slice of it (task_slices.h opens a file once per slice).
+  auto buffer = std::make_unique_for_overwrite<char[]>(length == 0 ? 1 : length);
   FLOE_ASSIGN_OR_RETURN(std::string_view view,
                         file_->ReadAt(static_cast<int64_t>(offset), static_cast<int64_t>(length), buffer.get()));
   if (view.data() == buffer.get()) {

@@ -195,7 +195,8 @@ class TestTable {
                              std::vector<Literal> partition, std::optional<int> spec_id, std::vector<int> equality_ids) {
     std::string bytes;
     parquet::StringSink sink(&bytes);
-    std::map<std::string, std::string> props = {{"write.metadata.metrics.default", "full"}};
+    std::map<std::string, std::string> props = writer_properties;
+    props.emplace("write.metadata.metrics.default", "full");
     auto writer = parquet::ParquetWriter::Open(&sink, schema, props);
     if (!writer) return std::unexpected(writer.error());
     if (auto st = (*writer)->Write(rows); !st) return std::unexpected(st.error());
@@ -225,6 +226,13 @@ class TestTable {
 
   MemoryFileIO io_;
   TableMetadata t_;
+
+ public:
+  // Table properties the Parquet writer gets for the files written from now on (row group and
+  // page sizes).
+  std::map<std::string, std::string> writer_properties;
+
+ private:
   std::vector<ManifestFile> manifests_;
   int counter_ = 0;
 };

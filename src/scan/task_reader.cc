@@ -149,7 +149,16 @@ struct BatchReading {
   // Flat columns are decoded a few pages at a time (RowGroupStream) instead of a row group at
   // once, so that memory holds a batch, not a row group. A limited read always streams.
   bool stream_pages = false;
+  // The file positions to read and the deletes already loaded (TaskRows, task_stream.h).
+  TaskRows rows;
 };
+
+// Whether the row group of file positions [first, first + rows) is read by a read of `range`:
+// streamed, the part of it inside the range; read whole, when its first row is inside (a row
+// group that cannot be streamed is not split).
+bool HoldsRowGroupStart(const TaskRows& range, int64_t first) {
+  return first >= range.row_begin && (range.row_end < 0 || first < range.row_end);
+}
 
 // The task's rows, deletes and residual applied, in the projection's shape, to `emit` one
 // non-empty batch at a time in file order; `emit` returning false stops the read.
@@ -185,7 +194,11 @@ Status ReadBatches(FileIO& io, const TableMetadata& table, const FileScanTask& t
     }
   }
 
-  FLOE_ASSIGN_OR_RETURN(TaskDeletes deletes, LoadTaskDeletes(io, table, task, cache));
+  TaskDeletes loaded;
+  if (!how.rows.deletes) {
+    FLOE_ASSIGN_OR_RETURN(loaded, LoadTaskDeletes(io, table, task, cache));
+  }
+  const TaskDeletes& deletes = how.rows.deletes ? *how.rows.deletes : loaded;
   bool has_residual = task.residual && task.residual->op() != Op::kTrue;
   parquet::RowGroupFilter row_group_filter = MakeRowGroupFilter(task.residual, present_ids);
   // An `=` / IN conjunct of the residual is evaluated inside the Parquet reader (on
@@ -247,11 +260,16 @@ Status ReadBatches(FileIO& io, const TableMetadata& table, const FileScanTask& t
   // even decode the pages past the rows it needs.
   const bool stream = (max_rows >= 0 || how.stream_pages) && parquet::RowGroupStream::CanStream(read_schema);
 
+  const TaskRows& range = how.rows;
   int64_t first_position = 0;  // file position of the row group's first row
   for (int rg = 0; rg < pq->num_row_groups() && !have_enough(); ++rg) {
     int64_t rg_rows = pq->metadata().row_groups[rg].num_rows;
     int64_t start = first_position;
     first_position += rg_rows;
+    // The rows of this row group the range covers, [lo, hi) counted from its first row.
+    int64_t lo = std::clamp<int64_t>(range.row_begin - start, 0, rg_rows);
+    int64_t hi = range.row_end < 0 ? rg_rows : std::clamp<int64_t>(range.row_end - start, 0, rg_rows);
+    if (stream ? lo >= hi : !HoldsRowGroupStart(range, start)) continue;
     if (row_group_filter) {
       FLOE_ASSIGN_OR_RETURN(auto stats, pq->Statistics(rg, read_schema));
       if (!row_group_filter(stats)) continue;
@@ -259,10 +277,12 @@ Status ReadBatches(FileIO& io, const TableMetadata& table, const FileScanTask& t
     if (stream) {
       parquet::StreamOptions so;
       so.predicate = pushdown;
+      so.row_begin = lo;
+      so.row_end = hi;
       const bool exact = !has_residual && deletes.empty();
       if (max_rows >= 0) {
         int64_t need = max_rows - returned;
-        if (exact) so.row_end = std::min(rg_rows, need);
+        if (exact) so.row_end = std::min(hi, lo + need);
         so.batch_rows = static_cast<size_t>(std::clamp<int64_t>(need, 1024, kStreamBatchRows));
       } else {
         so.batch_rows = kStreamBatchRows;
@@ -310,8 +330,10 @@ Result<ColumnBatch> ReadTaskCached(FileIO& io, const TableMetadata& table, const
 }  // namespace
 
 Status ReadTaskBatches(FileIO& io, const TableMetadata& table, const FileScanTask& task, const Schema& projection,
-                       DeleteFileCache* cache, int64_t max_rows, const std::function<bool(ColumnBatch&&)>& emit) {
-  return ReadBatches(io, table, task, projection, cache, {.max_rows = max_rows, .stream_pages = true}, emit);
+                       DeleteFileCache* cache, int64_t max_rows, const std::function<bool(ColumnBatch&&)>& emit,
+                       const TaskRows& rows) {
+  return ReadBatches(io, table, task, projection, cache, {.max_rows = max_rows, .stream_pages = true, .rows = rows},
+                     emit);
 }
 
 Result<ColumnBatch> ReadTask(FileIO& io, const TableMetadata& table, const FileScanTask& task, const Schema& projection) {

@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# Table scans, not file scans: `floe scan T --where ... --format csv --output F` of a table
+# partitioned by country, filtered and with merge-on-read deletes, against DuckDB reading the
+# same data and delete files with read_parquet and applying the deletes by hand in SQL
+# (tests/js/duckdb_copy.mjs table-scan: an anti-join on (file_path, pos) for position deletes,
+# on the key for equality deletes of later commits), as whole processes timed by /usr/bin/time.
+# Both directions: table b.f's data files were written by floe (`floe append`), table b.d's by
+# DuckDB (COPY ... PARTITION_BY, added as they are by build/add_data_files); both then get the
+# same deletes from floe:
+#   commit 2  `floe delete --where "order_id % 20 = 0"`         position deletes (5% of the rows)
+#   commit 3  `floe upsert --key order_id,country` of 0.1% rows   equality deletes + new rows
+# Each scan is timed at the first snapshot (no deletes) and at the last (both kinds):
+#   partition + residual, most of DE  country = 'DE' AND amount_cents > 5000
+#   partition + residual, selective   country = 'DE' AND amount_cents < 50
+#   no filter                         every live row
+# Runs alternate (before, floe, DuckDB, ...) and each output is first checked by DuckDB against
+# its own by-hand query (rows, and rows missing / extra as multisets).
+#
+#   bash bench/table_scan_bench.sh [BUILD_DIR] [ROWS] [RUNS] [BEFORE_FLOE]
+#        (defaults: build 10000000 3, no before binary)
+#
+# Needs tests/js/node_modules and `ninja -C BUILD_DIR add_data_files`. SCAN_BENCH_DIR=DIR keeps
+# the tables in DIR and reuses them (making them takes minutes on a busy machine).
+# TABLE_SCAN_CASES chooses cases by name (default: all), e.g. 'f:last:none d:first:most'; 'setup'
+# only makes the tables.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$here/build}" && pwd)
+rows=${2:-10000000}
+runs=${3:-3}
+before=${4:-}
+floe="$build/floe"
+js="$here/tests/js"
+duck="node $js/duckdb_copy.mjs"
+[ -x "$build/add_data_files" ] || { echo "build $build/add_data_files first (ninja add_data_files)" >&2; exit 1; }
+if [ -n "${SCAN_BENCH_DIR:-}" ]; then
+  mkdir -p "$SCAN_BENCH_DIR"
+  work=$(cd "$SCAN_BENCH_DIR" && pwd)
+else
+  work=$(mktemp -d /tmp/floe-table-scan-XXXXXX)
+  trap 'rm -rf "$work"' EXIT
+fi
+cd "$work"
+uptime
+
+# Files under DIR not in the list file LIST (then LIST is brought up to date): a commit's new files.
+new_files() {  # DIR LIST OUT
+  find "$1" -name '*.parquet' | sort >"$work/now.list"
+  comm -13 "$2" "$work/now.list" >"$3"
+  cp "$work/now.list" "$2"
+}
+
+# The deletes of both tables: commits 2 and 3 above, recording each commit's new files.
+add_deletes() {  # TABLE DATA_DIR SEEN_LIST
+  local t=$1 dir=$2 seen=$3
+  "$floe" properties "b.$t" --set write.delete.mode=merge-on-read --set write.merge.mode=merge-on-read >/dev/null
+  "$floe" delete "b.$t" --where "order_id % 20 = 0" >/dev/null
+  new_files "$dir" "$seen" "$work/$t.step2"
+  "$floe" upsert "b.$t" "$work/upsert.parquet" --key order_id,country >/dev/null
+  new_files "$dir" "$seen" "$work/$t.step3"
+}
+
+if [ ! -f "$work/ready" ]; then
+  rm -rf "$work/warehouse" "$work/duck" "$work"/*.step* "$work"/*.seen
+  [ -f "$work/src.parquet" ] || (cd "$js" && node duckdb_copy.mjs make "$work/src.parquet" - "$rows")
+  # 0.1% of the rows, amount_cents changed: every key already there.
+  node -e "
+    const { DuckDBInstance } = await import('$js/node_modules/@duckdb/node-api/lib/index.js');
+    const con = await (await DuckDBInstance.create(':memory:')).connect();
+    await con.run(\"COPY (SELECT order_id, country, amount_cents + 1 AS amount_cents, ts FROM '$work/src.parquet' WHERE order_id % 1000 = 7) TO '$work/upsert.parquet' (FORMAT parquet)\");
+  " --input-type=module
+  "$floe" namespace create b >/dev/null
+  schema='order_id long, country string, amount_cents long, ts timestamp'
+  "$floe" create b.f --schema "$schema" --partition-by country >/dev/null
+  "$floe" create b.d --schema "$schema" --partition-by country >/dev/null
+  : >"$work/f.seen"
+  "$floe" append b.f src.parquet >/dev/null
+  new_files "$work/warehouse/b/f/data" "$work/f.seen" "$work/f.step1"
+  (cd "$js" && node duckdb_copy.mjs copy-ids "$work/src.parquet" "$work/duck")
+  find "$work/duck" -name '*.parquet' | sort >"$work/d.step1"
+  "$build/add_data_files" "sqlite:///$work/warehouse/catalog.db" b.d $(cat "$work/d.step1") >/dev/null
+  mkdir -p "$work/warehouse/b/d/data"
+  : >"$work/d.seen"
+  add_deletes f "$work/warehouse/b/f/data" "$work/f.seen"
+  add_deletes d "$work/warehouse/b/d/data" "$work/d.seen"
+  rm src.parquet
+  touch "$work/ready"
+fi
+for t in f d; do
+  echo "table b.$t: $(wc -l <"$work/$t.step1") data files; commit 2 added $(wc -l <"$work/$t.step2") files," \
+    "commit 3 $(wc -l <"$work/$t.step3")"
+done
+
+first_snapshot() {  # TABLE: the id of its first snapshot
+  "$floe" snapshots "b.$1" --format json |
+    python3 -c 'import json, sys; print(next(s["snapshot_id"] for s in json.load(sys.stdin) if s["parent_id"] is None))'
+}
+
+# One timed run: appends "wall cpu peak_kib" to the file $1.
+timed() {
+  local into=$1
+  shift
+  /usr/bin/time -o "$work/time" -f '%e %U %S %M' "$@" >/dev/null 2>"$work/stderr" || {
+    cat "$work/stderr" >&2
+    exit 1
+  }
+  awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$work/time" >>"$into"
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+report() {  # name file
+  printf '  %-22s wall %6.2f s  cpu %6.2f s  peak %5d MiB\n' "$1" "$(cut -d' ' -f1 "$2" | median)" \
+    "$(cut -d' ' -f2 "$2" | median)" "$(( $(cut -d' ' -f3 "$2" | median | cut -d. -f1) / 1024 ))"
+}
+
+ratio() {  # a_file b_file a_name b_name: median of the per-round wall and cpu ratios
+  printf '  %s / %s: wall %.2fx  cpu %.2fx (median of per-round ratios)\n' "$3" "$4" \
+    "$(paste -d' ' "$1" "$2" | awk '{ print $1 / $4 }' | median)" \
+    "$(paste -d' ' "$1" "$2" | awk '{ print $2 / $5 }' | median)"
+}
+
+declare -A filters=(
+  [most]="country = 'DE' AND amount_cents > 5000"
+  [few]="country = 'DE' AND amount_cents < 50"
+  [none]=""
+)
+cases=${TABLE_SCAN_CASES:-"f:first:most f:first:few f:last:none f:last:most d:first:most d:first:few d:last:none d:last:most"}
+[ "$cases" != setup ] || exit 0
+out="$work/out.csv"
+for c in $cases; do
+  IFS=: read -r t when filter <<<"$c"
+  where=${filters[$filter]}
+  args=(scan "b.$t" --format csv --output "$out")
+  [ -z "$where" ] || args+=(--where "$where")
+  steps=("$work/$t.step1")
+  if [ "$when" = first ]; then
+    args+=(--snapshot "$(first_snapshot "$t")")
+  else
+    steps+=("$work/$t.step2" "$work/$t.step3")
+  fi
+  duck_args=(table-scan csv "$out" "${where:--}" "${steps[@]}")
+  echo "== b.$t ($( [ "$t" = f ] && echo floe || echo DuckDB)'s data files), $when snapshot, filter: ${where:-none}"
+  rm -f "$out"
+  "$floe" "${args[@]}" 2>/dev/null
+  echo "  floe output vs DuckDB's query: $($duck table-same csv "$out" "${where:--}" "${steps[@]}")"
+  $duck "${duck_args[@]}"
+  echo "  DuckDB output vs its query:    $($duck table-same csv "$out" "${where:--}" "${steps[@]}")"
+  rm -f "$work"/t_*
+  for ((i = 0; i < runs; i++)); do
+    [ -z "$before" ] || timed "$work/t_before" "$before" "${args[@]}"
+    timed "$work/t_floe" "$floe" "${args[@]}"
+    timed "$work/t_duck" $duck "${duck_args[@]}"
+  done
+  [ -z "$before" ] || report "floe before" "$work/t_before"
+  report "floe" "$work/t_floe"
+  report "DuckDB" "$work/t_duck"
+  [ -z "$before" ] || ratio "$work/t_before" "$work/t_duck" "before" "DuckDB"
+  ratio "$work/t_floe" "$work/t_duck" "floe" "DuckDB"
+  rm -f "$out"
+done
+echo "== node + DuckDB start-up only (duckdb_copy.mjs noop)"
+rm -f "$work/t_noop"
+for ((i = 0; i < runs; i++)); do timed "$work/t_noop" $duck noop; done
+report "noop" "$work/t_noop"
+uptime
