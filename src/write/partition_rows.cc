@@ -30,6 +30,22 @@ uint64_t Bits(const T& v) {
   return out;
 }
 
+// The bytes of a string of at most 8 bytes as one number, without a call to memcpy: two
+// overlapping 4-byte loads from 4 bytes on, else the first, middle and last byte. Given the
+// length, different strings give different numbers (every byte is covered).
+uint64_t SmallBytes(std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const size_t n = s.size();
+  if (n >= 4) {
+    uint32_t lo, hi;
+    std::memcpy(&lo, p, 4);
+    std::memcpy(&hi, p + n - 4, 4);
+    return (static_cast<uint64_t>(hi) << 32) | lo;
+  }
+  if (n == 0) return 0;
+  return (static_cast<uint64_t>(p[0]) << 16) | (static_cast<uint64_t>(p[n / 2]) << 8) | p[n - 1];
+}
+
 // The source cells of a batch's rows, hashed and compared where they are, as stored: a null,
 // or the value's bits (so -0.0 and 0.0 are different cells, each given its own tuple, which
 // the tuple's key then groups). Struct, list and map cells are not flat: such a batch is
@@ -73,11 +89,7 @@ class SourceCells {
       case TypeId::kFixed:
       case TypeId::kUuid: {
         const std::string_view bytes = c.BytesAt(r);
-        if (bytes.size() <= 8) {
-          uint64_t v = 0;
-          std::memcpy(&v, bytes.data(), bytes.size());
-          return Mix(v, bytes.size());
-        }
+        if (bytes.size() <= 8) return Mix(SmallBytes(bytes), bytes.size());
         return std::hash<std::string_view>{}(bytes);
       }
       default: return static_cast<uint64_t>(c.longs[r]);
@@ -95,7 +107,11 @@ class SourceCells {
       case TypeId::kString:
       case TypeId::kBinary:
       case TypeId::kFixed:
-      case TypeId::kUuid: return c.BytesAt(a) == c.BytesAt(b);
+      case TypeId::kUuid: {
+        const std::string_view x = c.BytesAt(a), y = c.BytesAt(b);
+        if (x.size() != y.size()) return false;
+        return x.size() <= 8 ? SmallBytes(x) == SmallBytes(y) : x == y;
+      }
       default: return c.longs[a] == c.longs[b];
     }
   }
