@@ -1,6 +1,7 @@
 #include "write/data_writer.h"
 
 #include <algorithm>
+#include <thread>
 
 #include "meta/table_properties.h"
 #include "parquet/parquet_writer.h"
@@ -12,9 +13,15 @@
 namespace floe {
 
 struct DataWriter::OpenFile {
-  std::vector<Literal> partition;
   std::unique_ptr<FileIOSink> sink;
   std::unique_ptr<parquet::ParquetWriter> writer;
+};
+
+struct DataWriter::Partition {
+  std::vector<Literal> tuple;
+  size_t lane = 0;
+  std::unique_ptr<OpenFile> open;  // the file its next rows go to, if one is open
+  std::vector<DataFile> closed;    // in the order written
 };
 
 namespace {
@@ -46,18 +53,42 @@ std::string PartitionPath(const PartitionSpec& spec, const std::vector<Literal>&
   return out;
 }
 
+namespace {
+
+// Threads writing a partitioned table's files: one per core, up to 4. An unpartitioned table
+// has one file open at a time, whose columns its ParquetWriter already encodes on two threads:
+// it is written on the calling thread.
+int WritingThreads(const PartitionSpec& spec) {
+  const unsigned cores = std::thread::hardware_concurrency();
+  if (spec.fields().empty() || cores < 2) return 0;
+  return static_cast<int>(std::min(cores, 4u));
+}
+
+// Rows handed to the writing threads and not yet written, at most: two batches of the usual
+// 65,536 rows (more when the batches given are larger, see Write).
+constexpr size_t kQueuedRows = 1 << 17;
+
+}  // namespace
+
 DataWriter::DataWriter(FileIO& io, const TableMetadata& table, FileNamer* names)
     : io_(io),
       table_(table),
       names_(names),
       schema_(table.CurrentSchema()),
       spec_(table.DefaultSpec()),
-      target_file_size_(table.CountProperty(props::kTargetFileSizeBytes, props::kTargetFileSizeBytesDefault)) {}
+      target_file_size_(table.CountProperty(props::kTargetFileSizeBytes, props::kTargetFileSizeBytesDefault)),
+      lanes_(std::make_unique<TaskLanes>(WritingThreads(spec_), kQueuedRows)) {}
 
 DataWriter::~DataWriter() {
   // Files never finished are not published: their OutputFile aborts on destruction.
-  for (auto& [key, file] : open_)
-    if (file->sink) file->sink->Abort();
+  lanes_->Stop();
+  for (auto& p : partitions_)
+    if (p->open) p->open->sink->Abort();
+}
+
+WriteStats DataWriter::stats() const {
+  std::lock_guard lock(stats_mu_);
+  return stats_;
 }
 
 Result<ColumnBatch> DataWriter::ConformToSchema(ColumnBatch batch) const {
@@ -92,35 +123,59 @@ Result<ColumnBatch> DataWriter::ConformToSchema(ColumnBatch batch) const {
   return out;
 }
 
-Result<DataWriter::OpenFile*> DataWriter::FileFor(const std::vector<Literal>& partition, const std::string& key) {
-  auto it = open_.find(key);
-  if (it != open_.end()) return it->second.get();
+Result<DataWriter::Partition*> DataWriter::PartitionFor(const PartitionGroup& group) {
+  if (auto it = partition_of_key_.find(group.key); it != partition_of_key_.end()) return it->second;
+  auto p = std::make_unique<Partition>();
+  p->tuple = group.tuple;
+  p->lane = lanes_->AddLane();
+  Partition* raw = p.get();
+  partitions_.push_back(std::move(p));
+  partition_of_key_.emplace(group.key, raw);
+  return raw;
+}
+
+Status DataWriter::OpenFileFor(Partition& partition) {
   std::string dir = JoinPath(table_.location, "data");
-  if (!spec_.fields().empty()) dir += "/" + PartitionPath(spec_, partition);
+  if (!spec_.fields().empty()) dir += "/" + PartitionPath(spec_, partition.tuple);
   FileNamer unrecorded;
   FLOE_ASSIGN_OR_RETURN(std::string path, (names_ ? *names_ : unrecorded).NewPath(dir, "", ".parquet"));
   FLOE_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> out, io_.NewUnreferencedOutputFile(path));
   auto file = std::make_unique<OpenFile>();
-  file->partition = partition;
   file->sink = std::make_unique<FileIOSink>(std::move(out));
   FLOE_ASSIGN_OR_RETURN(file->writer, parquet::ParquetWriter::Open(file->sink.get(), schema_, table_.properties));
-  OpenFile* raw = file.get();
-  open_[key] = std::move(file);
-  return raw;
+  partition.open = std::move(file);
+  return Ok();
 }
 
-Status DataWriter::CloseFile(OpenFile& file) {
+Status DataWriter::CloseFile(Partition& partition) {
+  OpenFile& file = *partition.open;
   FLOE_ASSIGN_OR_RETURN(parquet::DataFileMetrics m, file.writer->Close());
-  written_.push_back(file.sink->path());
   DataFile f = ParquetDataFile(file.sink->path(), m);
   f.content = FileContent::kData;
   f.spec_id = spec_.spec_id();
-  f.partition = file.partition;
+  f.partition = partition.tuple;
   f.sort_order_id = table_.default_sort_order_id;
-  stats_.bytes += f.file_size_in_bytes;
-  ++stats_.files;
-  finished_.push_back(std::move(f));
-  file.sink.reset();
+  {
+    std::lock_guard lock(stats_mu_);
+    stats_.bytes += f.file_size_in_bytes;
+    ++stats_.files;
+  }
+  partition.closed.push_back(std::move(f));
+  partition.open.reset();
+  return Ok();
+}
+
+Status DataWriter::WriteRows(Partition& partition, const ColumnBatch& rows) {
+  for (size_t begin = 0; begin < rows.num_rows;) {
+    if (!partition.open) FLOE_RETURN_IF_ERROR(OpenFileFor(partition));
+    OpenFile& file = *partition.open;
+    const size_t end = std::min(rows.num_rows, begin + RowsBeforeSizeCheck(file));
+    FLOE_RETURN_IF_ERROR(file.writer->Write(rows, begin, end));
+    begin = end;
+    // The next rows of this partition start a new file.
+    if (static_cast<int64_t>(file.writer->EstimatedFileSize()) >= *target_file_size_)
+      FLOE_RETURN_IF_ERROR(CloseFile(partition));
+  }
   return Ok();
 }
 
@@ -133,7 +188,12 @@ Status DataWriter::Write(ColumnBatch&& input) {
   if (!target_file_size_) return std::unexpected(target_file_size_.error());
   if (input.num_rows == 0) return Ok();
   FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, ConformToSchema(std::move(input)));
-  stats_.rows += static_cast<int64_t>(batch.num_rows);
+  {
+    std::lock_guard lock(stats_mu_);
+    stats_.rows += static_cast<int64_t>(batch.num_rows);
+  }
+  // Batches larger than usual may be queued two at a time too (memory: a few batches).
+  lanes_->RaiseMaxCost(2 * batch.num_rows);
 
   std::vector<PartitionGroup> groups;
   if (spec_.fields().empty()) {
@@ -142,17 +202,12 @@ Status DataWriter::Write(ColumnBatch&& input) {
     FLOE_ASSIGN_OR_RETURN(groups, GroupRowsByPartition(spec_, batch));
   }
   for (const PartitionGroup& group : groups) {
-    const ColumnBatch rows = groups.size() == 1 ? std::move(batch) : batch.Take(group.rows);
-    for (size_t begin = 0; begin < rows.num_rows;) {
-      FLOE_ASSIGN_OR_RETURN(OpenFile * file, FileFor(group.tuple, group.key));
-      const size_t end = std::min(rows.num_rows, begin + RowsBeforeSizeCheck(*file));
-      FLOE_RETURN_IF_ERROR(file->writer->Write(rows, begin, end));
-      begin = end;
-      if (static_cast<int64_t>(file->writer->EstimatedFileSize()) >= *target_file_size_) {
-        FLOE_RETURN_IF_ERROR(CloseFile(*file));
-        open_.erase(group.key);  // the next rows of this partition start a new file
-      }
-    }
+    FLOE_ASSIGN_OR_RETURN(Partition * partition, PartitionFor(group));
+    auto rows = std::make_shared<const ColumnBatch>(groups.size() == 1 ? std::move(batch) : batch.Take(group.rows));
+    const size_t count = rows->num_rows;
+    FLOE_RETURN_IF_ERROR(lanes_->Submit(partition->lane, count, [this, partition, rows = std::move(rows)] {
+      return WriteRows(*partition, *rows);
+    }));
   }
   return Ok();
 }
@@ -171,16 +226,32 @@ size_t DataWriter::RowsBeforeSizeCheck(const OpenFile& file) const {
 }
 
 Result<std::vector<DataFile>> DataWriter::Finish() {
-  for (auto& [key, file] : open_) FLOE_RETURN_IF_ERROR(CloseFile(*file));
-  open_.clear();
+  for (auto& p : partitions_) {
+    Partition* partition = p.get();
+    FLOE_RETURN_IF_ERROR(lanes_->Submit(partition->lane, 0, [this, partition] {
+      return partition->open ? CloseFile(*partition) : Ok();
+    }));
+  }
+  FLOE_RETURN_IF_ERROR(lanes_->Wait());
+  finished_.clear();
+  written_.clear();
+  for (const auto& p : partitions_) {
+    for (const DataFile& f : p->closed) {
+      finished_.push_back(f);
+      written_.push_back(f.file_path);
+    }
+  }
   return finished_;
 }
 
 void DataWriter::Abort() {
-  for (auto& [key, file] : open_)
-    if (file->sink) file->sink->Abort();
-  open_.clear();
-  for (const auto& path : written_) (void)io_.Delete(path);
+  lanes_->Stop();
+  for (auto& p : partitions_) {
+    if (p->open) p->open->sink->Abort();
+    p->open.reset();
+    for (const DataFile& f : p->closed) (void)io_.Delete(f.file_path);
+    p->closed.clear();
+  }
   written_.clear();
   finished_.clear();
 }

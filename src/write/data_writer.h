@@ -7,10 +7,19 @@
 // Nothing is visible to readers until a commit lists the files; if the commit certainly
 // fails, Abort() (or the caller) deletes them. With a FileNamer, each name is recorded in the
 // write's intent before its file is created (io/file_namer.h).
+//
+// A partitioned table's rows are grouped on the calling thread, and each partition's rows are
+// then written on a few threads of the writer's (write/task_lanes.h: one lane per partition),
+// so that several partitions' files are encoded at once while the caller groups the next
+// batch. Each partition's rows reach its files in input order, and Finish lists the files
+// partition by partition (in order of each partition's first row), each partition's in the
+// order written: the files and their list do not depend on the threads' timing. An error of
+// the writing threads is returned by a later Write or by Finish.
 #pragma once
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -19,6 +28,8 @@
 #include "meta/data_file.h"
 #include "meta/table_metadata.h"
 #include "types/column_batch.h"
+#include "write/partition_rows.h"
+#include "write/task_lanes.h"
 
 namespace floe {
 
@@ -45,13 +56,19 @@ class DataWriter {
   // Deletes every file written so far (the commit certainly failed or was never made).
   void Abort();
 
-  const WriteStats& stats() const { return stats_; }
+  // Rows given to Write so far; bytes and files of the files closed so far.
+  WriteStats stats() const;
+  // The files Finish closed (after Finish).
   const std::vector<std::string>& written_paths() const { return written_; }
 
  private:
   struct OpenFile;
-  Result<OpenFile*> FileFor(const std::vector<Literal>& partition, const std::string& key);
-  Status CloseFile(OpenFile& file);
+  struct Partition;
+  Result<Partition*> PartitionFor(const PartitionGroup& group);
+  // Runs on the partition's lane: the rows into its open file, rolled at the target size.
+  Status WriteRows(Partition& partition, const ColumnBatch& rows);
+  Status OpenFileFor(Partition& partition);
+  Status CloseFile(Partition& partition);
   // How many rows to write into `file` before its size is checked again.
   size_t RowsBeforeSizeCheck(const OpenFile& file) const;
   Result<ColumnBatch> ConformToSchema(ColumnBatch batch) const;
@@ -62,9 +79,14 @@ class DataWriter {
   Schema schema_;
   PartitionSpec spec_;
   Result<int64_t> target_file_size_;  // an unreadable write.target-file-size-bytes fails Write
-  std::map<std::string, std::unique_ptr<OpenFile>> open_;
+  // In order of each partition's first row; a partition's state is touched only by its lane's
+  // tasks, or by the caller while no task runs (after lanes_->Wait or Stop).
+  std::vector<std::unique_ptr<Partition>> partitions_;
+  std::map<std::string, Partition*, std::less<>> partition_of_key_;
+  std::unique_ptr<TaskLanes> lanes_;  // destroyed first: its threads use the partitions
   std::vector<DataFile> finished_;
   std::vector<std::string> written_;
+  mutable std::mutex stats_mu_;  // the lanes add closed files' bytes while the caller reads
   WriteStats stats_;
 };
 

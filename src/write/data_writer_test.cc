@@ -3,8 +3,10 @@
 // once, each file holds only its partition's rows and says so, and Abort leaves nothing.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "io/memory_file_io.h"
 #include "parquet/output_sink.h"
@@ -139,14 +141,31 @@ TEST(DataWriter, TheDefaultTargetKeepsOneFilePerPartition) {
 }
 
 TEST(DataWriter, AbortLeavesNoFile) {
+  // Mid-write: whatever the writing threads had closed or still had open is gone.
   MemoryFileIO io;
   const TableMetadata table = Table("country", {{"write.target-file-size-bytes", "16384"}});
   DataWriter writer(io, table);
-  ASSERT_TRUE(writer.Write(Rows(0, 20000)).has_value());  // some files already closed
-  EXPECT_FALSE(writer.written_paths().empty());
-  const std::vector<std::string> written = writer.written_paths();
+  ASSERT_TRUE(writer.Write(Rows(0, 20000)).has_value());
+  ASSERT_TRUE(writer.Write(Rows(20000, 20000)).has_value());
   writer.Abort();
-  for (const std::string& path : written) EXPECT_FALSE(io.Exists(path).value_or(true)) << path;
+  auto listed = io.ListPrefix("/mem/wh/t/data/");
+  ASSERT_TRUE(listed.has_value());
+  EXPECT_TRUE(listed->empty()) << listed->size() << " files left, the first " << listed->front().path;
+  EXPECT_TRUE(writer.written_paths().empty());
+}
+
+TEST(DataWriter, AbortAfterFinishDeletesEveryFile) {
+  MemoryFileIO io;
+  const TableMetadata table = Table("country", {{"write.target-file-size-bytes", "16384"}});
+  DataWriter writer(io, table);
+  ASSERT_TRUE(writer.Write(Rows(0, 20000)).has_value());
+  auto files = writer.Finish();
+  ASSERT_TRUE(files.has_value()) << files.error().message;
+  ASSERT_GT(files->size(), 3u);  // rolled within each partition
+  ASSERT_EQ(writer.written_paths().size(), files->size());
+  for (size_t i = 0; i < files->size(); ++i) EXPECT_EQ(writer.written_paths()[i], (*files)[i].file_path);
+  writer.Abort();
+  for (const DataFile& f : *files) EXPECT_FALSE(io.Exists(f.file_path).value_or(true)) << f.file_path;
   auto listed = io.ListPrefix("/mem/wh/t/data/");
   ASSERT_TRUE(listed.has_value());
   EXPECT_TRUE(listed->empty()) << listed->size() << " files left, the first " << listed->front().path;
@@ -162,6 +181,99 @@ TEST(DataWriter, AMissingRequiredColumnIsNamed) {
   auto written = writer.Write(batch);
   ASSERT_FALSE(written.has_value());
   EXPECT_NE(written.error().message.find("'id'"), std::string::npos) << written.error().message;
+}
+
+// A MemoryFileIO whose writes to one partition's files are slow, so that partition's writing
+// lags behind the others'.
+class SlowPartitionIO : public MemoryFileIO {
+ public:
+  explicit SlowPartitionIO(std::string slow) : slow_(std::move(slow)) {}
+  Result<std::unique_ptr<OutputFile>> NewOutputFile(std::string_view path) override {
+    FLOE_ASSIGN_OR_RETURN(std::unique_ptr<OutputFile> file, MemoryFileIO::NewOutputFile(path));
+    if (slow_.empty() || path.find(slow_) == std::string_view::npos) return file;
+    return std::unique_ptr<OutputFile>(new Slow(std::move(file)));
+  }
+
+ private:
+  struct Slow : OutputFile {
+    explicit Slow(std::unique_ptr<OutputFile> f) : file(std::move(f)) {}
+    const std::string& path() const override { return file->path(); }
+    Status Write(std::string_view data) override {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      return file->Write(data);
+    }
+    int64_t Position() const override { return file->Position(); }
+    Status Close() override {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      return file->Close();
+    }
+    void Abort() override { file->Abort(); }
+    std::unique_ptr<OutputFile> file;
+  };
+  std::string slow_;
+};
+
+struct WrittenFile {
+  std::string partition;
+  int64_t records = 0;
+  std::string bytes;
+};
+
+// Twelve batches of 5,000 rows with ids from 1 (so the partitions first appear as FR, IT, DE,
+// not in sorted order), rolled at a small target: the files as Finish lists them.
+std::vector<WrittenFile> WriteTwelveBatches(const std::string& slow_partition) {
+  SlowPartitionIO io(slow_partition);
+  const TableMetadata table = Table("country", {{"write.target-file-size-bytes", "32768"}});
+  DataWriter writer(io, table);
+  for (int64_t b = 0; b < 12; ++b) EXPECT_TRUE(writer.Write(Rows(1 + b * 5000, 5000)).has_value());
+  auto files = writer.Finish();
+  EXPECT_TRUE(files.has_value()) << files.error().message;
+  std::vector<WrittenFile> out;
+  if (!files) return out;
+  for (const DataFile& f : *files) {
+    auto bytes = io.ReadAll(f.file_path);
+    EXPECT_TRUE(bytes.has_value()) << f.file_path;
+    out.push_back(WrittenFile{f.partition.at(0).AsBytes(), f.record_count, bytes.value_or("")});
+  }
+  // Each partition's rows, read in the listed order, are its rows in input order.
+  std::map<std::string, std::vector<int64_t>> ids;
+  for (const DataFile& f : *files) {
+    auto file = parquet::ParquetFile::Open(std::make_shared<parquet::BufferSource>(*io.ReadAll(f.file_path), f.file_path));
+    EXPECT_TRUE(file.has_value());
+    if (!file) continue;
+    for (int rg = 0; rg < (*file)->num_row_groups(); ++rg) {
+      auto batch = (*file)->ReadRowGroup(rg, table.CurrentSchema());
+      EXPECT_TRUE(batch.has_value());
+      if (!batch) continue;
+      for (size_t r = 0; r < batch->num_rows; ++r) ids[f.partition[0].AsBytes()].push_back(batch->columns[0].longs[r]);
+    }
+  }
+  for (int c = 0; c < 3; ++c) {
+    std::vector<int64_t> want;
+    for (int64_t id = 1; id <= 60000; ++id)
+      if (kCountries[id % 3] == std::string(kCountries[c])) want.push_back(id);
+    EXPECT_EQ(ids[kCountries[c]], want) << kCountries[c];
+  }
+  return out;
+}
+
+TEST(DataWriter, FilesAndTheirOrderDoNotDependOnWhichPartitionIsWrittenFirst) {
+  const std::vector<WrittenFile> plain = WriteTwelveBatches("");
+  // Listed partition by partition, in order of each partition's first row.
+  std::vector<std::string> runs;
+  for (const WrittenFile& f : plain)
+    if (runs.empty() || runs.back() != f.partition) runs.push_back(f.partition);
+  EXPECT_EQ(runs, (std::vector<std::string>{"FR", "IT", "DE"}));
+  EXPECT_GT(plain.size(), 6u);  // several files per partition
+  for (const char* slow : {"country=FR", "country=DE"}) {
+    const std::vector<WrittenFile> lagging = WriteTwelveBatches(slow);
+    ASSERT_EQ(lagging.size(), plain.size()) << slow;
+    for (size_t i = 0; i < plain.size(); ++i) {
+      EXPECT_EQ(lagging[i].partition, plain[i].partition) << slow << " file " << i;
+      EXPECT_EQ(lagging[i].records, plain[i].records) << slow << " file " << i;
+      EXPECT_TRUE(lagging[i].bytes == plain[i].bytes) << slow << " file " << i << " differs";
+    }
+  }
 }
 
 }  // namespace

@@ -83,6 +83,35 @@ TEST(GroupRowsByPartition, EqualsTheSpecAppliedRowByRow) {
   ExpectMatchesRowByRow(PartitionSpec(4, {{4, 1000, "price", Transform::Identity()}}), batch);
 }
 
+TEST(GroupRowsByPartition, StringsDifferingInOneByteAreApart) {
+  // Every length from 0 to 12 (both sides of the 4- and 8-byte comparisons), each string
+  // also with one byte changed at each position, and a zero byte; rows in a shuffled order.
+  std::vector<std::string> values;
+  for (size_t n = 0; n <= 12; ++n) {
+    std::string base;
+    for (size_t i = 0; i < n; ++i) base.push_back(static_cast<char>('a' + i));
+    values.push_back(base);
+    for (size_t i = 0; i < n; ++i) {
+      std::string changed = base;
+      changed[i] = 'Z';
+      values.push_back(changed);
+      changed[i] = '\0';
+      values.push_back(changed);
+    }
+  }
+  const Schema schema(0, {{1, "id", Type::Long(), true, ""}, {2, "s", Type::String(), false, ""}});
+  ColumnBatch batch(schema);
+  for (int r = 0; r < 3000; ++r) {
+    const std::string& v = values[(static_cast<size_t>(r) * 7919) % values.size()];
+    ASSERT_TRUE(batch.AppendRow({Literal::Long(r), Literal::String(v)}));
+  }
+  ExpectMatchesRowByRow(PartitionSpec(1, {{2, 1000, "s", Transform::Identity()}}), batch);
+  ExpectMatchesRowByRow(PartitionSpec(2, {{2, 1000, "s_trunc", Transform::Truncate(3)}}), batch);
+  auto groups = GroupRowsByPartition(PartitionSpec(1, {{2, 1000, "s", Transform::Identity()}}), batch);
+  ASSERT_TRUE(groups);
+  EXPECT_EQ(groups->size(), std::set<std::string>(values.begin(), values.end()).size());
+}
+
 TEST(GroupRowsByPartition, AMissingSourceColumnIsNamed) {
   const ColumnBatch batch = Rows(3);
   auto groups = GroupRowsByPartition(PartitionSpec(1, {{9, 1000, "x", Transform::Identity()}}), batch);
