@@ -150,7 +150,7 @@ struct BatchReading {
   // once, so that memory holds a batch, not a row group. A limited read always streams.
   bool stream_pages = false;
   // The file positions to read and the deletes already loaded (TaskRows, task_stream.h).
-  TaskRows rows;
+  TaskRows rows{};
 };
 
 // Whether the row group of file positions [first, first + rows) is read by a read of `range`:

@@ -24,7 +24,8 @@ std::vector<TaskSlice> SliceTasks(const ScanPlan& plan, int workers, int64_t sli
       slices.push_back({.task = i});
       continue;
     }
-    const int64_t n = std::min(kMaxSlicesPerTask, (rows + slice_rows - 1) / slice_rows);
+    // Rounded up without rows + slice_rows, which overflows for a count near INT64_MAX.
+    const int64_t n = std::min(kMaxSlicesPerTask, rows / slice_rows + (rows % slice_rows != 0));
     for (int64_t k = 0; k < n; ++k) {
       // Even cuts of the counted rows; the last reaches the end of the file, counted or not.
       int64_t begin = rows / n * k + std::min(k, rows % n);

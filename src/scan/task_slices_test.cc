@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "scan/file_source.h"
 #include "scan/scan_test_util.h"
 #include "scan/task_stream.h"
@@ -238,6 +240,25 @@ TEST(SliceTasks, CutsOnlyLargeLocalFilesOnSeveralThreads) {
   EXPECT_GT(SliceTasks(many, 3).size(), many.tasks.size());
   plan.limit = 10;
   EXPECT_EQ(SliceTasks(plan, 2).size(), plan.tasks.size()) << "a limit reads one task at a time";
+}
+
+// A manifest is another engine's file: a record count near INT64_MAX must neither overflow the
+// cut arithmetic nor make more than a bounded number of slices.
+TEST(SliceTasks, AnAbsurdRecordCountIsCutIntoBoundedSlices) {
+  ScanPlan plan;
+  FileScanTask t;
+  t.file.file_path = "/w/claims-everything.parquet";
+  t.file.record_count = std::numeric_limits<int64_t>::max();
+  plan.tasks.push_back(t);
+  std::vector<TaskSlice> slices = SliceTasks(plan, 2);
+  ASSERT_GT(slices.size(), 1u);
+  EXPECT_LE(slices.size(), 4096u);
+  EXPECT_EQ(slices.front().row_begin, 0);
+  EXPECT_EQ(slices.back().row_end, -1);
+  for (size_t k = 1; k < slices.size(); ++k) {
+    EXPECT_EQ(slices[k].row_begin, slices[k - 1].row_end);
+    EXPECT_LT(slices[k - 1].row_begin, slices[k - 1].row_end);
+  }
 }
 
 }  // namespace
