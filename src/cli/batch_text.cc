@@ -83,15 +83,27 @@ void AppendTemporalOrDecimal(const Column& c, size_t row, std::string* out) {
 
 }  // namespace
 
-BatchText::BatchText(const std::vector<std::string>& columns, Format format) : format_(format) {
+BatchText::BatchText(const std::vector<std::string>& columns, Format format) : format_(format), columns_(columns) {
+  switch (format) {
+    case Format::kCsv:
+      row_close_ = "\n";
+      break;
+    case Format::kJsonl:
+      row_open_ = "{";
+      row_close_ = "}\n";
+      break;
+    case Format::kJson:  // as dump(2) lays out an array element: "  {", each key on its line, "  }"
+      row_open_ = ",\n  {";
+      row_close_ = columns.empty() ? "}" : "\n  }";
+      break;
+  }
   for (size_t i = 0; i < columns.size(); ++i) {
-    if (format == Format::kCsv) {
-      prefixes_.push_back(i ? "," : "");
-      continue;
+    std::string p = i ? "," : "";
+    if (format != Format::kCsv) {
+      if (format == Format::kJson) p += "\n    ";
+      AppendJsonString(columns[i], &p);
+      p += format == Format::kJson ? ": " : ":";
     }
-    std::string p = i ? "," : "{";
-    AppendJsonString(columns[i], &p);
-    p.push_back(':');
     prefixes_.push_back(std::move(p));
   }
 }
@@ -141,27 +153,58 @@ void BatchText::AppendValue(const Column& c, size_t row, std::string* out) const
   *out += value.dump();
 }
 
+std::optional<BatchText::Format> StreamedFormat(OutputFormat format) {
+  switch (format) {
+    case OutputFormat::kCsv: return BatchText::Format::kCsv;
+    case OutputFormat::kJsonl: return BatchText::Format::kJsonl;
+    case OutputFormat::kJson: return BatchText::Format::kJson;
+    case OutputFormat::kTable: break;
+  }
+  return std::nullopt;
+}
+
 void BatchText::Append(const ColumnBatch& batch, size_t begin, size_t end, std::string* out) const {
   for (size_t r = begin; r < end; ++r) {
+    *out += row_open_;
     for (size_t i = 0; i < prefixes_.size(); ++i) {
       *out += prefixes_[i];
       AppendValue(batch.columns[i], r, out);
     }
-    if (format_ == Format::kJsonl) *out += prefixes_.empty() ? "{}" : "}";
-    out->push_back('\n');
+    *out += row_close_;
   }
 }
 
-}  // namespace floe::cli
-
-namespace floe::cli {
-
-void BatchText::Write(const ColumnBatch& batch, size_t rows, std::ostream& out, std::string* scratch) const {
-  for (size_t begin = 0; begin < rows; begin += kRowsPerSlice) {
-    scratch->clear();
-    Append(batch, begin, std::min(rows, begin + kRowsPerSlice), scratch);
-    out.write(scratch->data(), static_cast<std::streamsize>(scratch->size()));
+BatchTextWriter::BatchTextWriter(const BatchText& text, std::ostream& out) : text_(text), out_(out) {
+  if (text.format() != BatchText::Format::kCsv) return;
+  std::string header;
+  for (size_t i = 0; i < text.columns_.size(); ++i) {
+    if (i) header.push_back(',');
+    AppendCsvField(text.columns_[i], &header);
   }
+  header.push_back('\n');
+  out_.write(header.data(), static_cast<std::streamsize>(header.size()));
+}
+
+void BatchTextWriter::Write(std::string_view piece) {
+  if (text_.format() == BatchText::Format::kJson && !wrote_element_ && !piece.empty()) {
+    out_.put('[');
+    piece.remove_prefix(1);  // the first element's ','
+    wrote_element_ = true;
+  }
+  out_.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+}
+
+void BatchTextWriter::WriteRows(const ColumnBatch& batch, size_t rows) {
+  for (size_t begin = 0; begin < rows; begin += BatchText::kRowsPerSlice) {
+    scratch_.clear();
+    text_.Append(batch, begin, std::min(rows, begin + BatchText::kRowsPerSlice), &scratch_);
+    Write(scratch_);
+  }
+}
+
+void BatchTextWriter::Finish() {
+  if (text_.format() != BatchText::Format::kJson) return;
+  out_ << (wrote_element_ ? "\n]\n" : "[]\n");
 }
 
 }  // namespace floe::cli

@@ -1,8 +1,9 @@
-// BatchText writes a batch's rows as CSV / JSON lines straight from the column vectors: its
+// BatchText writes a batch's rows as CSV / JSON lines / a JSON array straight from the column vectors: its
 // text must be, byte for byte, what the row listing (PrintListing of each cell's
 // Literal::ToJson) prints, for every type, nulls and the odd values included.
 #include "cli/batch_text.h"
 
+#include <algorithm>
 #include <limits>
 #include <sstream>
 
@@ -74,23 +75,82 @@ std::string Listed(const Schema& schema, const ColumnBatch& batch, OutputFormat 
   return out.str();
 }
 
+// Rows [0, rows) of `batch` through a BatchTextWriter, formatted in pieces of `piece_rows` rows
+// (as the reading threads hand them over), header and array brackets included.
+std::string Streamed(const std::vector<std::string>& columns, BatchText::Format format, const ColumnBatch& batch,
+                     size_t rows, size_t piece_rows) {
+  const BatchText text(columns, format);
+  std::ostringstream out;
+  BatchTextWriter writer(text, out);
+  for (size_t begin = 0; begin < rows; begin += piece_rows) {
+    std::string piece;
+    text.Append(batch, begin, std::min(rows, begin + piece_rows), &piece);
+    writer.Write(piece);
+  }
+  writer.Finish();
+  return out.str();
+}
+
+constexpr std::pair<BatchText::Format, OutputFormat> kFormats[] = {{BatchText::Format::kCsv, OutputFormat::kCsv},
+                                                                   {BatchText::Format::kJsonl, OutputFormat::kJsonl},
+                                                                   {BatchText::Format::kJson, OutputFormat::kJson}};
+
 TEST(BatchText, PrintsWhatTheRowListingPrintsForEveryType) {
   Schema schema = EveryType();
   ColumnBatch batch = OddRows(schema);
   std::vector<std::string> columns;
   for (const auto& f : schema.fields()) columns.push_back(f.name);
-  for (auto [format, listed] : {std::pair{BatchText::Format::kCsv, OutputFormat::kCsv},
-                                std::pair{BatchText::Format::kJsonl, OutputFormat::kJsonl}}) {
-    std::string want = Listed(schema, batch, listed);
-    if (format == BatchText::Format::kCsv) want = want.substr(want.find('\n') + 1);  // the header is printed apart
-    std::string got;
-    BatchText(columns, format).Append(batch, 0, batch.num_rows, &got);
-    EXPECT_EQ(got, want);
+  for (auto [format, listed] : kFormats) {
+    const std::string want = Listed(schema, batch, listed);
+    for (size_t piece_rows : {size_t{1}, size_t{7}, batch.num_rows}) {
+      EXPECT_EQ(Streamed(columns, format, batch, batch.num_rows, piece_rows), want) << piece_rows << " rows a piece";
+    }
     std::ostringstream written;
-    std::string scratch;
-    BatchText(columns, format).Write(batch, batch.num_rows, written, &scratch);
+    const BatchText text(columns, format);
+    BatchTextWriter writer(text, written);
+    writer.WriteRows(batch, batch.num_rows);
+    writer.Finish();
     EXPECT_EQ(written.str(), want);
   }
+}
+
+TEST(BatchText, JsonArrayIsTheListingsForNoRowsOneRowAndNoColumns) {
+  Schema schema = EveryType();
+  ColumnBatch batch = OddRows(schema);
+  std::vector<std::string> columns;
+  for (const auto& f : schema.fields()) columns.push_back(f.name);
+  ColumnBatch none(schema);
+  for (auto [format, listed] : kFormats) {
+    EXPECT_EQ(Streamed(columns, format, none, 0, 1), Listed(schema, none, listed));
+  }
+  EXPECT_EQ(Streamed(columns, BatchText::Format::kJson, none, 0, 1), "[]\n");
+  ColumnBatch first(schema);
+  std::vector<Literal> row;
+  for (const Column& c : batch.columns) row.push_back(c.Get(0));  // the first row, nulls included
+  ASSERT_TRUE(first.AppendRow(row));
+  EXPECT_EQ(Streamed(columns, BatchText::Format::kJson, batch, 1, 1), Listed(schema, first, OutputFormat::kJson));
+
+  // A projection of no column: each row an empty object, as the listing prints it.
+  Schema empty(0, {});
+  ColumnBatch rows(empty);
+  rows.num_rows = 3;
+  for (auto [format, listed] : kFormats) {
+    EXPECT_EQ(Streamed({}, format, rows, 3, 2), Listed(empty, rows, listed));
+  }
+  EXPECT_EQ(Streamed({}, BatchText::Format::kJson, rows, 2, 2), "[\n  {},\n  {}\n]\n");
+}
+
+TEST(BatchText, JsonArrayParsesWithEveryRow) {
+  Schema schema = EveryType();
+  ColumnBatch batch = OddRows(schema);
+  std::vector<std::string> columns;
+  for (const auto& f : schema.fields()) columns.push_back(f.name);
+  // Invalid UTF-8 in the rows is printed as U+FFFD, so the text is strict JSON.
+  auto parsed = nlohmann::json::parse(Streamed(columns, BatchText::Format::kJson, batch, batch.num_rows, 5));
+  ASSERT_TRUE(parsed.is_array());
+  ASSERT_EQ(parsed.size(), batch.num_rows);
+  EXPECT_EQ(parsed[3]["l"], batch.columns[2].Get(3).ToJson());
+  EXPECT_EQ(parsed[4]["s"], "two\nlines");
 }
 
 TEST(BatchText, TemporalAndDecimalTextAsUsersReadIt) {

@@ -104,23 +104,25 @@ int RunCat(CliContext& ctx, const CatArgs& args) {
   if (!reader) return ctx.Fail(reader.error());
   Listing listing;
   for (const auto& f : (*file)->schema().fields()) listing.columns.push_back(f.name);
-  // CSV and JSON lines stream batch by batch, as `floe scan` writes them (batch_text.h); the
-  // table and JSON array are laid out once every row is in.
-  const bool streaming = *format == OutputFormat::kCsv || *format == OutputFormat::kJsonl;
-  if (streaming) PrintListing(listing, *format, std::cout);  // the CSV header (jsonl prints nothing)
-  const BatchText batch_text(listing.columns,
-                             *format == OutputFormat::kCsv ? BatchText::Format::kCsv : BatchText::Format::kJsonl);
-  std::string text;
+  // CSV, JSON lines and JSON stream batch by batch, as `floe scan` writes them (batch_text.h);
+  // the table is laid out once every row is in (its column widths need them all).
+  const std::optional<BatchText::Format> streamed = StreamedFormat(*format);
+  std::optional<BatchText> batch_text;
+  std::optional<BatchTextWriter> text_out;
+  if (streamed) {
+    batch_text.emplace(listing.columns, *streamed);
+    text_out.emplace(*batch_text, std::cout);  // writes the CSV header
+  }
   int64_t emitted = 0;
   while (args.limit < 0 || emitted < args.limit) {
     auto batch = (*reader)->Next();
     if (!batch) return ctx.Fail(batch.error());
     if (!batch->has_value()) break;
     const ColumnBatch& rows = **batch;
-    if (streaming) {
+    if (streamed) {
       size_t take = rows.num_rows;
       if (args.limit >= 0) take = std::min<size_t>(take, static_cast<size_t>(args.limit - emitted));
-      batch_text.Write(rows, take, std::cout, &text);
+      text_out->WriteRows(rows, take);
       emitted += static_cast<int64_t>(take);
       continue;
     }
@@ -130,7 +132,11 @@ int RunCat(CliContext& ctx, const CatArgs& args) {
       listing.rows.push_back(std::move(row));
     }
   }
-  if (!streaming) PrintListing(listing, *format, std::cout);
+  if (streamed) {
+    text_out->Finish();
+  } else {
+    PrintListing(listing, *format, std::cout);
+  }
   return kExitOk;
 }
 

@@ -152,16 +152,21 @@ int RunScan(CliContext& ctx, const ScanArgs& args) {
 
   Listing listing;
   for (const auto& f : plan->projection.fields()) listing.columns.push_back(f.name);
-  const bool streaming = *format == OutputFormat::kCsv || *format == OutputFormat::kJsonl;
-  if (streaming && !parquet) PrintListing(listing, *format, *out);  // the CSV header (jsonl prints nothing)
-  const BatchText batch_text(listing.columns,
-                             *format == OutputFormat::kCsv ? BatchText::Format::kCsv : BatchText::Format::kJsonl);
+  // Every text format but the table (which needs every row for its column widths) streams.
+  const std::optional<BatchText::Format> streamed = parquet ? std::nullopt : StreamedFormat(*format);
+  const bool streaming = streamed.has_value();
+  std::optional<BatchText> batch_text;
+  std::optional<BatchTextWriter> text_out;
+  if (streaming) {
+    batch_text.emplace(listing.columns, *streamed);
+    text_out.emplace(*batch_text, *out);  // writes the CSV header
+  }
   int64_t emitted = 0;
   bool output_failed = false;  // an error of the output, not of the table's files
   // The plan's limit caps the rows read (StreamTasks), so every row that arrives is printed.
   Status read = Ok();
-  if (streaming && !parquet) {
-    // CSV / JSON lines are formatted on the reading threads, a slice of rows at a time; this
+  if (streaming) {
+    // CSV / JSON lines / JSON are formatted on the reading threads, a slice of rows at a time; this
     // thread only writes the text, in task order.
     read = StreamTasks<TextPart>(
         *table->io, table->metadata, *plan, options->read_parallelism,
@@ -169,13 +174,13 @@ int RunScan(CliContext& ctx, const ScanArgs& args) {
           for (size_t begin = 0; begin < rows.num_rows; begin += BatchText::kRowsPerSlice) {
             size_t end = std::min(rows.num_rows, begin + BatchText::kRowsPerSlice);
             TextPart part{.rows = end - begin};
-            batch_text.Append(rows, begin, end, &part.text);
+            batch_text->Append(rows, begin, end, &part.text);
             if (!emit(std::move(part))) break;
           }
           return Ok();
         },
         [&](TextPart&& part) -> Result<bool> {
-          out->write(part.text.data(), static_cast<std::streamsize>(part.text.size()));
+          text_out->Write(part.text);
           emitted += static_cast<int64_t>(part.rows);
           return true;
         });
@@ -209,7 +214,11 @@ int RunScan(CliContext& ctx, const ScanArgs& args) {
     std::cerr << "wrote " << emitted << " rows to " << args.output << "\n";
     return kExitOk;
   }
-  if (!streaming) PrintListing(listing, *format, *out);
+  if (streaming) {
+    text_out->Finish();
+  } else {
+    PrintListing(listing, *format, *out);
+  }
   return kExitOk;
 }
 
