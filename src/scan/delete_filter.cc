@@ -1,6 +1,7 @@
 #include "scan/delete_filter.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "expr/row_evaluator.h"
@@ -11,6 +12,90 @@ namespace floe {
 namespace {
 
 void AppendFixed(const void* p, size_t n, std::string* key) { key->append(static_cast<const char*>(p), n); }
+
+// The key hash. Each type hashes the very value AppendValueKey encodes (ints widened to long,
+// floats to double, floats by their bits), so equal encodings give equal hashes.
+constexpr uint64_t kRowKeySeed = 0x243f6a8885a308d3;
+constexpr uint64_t kNullKeyHash = 0x13198a2e03707344;
+constexpr uint64_t kStructKeySeed = 0xa4093822299f31d0;
+
+// MurmurHash3's 64-bit finalizer: a bijection that spreads every input bit over the output.
+uint64_t FinishKeyHash(uint64_t k) {
+  k ^= k >> 33;
+  k *= 0xff51afd7ed558ccd;
+  k ^= k >> 33;
+  k *= 0xc4ceb9fe1a85ec53;
+  return k ^ (k >> 33);
+}
+
+uint64_t MixKeyHash(uint64_t hash, uint64_t value) { return FinishKeyHash(hash ^ value); }
+
+uint64_t HashKeyBytes(const char* p, size_t n) {
+  uint64_t h = FinishKeyHash(n + kRowKeySeed);  // the length first: zero padding of the tail is unambiguous
+  uint64_t word;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::memcpy(&word, p + i, 8);
+    h = MixKeyHash(h, word);
+  }
+  if (i < n) {
+    word = 0;
+    std::memcpy(&word, p + i, n - i);
+    h = MixKeyHash(h, word);
+  }
+  return h;
+}
+
+// hash[r] = mix(hash[r], value(r)), or the null hash where column[r] is null.
+template <class ValueHash>
+void MixColumnValues(const Column& column, size_t rows, uint64_t* hash, ValueHash value) {
+  if (column.nulls.empty()) {
+    for (size_t r = 0; r < rows; ++r) hash[r] = MixKeyHash(hash[r], value(r));
+    return;
+  }
+  for (size_t r = 0; r < rows; ++r) hash[r] = MixKeyHash(hash[r], column.nulls[r] ? kNullKeyHash : value(r));
+}
+
+// Mixes the first `rows` values of `column` into hash[0..rows), one type dispatch per column.
+void HashKeyColumn(const Column& column, size_t rows, uint64_t* hash) {
+  const Column& c = column;
+  switch (c.type->id()) {
+    case TypeId::kBoolean: MixColumnValues(c, rows, hash, [&](size_t r) { return uint64_t{c.bools[r] != 0}; }); break;
+    case TypeId::kInt:
+    case TypeId::kDate:
+      MixColumnValues(c, rows, hash, [&](size_t r) { return static_cast<uint64_t>(int64_t{c.ints[r]}); });
+      break;
+    case TypeId::kFloat:
+      MixColumnValues(c, rows, hash, [&](size_t r) { return std::bit_cast<uint64_t>(static_cast<double>(c.floats[r])); });
+      break;
+    case TypeId::kDouble:
+      MixColumnValues(c, rows, hash, [&](size_t r) { return std::bit_cast<uint64_t>(c.doubles[r]); });
+      break;
+    case TypeId::kDecimal:
+      MixColumnValues(c, rows, hash, [&](size_t r) {
+        auto v = static_cast<unsigned __int128>(c.decimals[r]);
+        return static_cast<uint64_t>(v) ^ FinishKeyHash(static_cast<uint64_t>(v >> 64));
+      });
+      break;
+    case TypeId::kString:
+    case TypeId::kBinary:
+    case TypeId::kFixed:
+    case TypeId::kUuid:
+      MixColumnValues(c, rows, hash, [&](size_t r) {
+        return HashKeyBytes(c.bytes.data() + c.offsets[r], c.offsets[r + 1] - c.offsets[r]);
+      });
+      break;
+    case TypeId::kStruct: {
+      std::vector<uint64_t> fields(rows, kStructKeySeed);
+      for (const Column& child : c.children) HashKeyColumn(child, rows, fields.data());
+      MixColumnValues(c, rows, hash, [&](size_t r) { return fields[r]; });
+      break;
+    }
+    case TypeId::kList:
+    case TypeId::kMap: MixColumnValues(c, rows, hash, [](size_t) { return uint64_t{1}; }); break;  // as the key: null or not
+    default: MixColumnValues(c, rows, hash, [&](size_t r) { return static_cast<uint64_t>(c.longs[r]); }); break;
+  }
+}
 
 }  // namespace
 
@@ -82,6 +167,51 @@ void PositionDeleteSet::Apply(int64_t first_position, std::vector<uint8_t>* keep
   for (; it != positions_.end() && *it < end; ++it) (*keep)[*it - first_position] = 0;
 }
 
+EqualityDeleteSet::EqualityDeleteSet(std::vector<int> field_ids, int hash_bits)
+    : field_ids_(std::move(field_ids)),
+      hash_mask_(hash_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << std::max(hash_bits, 0)) - 1) {}
+
+std::vector<uint64_t> EqualityDeleteSet::RowHashes(const std::vector<const Column*>& cols, size_t rows) const {
+  std::vector<uint64_t> hashes(rows, kRowKeySeed);
+  for (const Column* c : cols) HashKeyColumn(*c, rows, hashes.data());
+  if (hash_mask_ != ~uint64_t{0})
+    for (uint64_t& h : hashes) h &= hash_mask_;
+  return hashes;
+}
+
+void EqualityDeleteSet::InsertHash(uint64_t hash) {
+  if (hash == 0) {
+    has_zero_hash_ = true;
+    return;
+  }
+  if ((hash_count_ + 1) * 2 > hash_slots_.size()) {
+    std::vector<uint64_t> old = std::move(hash_slots_);
+    hash_slots_.assign(std::max<size_t>(16, old.size() * 2), 0);
+    hash_count_ = 0;
+    for (uint64_t h : old)
+      if (h) InsertHash(h);
+  }
+  size_t mask = hash_slots_.size() - 1;
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    if (hash_slots_[i] == hash) return;
+    if (hash_slots_[i] == 0) {
+      hash_slots_[i] = hash;
+      ++hash_count_;
+      return;
+    }
+  }
+}
+
+bool EqualityDeleteSet::MayContain(uint64_t hash) const {
+  if (hash == 0) return has_zero_hash_;
+  if (hash_slots_.empty()) return false;
+  size_t mask = hash_slots_.size() - 1;
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    if (hash_slots_[i] == hash) return true;
+    if (hash_slots_[i] == 0) return false;
+  }
+}
+
 Result<std::vector<const Column*>> EqualityDeleteSet::KeyColumns(const ColumnBatch& batch, std::string_view what) const {
   std::vector<const Column*> cols;
   for (int id : field_ids_) {
@@ -94,11 +224,12 @@ Result<std::vector<const Column*>> EqualityDeleteSet::KeyColumns(const ColumnBat
 
 Status EqualityDeleteSet::Add(const ColumnBatch& deletes, std::string_view delete_file_path) {
   FLOE_ASSIGN_OR_RETURN(auto cols, KeyColumns(deletes, "equality delete file " + std::string(delete_file_path)));
+  std::vector<uint64_t> hashes = RowHashes(cols, deletes.num_rows);
   std::string key;
   for (size_t r = 0; r < deletes.num_rows; ++r) {
     key.clear();
     for (const Column* c : cols) AppendValueKey(*c, r, &key);
-    keys_.insert(key);
+    if (keys_.insert(key).second) InsertHash(hashes[r]);
   }
   return Ok();
 }
@@ -106,9 +237,10 @@ Status EqualityDeleteSet::Add(const ColumnBatch& deletes, std::string_view delet
 Status EqualityDeleteSet::Apply(const ColumnBatch& data, std::vector<uint8_t>* keep) const {
   if (keys_.empty()) return Ok();
   FLOE_ASSIGN_OR_RETURN(auto cols, KeyColumns(data, "the data being filtered"));
+  std::vector<uint64_t> hashes = RowHashes(cols, data.num_rows);
   std::string key;
   for (size_t r = 0; r < data.num_rows; ++r) {
-    if (!(*keep)[r]) continue;
+    if (!(*keep)[r] || !MayContain(hashes[r])) continue;  // a miss proves the key is not deleted
     key.clear();
     for (const Column* c : cols) AppendValueKey(*c, r, &key);
     if (keys_.count(key)) (*keep)[r] = 0;

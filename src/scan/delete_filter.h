@@ -39,9 +39,16 @@ class PositionDeleteSet {
 // Values compare the way Iceberg's equality deletes do: by value after type promotion (an int
 // written before a column became long equals the same long), null equal to null, floats by
 // their bits (NaN matches NaN; -0.0 does not match 0.0).
+//
+// Apply tests most rows without building their keys: it hashes the key columns of the whole
+// batch column by column and builds a row's exact key only when that hash is one of the delete
+// keys' hashes. The hash is a function of the values the key encoding holds, so equal keys have
+// equal hashes and a hash miss proves a row is not deleted; a hit is decided by the exact key.
 class EqualityDeleteSet {
  public:
-  explicit EqualityDeleteSet(std::vector<int> field_ids) : field_ids_(std::move(field_ids)) {}
+  // `hash_bits` below 64 keeps only that many low bits of each hash: a test hook that makes
+  // most rows collide, so the exact test after a hash hit is exercised.
+  explicit EqualityDeleteSet(std::vector<int> field_ids, int hash_bits = 64);
 
   const std::vector<int>& field_ids() const { return field_ids_; }
   bool empty() const { return keys_.empty(); }
@@ -55,8 +62,19 @@ class EqualityDeleteSet {
 
  private:
   Result<std::vector<const Column*>> KeyColumns(const ColumnBatch& batch, std::string_view what) const;
+  // The key hash of every row of a batch, masked by hash_mask_.
+  std::vector<uint64_t> RowHashes(const std::vector<const Column*>& cols, size_t rows) const;
+  void InsertHash(uint64_t hash);
+  bool MayContain(uint64_t hash) const;
+
   std::vector<int> field_ids_;
-  std::unordered_set<std::string> keys_;
+  std::unordered_set<std::string> keys_;  // the exact keys (AppendValueKey of each field)
+  uint64_t hash_mask_;
+  // The hashes of keys_, open addressing with linear probing; 0 marks an empty slot, so the
+  // hash 0 is kept apart in has_zero_hash_. The size is a power of two at least twice the count.
+  std::vector<uint64_t> hash_slots_;
+  size_t hash_count_ = 0;
+  bool has_zero_hash_ = false;
 };
 
 // Appends an encoding of column[row] to `key` such that two values are equal exactly when
