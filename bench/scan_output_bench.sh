@@ -45,29 +45,7 @@ fi
 mapfile -t files < <(find "$work/warehouse/b/t/data" -name '*.parquet' | sort)
 echo "table b.t: $rows rows in ${#files[@]} data files, $(du -cb "${files[@]}" | tail -1 | cut -f1) bytes"
 
-# One timed run: appends "wall cpu peak_kib" to the file $1.
-timed() {
-  local into=$1
-  shift
-  /usr/bin/time -o "$work/time" -f '%e %U %S %M' "$@" >/dev/null 2>"$work/stderr" || {
-    cat "$work/stderr" >&2
-    exit 1
-  }
-  awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$work/time" >>"$into"
-}
-
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
-report() {  # name file
-  printf '  %-22s wall %6.2f s  cpu %6.2f s  peak %5d MiB\n' "$1" "$(cut -d' ' -f1 "$2" | median)" \
-    "$(cut -d' ' -f2 "$2" | median)" "$(( $(cut -d' ' -f3 "$2" | median | cut -d. -f1) / 1024 ))"
-}
-
-ratio() {  # a_file b_file: median of the per-round wall and cpu ratios
-  printf '  %s / %s: wall %.2fx  cpu %.2fx (median of per-round ratios)\n' "$3" "$4" \
-    "$(paste -d' ' "$1" "$2" | awk '{ print $1 / $4 }' | median)" \
-    "$(paste -d' ' "$1" "$2" | awk '{ print $2 / $5 }' | median)"
-}
+. "$here/bench/timed_runs.sh"
 
 for format in ${SCAN_BENCH_FORMATS:-csv jsonl parquet}; do
   out="$work/out.$format"
