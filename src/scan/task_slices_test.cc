@@ -124,6 +124,24 @@ class Sliced : public ::testing::TestWithParam<bool> {  // param: the file has a
     return out;
   }
 
+  // The rows StreamTasks hands back on `parallelism` threads, with slices of `slice_rows`.
+  std::vector<int64_t> Streamed(const ScanPlan& plan, int parallelism, int64_t slice_rows) {
+    std::vector<int64_t> got;
+    auto st = StreamTasks<ColumnBatch>(
+        t_.io(), t_.metadata(), plan, parallelism,
+        [](ColumnBatch&& rows, const PartSink<ColumnBatch>& emit) -> Status {
+          emit(std::move(rows));
+          return Ok();
+        },
+        [&](ColumnBatch&& rows) -> Result<bool> {
+          for (int64_t id : Ids(rows)) got.push_back(id);
+          return true;
+        },
+        slice_rows);
+    EXPECT_TRUE(st) << st.error().ToString();
+    return got;
+  }
+
   TestTable t_;
 };
 
@@ -161,40 +179,14 @@ TEST_P(Sliced, StreamTasksAtAnyParallelismGivesTheWholeFileRows) {
     ScanPlan plan = Plan(filter);
     ASSERT_GT(SliceTasks(plan, 2, kRows).size(), plan.tasks.size()) << "the big file is cut";
     std::vector<int64_t> want = Whole(plan);
-    for (int parallelism : {1, 2, 3}) {
-      std::vector<int64_t> got;
-      auto st = StreamTasks<ColumnBatch>(
-          t_.io(), t_.metadata(), plan, parallelism,
-          [](ColumnBatch&& rows, const PartSink<ColumnBatch>& emit) -> Status {
-            emit(std::move(rows));
-            return Ok();
-          },
-          [&](ColumnBatch&& rows) -> Result<bool> {
-            for (int64_t id : Ids(rows)) got.push_back(id);
-            return true;
-          },
-          kRows);
-      ASSERT_TRUE(st) << st.error().ToString();
-      EXPECT_EQ(got, want) << filter << ", parallelism " << parallelism;
-    }
+    for (int parallelism : {1, 2, 3})
+      EXPECT_EQ(Streamed(plan, parallelism, kRows), want) << filter << ", parallelism " << parallelism;
   }
   ScanPlan all = Plan("");
   std::vector<int64_t> every = Whole(all);
   for (int64_t limit : {1, 7000, 40000}) {
-    ScanPlan plan = Plan("", limit);
-    std::vector<int64_t> got;
-    ASSERT_TRUE(StreamTasks<ColumnBatch>(
-        t_.io(), t_.metadata(), plan, 2,
-        [](ColumnBatch&& rows, const PartSink<ColumnBatch>& emit) -> Status {
-          emit(std::move(rows));
-          return Ok();
-        },
-        [&](ColumnBatch&& rows) -> Result<bool> {
-          for (int64_t id : Ids(rows)) got.push_back(id);
-          return true;
-        },
-        kRows));
-    EXPECT_EQ(got, std::vector<int64_t>(every.begin(), every.begin() + limit)) << "limit " << limit;
+    EXPECT_EQ(Streamed(Plan("", limit), 2, kRows), std::vector<int64_t>(every.begin(), every.begin() + limit))
+        << "limit " << limit;
   }
 }
 
