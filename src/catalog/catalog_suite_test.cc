@@ -292,13 +292,20 @@ TEST_P(CatalogSuite, ConcurrentCommitsThroughTwoInstancesNeverLoseOne) {
     EXPECT_EQ(loaded->metadata.properties.count("a" + std::to_string(i)), 1u) << i;
     EXPECT_EQ(loaded->metadata.properties.count("b" + std::to_string(i)), 1u) << i;
   }
-  EXPECT_EQ(loaded->metadata.metadata_log.size(), static_cast<size_t>(2 * kPerWriter));
-  // Conflicts may or may not occur; losers' documents were removed, so only winners remain.
+  // One document per commit, except through `floe serve`, whose group commit may write the
+  // commits that arrive during one swap as a single document (never more documents than commits).
+  if (IsRest()) {
+    EXPECT_LE(loaded->metadata.metadata_log.size(), static_cast<size_t>(2 * kPerWriter));
+  } else {
+    EXPECT_EQ(loaded->metadata.metadata_log.size(), static_cast<size_t>(2 * kPerWriter));
+  }
+  // Conflicts may or may not occur; losers' documents were removed, so only the documents the
+  // log names and the current one remain.
   std::set<std::string> documents;
   for (const auto& f : FilesBelow(loaded->metadata.location + "/metadata")) {
     if (f.find(".metadata.json") != std::string::npos) documents.insert(f);
   }
-  EXPECT_EQ(documents.size(), static_cast<size_t>(2 * kPerWriter + 1));
+  EXPECT_EQ(documents.size(), loaded->metadata.metadata_log.size() + 1);
 }
 
 TEST_P(CatalogSuite, MultiTableCommitIsAllOrNothing) {
