@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -55,6 +56,44 @@ double Percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   return v[std::min(v.size() - 1, static_cast<size_t>(p * (v.size() - 1) + 0.5))];
+}
+
+// What "fewest / mean" a fair lottery gives: `commits` handed one by one to a uniformly random
+// one of `procs` writers, 2,000 times (seeded). A short run of many writers has an unluckiest
+// writer well below the mean by chance alone (32 writers with 5 commits each: often 1), so a
+// measured share is starvation only where it falls below what such a draw gives.
+struct FairDraw {
+  double median = 0;  // the median draw's fewest / mean
+  double p5 = 0;      // 5% of draws fall below this
+};
+
+FairDraw FairDrawFewestShare(int64_t commits, int procs) {
+  if (commits <= 0 || procs <= 0) return {};
+  std::mt19937_64 rng(20261202);
+  std::uniform_int_distribution<int> pick(0, procs - 1);
+  std::vector<double> shares;
+  std::vector<int64_t> counts(procs);
+  for (int draw = 0; draw < 2000; ++draw) {
+    std::fill(counts.begin(), counts.end(), 0);
+    for (int64_t c = 0; c < commits; ++c) ++counts[pick(rng)];
+    shares.push_back(*std::min_element(counts.begin(), counts.end()) * static_cast<double>(procs) / commits);
+  }
+  return {Percentile(shares, 0.5), Percentile(shares, 0.05)};
+}
+
+// The variance of the writers' commit counts over a fair lottery's (commits/procs x
+// (1 - 1/procs)): about 1 when wins fall at random, far above 1 when some writers capture the
+// table and others starve.
+double SpreadOverFairDraw(const std::vector<int64_t>& counts) {
+  const double n = counts.size();
+  if (n < 2) return 0;
+  const double total = std::accumulate(counts.begin(), counts.end(), 0.0);
+  if (total <= 0) return 0;
+  const double mean = total / n;
+  double variance = 0;
+  for (int64_t c : counts) variance += (c - mean) * (c - mean);
+  variance /= n - 1;
+  return variance / (mean * (1 - 1 / n));
 }
 
 // The table's commit.retry.* properties: the benchmark's own (writers in a tight loop retry
@@ -319,8 +358,9 @@ void ContentionBench(double seconds, RetryProperties retry) {
                   ? "commit.retry.num-retries=1000, min-wait-ms=1, max-wait-ms=50"
                   : "Iceberg's default commit.retry.* properties");
   std::printf("| processes | commits/s | vs 1 process | retries per commit | p50 ms | p99 ms | fewest commits by one "
-              "process | fewest / mean | commits out of retries |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|\n");
+              "process | fewest / mean | a fair draw's fewest / mean (median; 5%%) | spread / a fair draw's | most in a row "
+              "| commits out of retries |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   double single_rate = 0;
   std::vector<int> proc_counts{1, 2, 4, 8};
   if (const char* only = std::getenv("FLOE_BENCH_PROCS")) proc_counts = {1, std::atoi(only)};
@@ -349,7 +389,8 @@ void ContentionBench(double seconds, RetryProperties retry) {
           auto r = CommitOperation(*catalog, kTable, op);
           if (!r && r.error().kind != ErrorKind::kCommitConflict) Die(r.error());
           // A commit that ran out of retries is a failure the table never sees: counted apart.
-          out << (MonotonicMicros() - t) / 1000.0 << " " << (r ? r->attempts - 1 : -1) << "\n";
+          out << (MonotonicMicros() - t) / 1000.0 << " " << (r ? r->attempts - 1 : -1) << " "
+              << (r ? r->sequence_number : -1) << "\n";
         }
         out << "window " << start << " " << MonotonicMicros() << "\n";
         out.close();
@@ -364,6 +405,8 @@ void ContentionBench(double seconds, RetryProperties retry) {
     for (pid_t pid : pids) waitpid(pid, nullptr, 0);
     std::vector<double> ms;
     int64_t retries = 0, fewest = INT64_MAX, failed = 0;
+    std::vector<int64_t> counts;
+    std::vector<std::pair<int64_t, int>> landed_by;  // (sequence number, process) of each commit
     int64_t first_start = INT64_MAX, last_end = 0;
     for (int p = 0; p < procs; ++p) {
       std::ifstream in(dir + "/worker-" + std::to_string(p));
@@ -378,25 +421,39 @@ void ContentionBench(double seconds, RetryProperties retry) {
           continue;
         }
         const double l = std::stod(first);
-        int64_t r = 0;
-        in >> r;
+        int64_t r = 0, sequence_number = 0;
+        in >> r >> sequence_number;
         if (r < 0) {
           ++failed;
           continue;
         }
         ms.push_back(l);
+        landed_by.emplace_back(sequence_number, p);
         retries += r;
         ++n;
       }
       fewest = std::min(fewest, n);
+      counts.push_back(n);
     }
     const double ran_seconds = std::max<int64_t>(last_end - first_start, 1) / 1e6;
     double rate = ms.size() / ran_seconds;
     if (procs == 1) single_rate = rate;
     const double mean = static_cast<double>(ms.size()) / procs;
-    std::printf("| %d | %.0f | %.2f | %.2f | %.2f | %.2f | %lld | %.2f | %lld |\n", procs, rate, rate / single_rate,
-                ms.empty() ? 0.0 : static_cast<double>(retries) / ms.size(), Percentile(ms, 0.5), Percentile(ms, 0.99),
-                static_cast<long long>(fewest), mean > 0 ? fewest / mean : 0.0, static_cast<long long>(failed));
+    const FairDraw fair = FairDrawFewestShare(static_cast<int64_t>(ms.size()), procs);
+    // The most commits one process landed in a row, in the table's order: a writer that has
+    // captured the table (its next commit always starts before the others' retries) shows as a
+    // long run; among fair writers long runs are rare (with 6, a given commit starts a run of 6
+    // once in 7,776).
+    std::sort(landed_by.begin(), landed_by.end());
+    int64_t longest_run = 0;
+    for (size_t i = 0, run = 0; i < landed_by.size(); ++i) {
+      run = i > 0 && landed_by[i].second == landed_by[i - 1].second ? run + 1 : 1;
+      longest_run = std::max<int64_t>(longest_run, static_cast<int64_t>(run));
+    }
+    std::printf("| %d | %.0f | %.2f | %.2f | %.2f | %.2f | %lld | %.2f | %.2f; %.2f | %.2f | %lld | %lld |\n", procs, rate,
+                rate / single_rate, ms.empty() ? 0.0 : static_cast<double>(retries) / ms.size(), Percentile(ms, 0.5),
+                Percentile(ms, 0.99), static_cast<long long>(fewest), mean > 0 ? fewest / mean : 0.0, fair.median,
+                fair.p5, SpreadOverFairDraw(counts), static_cast<long long>(longest_run), static_cast<long long>(failed));
     std::fflush(stdout);
   }
 }
