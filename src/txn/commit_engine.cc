@@ -223,6 +223,13 @@ Result<std::vector<CommitOutcome>> CommitEngine::Run() {
       if (auto replayed = Replayed()) return *replayed;
     }
     RunAttempt(++report_.attempts);
+    // Told before the turn passes on, so that the next thread's load does not take this
+    // process's own commit for another process's (commit_pacing.h).
+    if (state_ == AttemptState::kSwapped) {
+      for (const auto& part : parts_)
+        part->pacer.Landed(MonotonicMicros() - attempt_start_us_,
+                           part->landed.metadata ? part->landed.metadata->last_sequence_number : 0);
+    }
     for (auto& [part, turn] : turns)
       turn.End(state_ == AttemptState::kSwapped ? part->landed.metadata_location : std::string());
     if (state_ == AttemptState::kSwapped) return Landed();
@@ -252,6 +259,7 @@ Status CommitEngine::Load() {
   attempt_start_us_ = MonotonicMicros();
   for (const auto& part : parts_) {
     FLOE_ASSIGN_OR_RETURN(part->table, catalog_.LoadSharedTable(part->plan.id()));
+    if (part->table.metadata) part->pacer.Loaded(part->table.metadata->last_sequence_number);
   }
   return Ok();
 }
@@ -529,7 +537,6 @@ void CommitEngine::Unknown(Error error) {
 
 std::vector<CommitOutcome> CommitEngine::Landed() {
   for (const auto& part : parts_) {
-    part->pacer.Landed(MonotonicMicros() - attempt_start_us_);
     // A snapshot the group commit rebased landed with a manifest list of its own: the one
     // this attempt wrote is listed nowhere.
     for (const auto& update : part->attempt.commit.updates) {

@@ -69,6 +69,7 @@ int64_t CommitPacer::FirstAttemptWaitUs(const RetryPolicy& policy) {
   // Against other processes: the whole window, as their retries wait, so that having just won
   // gives no head start over the processes that lost (they cannot see this one wait).
   if (LostToAnotherProcessLately(now)) return Draw(WindowUs(policy, /*across_processes=*/true));
+  if (const int64_t probe = ProbeWaitUs(policy, now); probe > 0) return probe;
   if (level_ == 0) return 0;
   if (last_lost_us_ < 0 || now - last_lost_us_ > kRecentUs) {
     level_ = 0;  // the contention has passed: start afresh
@@ -82,6 +83,41 @@ int64_t CommitPacer::FirstAttemptWaitUs(const RetryPolicy& policy) {
   return Draw(WindowUs(policy, /*across_processes=*/false) / 8);
 }
 
+int64_t CommitPacer::ProbeWaitUs(const RetryPolicy& policy, int64_t now) {
+  const int64_t window = WindowUs(policy, /*across_processes=*/true);
+  if (last_landed_us_ < 0 || now - last_landed_us_ > window) {
+    probe_at_us_ = -1;  // not back to back: no run to probe
+    return 0;
+  }
+  if (probe_at_us_ < 0) {
+    probe_interval_us_ = std::max<int64_t>(window / 4, 1);
+    probe_at_us_ = now + probe_interval_us_;
+    return 0;
+  }
+  if (now < probe_at_us_) return 0;
+  // window <= max-wait-ms, so the product stays far from overflowing.
+  probe_interval_us_ = std::min(probe_interval_us_ * 2, window * kMaxProbeWindows);
+  // As long as a retry of the others may wait: one of theirs then most likely falls inside.
+  const int64_t pause = Draw(window);
+  probe_at_us_ = now + pause + probe_interval_us_;  // the interval counts commits, not pauses
+  probed_ = pause > 0;
+  return pause;
+}
+
+void CommitPacer::Loaded(int64_t sequence_number) {
+  std::lock_guard lock(mu_);
+  const int64_t now = now_();
+  const bool in_run = last_landed_us_ >= 0 && now - last_landed_us_ <= kRecentUs;
+  // A commit this process did not make, found while it commits in a run (or right after a
+  // probe's pause): another process writes the table too, even if this one lost no race to it.
+  // A process's first load of a table finds others' old commits and proves nothing.
+  if ((probed_ || in_run) && sequence_number > own_sequence_number_) {
+    last_foreign_loss_us_ = now;
+    probe_at_us_ = -1;
+  }
+  probed_ = false;
+}
+
 int64_t CommitPacer::LostAttemptWaitUs(const RetryPolicy& policy, int64_t attempt_us) {
   std::lock_guard lock(mu_);
   // Only landed attempts set the span once one is known: a lost attempt also parsed the
@@ -93,7 +129,11 @@ int64_t CommitPacer::LostAttemptWaitUs(const RetryPolicy& policy, int64_t attemp
   last_lost_us_ = now;
   // No attempt of this process landed while this one ran: another process won the race.
   const bool across_processes = last_landed_us_ < now - std::max<int64_t>(attempt_us, 0);
-  if (across_processes) last_foreign_loss_us_ = now;
+  if (across_processes) {
+    last_foreign_loss_us_ = now;
+    probe_at_us_ = -1;
+  }
+  probed_ = false;
   // Full jitter: anywhere in the window, so the losers of one round, in processes that share
   // nothing, wake spread over it instead of together just after min-wait-ms.
   return Draw(WindowUs(policy, across_processes));
@@ -101,9 +141,11 @@ int64_t CommitPacer::LostAttemptWaitUs(const RetryPolicy& policy, int64_t attemp
 
 int64_t CommitPacer::Draw(int64_t window_us) { return std::uniform_int_distribution<int64_t>(0, window_us)(rng_); }
 
-void CommitPacer::Landed(int64_t attempt_us) {
+void CommitPacer::Landed(int64_t attempt_us, int64_t sequence_number) {
   std::lock_guard lock(mu_);
   RecordDuration(attempt_us);
+  own_sequence_number_ = std::max(own_sequence_number_, sequence_number);
+  probed_ = false;
   level_ = std::max(level_ - 1, 0);
   last_landed_us_ = now_();
 }

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -194,8 +196,16 @@ TEST(CommitPacer, UnderContentionFirstAttemptsWaitTooButNoLongerThanMaxWait) {
 
 // Processes that share no memory, each with its own pacer, committing to one table in a
 // tight loop as commit_bench's do: an event simulation on a clock of its own (no sleeping).
-// Each attempt takes 2-4 ms and lands if no other landed since it loaded the table.
-std::vector<int> SimulateTightLoops(int processes, int64_t simulated_us) {
+// An attempt lands if no other landed since it loaded the table. It takes 2-4 ms, and 2 ms
+// more when the table it loads is not the one it just landed (parsing another writer's
+// document), so a writer that just won starts its next attempt at once and runs the
+// shortest attempt in flight, as in the real bench.
+struct TightLoops {
+  std::vector<int> landed;  // per process
+  int most_in_a_row = 0;    // the longest run of one process's commits in the table's order
+};
+
+TightLoops SimulateTightLoops(int processes, int64_t simulated_us) {
   const RetryPolicy defaults = Policy(100, 60'000);
   TestClock clock;
   std::mt19937_64 durations(42);
@@ -204,6 +214,7 @@ std::vector<int> SimulateTightLoops(int processes, int64_t simulated_us) {
     int64_t next_us = 0;       // when its current wait or attempt ends
     bool attempting = false;
     int64_t loaded = 0;        // the table's version its attempt loaded
+    int64_t own = -1;          // the version it last landed
     int64_t attempt_us = 0;
     int landed = 0;
   };
@@ -211,6 +222,7 @@ std::vector<int> SimulateTightLoops(int processes, int64_t simulated_us) {
   for (int p = 0; p < processes; ++p) writers[p].pacer = std::make_unique<CommitPacer>(100 + p, clock.now());
   const int64_t start = clock.us;
   int64_t version = 0;
+  int last_winner = -1, run = 0, most_in_a_row = 0;
   while (clock.us - start < simulated_us) {
     Writer& w = *std::min_element(writers.begin(), writers.end(),
                                   [](const Writer& x, const Writer& y) { return x.next_us < y.next_us; });
@@ -218,34 +230,162 @@ std::vector<int> SimulateTightLoops(int processes, int64_t simulated_us) {
     if (!w.attempting) {
       w.attempting = true;
       w.loaded = version;
-      w.attempt_us = std::uniform_int_distribution<int64_t>(2000, 4000)(durations);
+      w.pacer->Loaded(version);
+      w.attempt_us = std::uniform_int_distribution<int64_t>(2000, 4000)(durations) + (version == w.own ? 0 : 2000);
       w.next_us = clock.us + w.attempt_us;
       continue;
     }
     w.attempting = false;
     if (w.loaded == version) {
-      ++version;
+      w.own = ++version;
       ++w.landed;
-      w.pacer->Landed(w.attempt_us);
+      const int me = static_cast<int>(&w - writers.data());
+      run = me == last_winner ? run + 1 : 1;
+      last_winner = me;
+      most_in_a_row = std::max(most_in_a_row, run);
+      w.pacer->Landed(w.attempt_us, version);
       w.next_us = clock.us + w.pacer->FirstAttemptWaitUs(defaults);
     } else {
       w.next_us = clock.us + w.pacer->LostAttemptWaitUs(defaults, w.attempt_us);
     }
   }
-  std::vector<int> landed;
-  for (const Writer& w : writers) landed.push_back(w.landed);
-  return landed;
+  TightLoops result;
+  for (const Writer& w : writers) result.landed.push_back(w.landed);
+  result.most_in_a_row = most_in_a_row;
+  return result;
 }
 
 TEST(CommitPacer, ProcessesInTightLoopsShareTheTable) {
-  for (int processes : {6, 16}) {
-    const std::vector<int> landed = SimulateTightLoops(processes, 20'000'000);  // 20 simulated seconds
-    const double mean = static_cast<double>(std::accumulate(landed.begin(), landed.end(), 0)) / processes;
-    const int fewest = *std::min_element(landed.begin(), landed.end());
+  for (int processes : {2, 6, 16, 32}) {
+    const TightLoops loops = SimulateTightLoops(processes, 20'000'000);  // 20 simulated seconds
+    const double mean =
+        static_cast<double>(std::accumulate(loops.landed.begin(), loops.landed.end(), 0)) / processes;
+    const int fewest = *std::min_element(loops.landed.begin(), loops.landed.end());
     EXPECT_GT(mean, 20) << processes << " processes";
+    if (std::getenv("FLOE_PRINT_SIMULATION"))
+      std::printf("%d processes: %.0f commits/s, mean %.0f, fewest %d (%.2f of the mean), most in a row %d\n",
+                  processes, mean * processes / 20, mean, fewest, fewest / mean, loops.most_in_a_row);
     // None starves: the unluckiest lands at least half the mean.
     EXPECT_GE(fewest, mean / 2) << processes << " processes, fewest " << fewest << " of mean " << mean;
+    // No one captures the table, not even at the start, when the first winner has lost no race
+    // and cannot know the others exist: its probes let them in (without probes one process
+    // lands thousands in a row and the others next to nothing).
+    EXPECT_LE(loops.most_in_a_row, 100) << processes << " processes";
   }
+}
+
+// A writer alone, committing back to back, pauses only for its probes: at a quarter of a
+// window, then at intervals doubling to sixteen windows, each a random part of a window.
+TEST(CommitPacer, AWriterAloneProbesRarely) {
+  const RetryPolicy defaults = Policy(100, 60'000);
+  TestClock clock;
+  CommitPacer pacer(7, clock.now());
+  int64_t paused_us = 0, version = 0;
+  std::vector<int64_t> probes_at, pauses;
+  const int64_t start = clock.us;
+  while (clock.us - start < 20'000'000) {
+    const int64_t wait = pacer.FirstAttemptWaitUs(defaults);
+    if (wait > 0) {
+      probes_at.push_back(clock.us - start);
+      pauses.push_back(wait);
+    }
+    EXPECT_LE(wait, 100'000);
+    paused_us += wait;
+    clock.us += wait;
+    pacer.Loaded(version);  // only its own commits
+    clock.us += 4000;
+    pacer.Landed(4000, ++version);
+  }
+  ASSERT_GE(probes_at.size(), 8u);
+  // The run starts at the first landing (4 ms in); the clock moves a commit at a time.
+  EXPECT_NEAR(probes_at[0], 4000 + 25'000, 4000);
+  // An interval counts the commits between probes, not the pause before them.
+  EXPECT_NEAR(probes_at[1] - probes_at[0] - pauses[0], 50'000, 4000);
+  const size_t last = probes_at.size() - 1;
+  EXPECT_NEAR(probes_at[last] - probes_at[last - 1] - pauses[last - 1], 1'600'000, 4000);
+  // 20 s alone: a pause of 50 ms on average about every 1.6 s once the interval has grown.
+  EXPECT_LT(paused_us, 20'000'000 / 20) << probes_at.size() << " probes";
+
+  // Commits further apart than a window are no run: never a pause.
+  for (int i = 0; i < 20; ++i) {
+    clock.us += 150'000;
+    EXPECT_EQ(pacer.FirstAttemptWaitUs(defaults), 0);
+    pacer.Loaded(version);
+    clock.us += 4000;
+    pacer.Landed(4000, ++version);
+  }
+}
+
+// Waits drawn before 20 first attempts on `pacer`: all 0 for a writer that starts at once.
+std::set<int64_t> FirstAttemptWaits(CommitPacer& pacer, const RetryPolicy& policy) {
+  std::set<int64_t> waits;
+  for (int i = 0; i < 20; ++i) waits.insert(pacer.FirstAttemptWaitUs(policy));
+  return waits;
+}
+
+// A load that finds another process's commit while this one commits in a run counts as a race
+// lost to it: the next first attempts wait in the window, as after a lost race. A probe's
+// pause is how a writer that wins every race comes to find one.
+TEST(CommitPacer, ALoadThatFindsAnotherProcesssCommitInARunCountsAsALostRace) {
+  const RetryPolicy defaults = Policy(100, 60'000);
+  TestClock clock;
+  CommitPacer pacer(9, clock.now());
+  int64_t version = 0;
+  int64_t wait = 0;
+  for (int i = 0; i < 1000 && (wait = pacer.FirstAttemptWaitUs(defaults)) == 0; ++i) {
+    pacer.Loaded(version);
+    clock.us += 4000;
+    pacer.Landed(4000, ++version);
+  }
+  ASSERT_GT(wait, 0) << "no probe in 4 s of back-to-back commits";
+  clock.us += wait;
+  pacer.Loaded(version + 1);  // another process landed during the pause
+  clock.us += 4000;
+  pacer.Landed(4000, version + 2);
+  std::set<int64_t> waits = FirstAttemptWaits(pacer, defaults);
+  EXPECT_GT(waits.size(), 10u);  // drawn from the window, not 0
+  EXPECT_LE(*waits.rbegin(), 100'000);
+
+  // The same run finding only this process's own commits goes on at once after its probe.
+  CommitPacer alone(9, clock.now());
+  version = 0;
+  for (int i = 0; i < 1000 && (wait = alone.FirstAttemptWaitUs(defaults)) == 0; ++i) {
+    alone.Loaded(version);
+    clock.us += 4000;
+    alone.Landed(4000, ++version);
+  }
+  ASSERT_GT(wait, 0);
+  clock.us += wait;
+  alone.Loaded(version);
+  clock.us += 4000;
+  alone.Landed(4000, ++version);
+  EXPECT_EQ(alone.FirstAttemptWaitUs(defaults), 0);
+
+  // In a run without a probe: one landed 10 ms ago, then its load finds a commit of another.
+  CommitPacer between(11, clock.now());
+  between.Loaded(0);
+  between.Landed(4000, 1);
+  clock.us += 10'000;
+  between.Loaded(2);
+  waits = FirstAttemptWaits(between, defaults);
+  EXPECT_GT(waits.size(), 10u);
+}
+
+// A process's first load of a table finds other processes' old commits: no sign of a race,
+// so a fresh `floe append` starts at once; nor does one that last landed long ago.
+TEST(CommitPacer, OldCommitsOfOthersAreNoSignOfARace) {
+  const RetryPolicy defaults = Policy(100, 60'000);
+  TestClock clock;
+  CommitPacer fresh(13, clock.now());
+  fresh.Loaded(500);
+  EXPECT_EQ(fresh.FirstAttemptWaitUs(defaults), 0);
+
+  CommitPacer idle(15, clock.now());
+  idle.Loaded(10);
+  idle.Landed(4000, 11);
+  clock.us += 5'000'000;
+  idle.Loaded(40);
+  EXPECT_EQ(idle.FirstAttemptWaitUs(defaults), 0);
 }
 
 TEST(CommitPacer, OneTableOnePacerPerProcess) {
