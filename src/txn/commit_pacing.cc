@@ -90,7 +90,7 @@ int64_t CommitPacer::ProbeWaitUs(const RetryPolicy& policy, int64_t now) {
     return 0;
   }
   if (probe_at_us_ < 0) {
-    probe_interval_us_ = std::max<int64_t>(window / 4, 1);
+    probe_interval_us_ = std::max<int64_t>(window / 2, 1);
     probe_at_us_ = now + probe_interval_us_;
     return 0;
   }

@@ -31,8 +31,8 @@
 //     within the last second), counts as a race lost to that process: a writer that wins every
 //     race still learns that it is not alone;
 //   - a run of back-to-back commits that has not lost to another process lately pauses now and
-//     then before a first attempt (a probe): after a quarter of a window of such commits, then
-//     after twice as long each time, up to sixteen windows, for a random part of a window, as
+//     then before a first attempt (a probe): after half a window of such commits, then after
+//     twice as long each time, up to sixteen windows, for a random part of a window, as
 //     a retry waits. A writer that never loses cannot tell whether it is alone, since the
 //     others' lost attempts leave no trace, and one that starts its next attempt the moment it
 //     lands, from its own cached base, shuts out every slower retry for as long as it runs

@@ -270,12 +270,12 @@ TEST(CommitPacer, ProcessesInTightLoopsShareTheTable) {
     // No one captures the table, not even at the start, when the first winner has lost no race
     // and cannot know the others exist: its probes let them in (without probes one process
     // lands thousands in a row and the others next to nothing).
-    EXPECT_LE(loops.most_in_a_row, 100) << processes << " processes";
+    EXPECT_LE(loops.most_in_a_row, 150) << processes << " processes";
   }
 }
 
-// A writer alone, committing back to back, pauses only for its probes: at a quarter of a
-// window, then at intervals doubling to sixteen windows, each a random part of a window.
+// A writer alone, committing back to back, pauses only for its probes: after half a window, then
+// at intervals doubling to sixteen windows, each a random part of a window.
 TEST(CommitPacer, AWriterAloneProbesRarely) {
   const RetryPolicy defaults = Policy(100, 60'000);
   TestClock clock;
@@ -298,9 +298,9 @@ TEST(CommitPacer, AWriterAloneProbesRarely) {
   }
   ASSERT_GE(probes_at.size(), 8u);
   // The run starts at the first landing (4 ms in); the clock moves a commit at a time.
-  EXPECT_NEAR(probes_at[0], 4000 + 25'000, 4000);
+  EXPECT_NEAR(probes_at[0], 4000 + 50'000, 4000);
   // An interval counts the commits between probes, not the pause before them.
-  EXPECT_NEAR(probes_at[1] - probes_at[0] - pauses[0], 50'000, 4000);
+  EXPECT_NEAR(probes_at[1] - probes_at[0] - pauses[0], 100'000, 4000);
   const size_t last = probes_at.size() - 1;
   EXPECT_NEAR(probes_at[last] - probes_at[last - 1] - pauses[last - 1], 1'600'000, 4000);
   // 20 s alone: a pause of 50 ms on average about every 1.6 s once the interval has grown.
