@@ -158,6 +158,7 @@ class CommitEngine {
   void DiscardEverything();
   bool empty() const;
   bool OnlyAppends() const;  // every table's plan only appends
+  bool ThroughServer() const;  // the catalog is a REST server's
   // Whether `part`'s attempt goes through the group commit: a plan of one append, whose
   // attempt is one add-snapshot and one set-snapshot-ref.
   bool Coalesces(const Part& part) const;
@@ -259,7 +260,7 @@ Status CommitEngine::Load() {
   attempt_start_us_ = MonotonicMicros();
   for (const auto& part : parts_) {
     FLOE_ASSIGN_OR_RETURN(part->table, catalog_.LoadSharedTable(part->plan.id()));
-    if (part->table.metadata) part->pacer.Loaded(part->table.metadata->last_sequence_number);
+    if (part->table.metadata && !ThroughServer()) part->pacer.Loaded(part->table.metadata->last_sequence_number);
   }
   return Ok();
 }
@@ -273,6 +274,8 @@ void CommitEngine::NameUnnamedParts() {
   }
 }
 
+bool CommitEngine::ThroughServer() const { return dynamic_cast<const RestCatalog*>(&catalog_) != nullptr; }
+
 bool CommitEngine::OnlyAppends() const {
   return std::all_of(parts_.begin(), parts_.end(), [](const auto& part) { return part->plan.OnlyAppends(); });
 }
@@ -280,7 +283,7 @@ bool CommitEngine::OnlyAppends() const {
 // Not on a REST catalog: its server groups and rebases its clients' requests itself, and a
 // request holding several appends is not one it could rebase.
 bool CommitEngine::Coalesces(const Part& part) const {
-  return options_.coalesce_appends && dynamic_cast<const RestCatalog*>(&catalog_) == nullptr &&
+  return options_.coalesce_appends && !ThroughServer() &&
          part.plan.OnlyAppends() && part.attempt.snapshot_ids.size() == 1 && part.attempt.commit.updates.size() == 2;
 }
 
@@ -325,7 +328,10 @@ std::optional<std::vector<CommitOutcome>> CommitEngine::Replayed() {
 // starts from the table as it is after the wait.
 bool CommitEngine::PaceFirstAttempt() {
   int64_t wait_us = 0;
-  for (const auto& part : parts_) wait_us = std::max(wait_us, part->pacer.FirstAttemptWaitUs(policy_));
+  // Through a REST server a client's run captures nothing (the server retries, rebases and
+  // groups its clients' commits), so neither probes nor loads that find others' commits apply.
+  const bool probe_runs = !ThroughServer();
+  for (const auto& part : parts_) wait_us = std::max(wait_us, part->pacer.FirstAttemptWaitUs(policy_, probe_runs));
   if (wait_us <= 0) return false;
   report_.backoff_ms += static_cast<double>(wait_us) / 1000.0;
   SleepMicros(wait_us);
@@ -337,7 +343,7 @@ bool CommitEngine::PaceFirstAttempt() {
 // needs the appends of its threads to overlap (txn/group_commit.h); any other commit's is this
 // commit alone.
 void CommitEngine::FindTurns() {
-  if (!options_.take_turns || dynamic_cast<const RestCatalog*>(&catalog_) != nullptr) return;
+  if (!options_.take_turns || ThroughServer()) return;
   for (const auto& part : parts_) {
     part->turns_key = TableTurns::KeyOf(*part->table.metadata);
     part->turns = &TableTurns::For(part->turns_key);

@@ -63,13 +63,13 @@ bool CommitPacer::LostToAnotherProcessLately(int64_t now) const {
   return last_foreign_loss_us_ >= 0 && now - last_foreign_loss_us_ <= kRecentUs;
 }
 
-int64_t CommitPacer::FirstAttemptWaitUs(const RetryPolicy& policy) {
+int64_t CommitPacer::FirstAttemptWaitUs(const RetryPolicy& policy, bool probe_runs) {
   std::lock_guard lock(mu_);
   const int64_t now = now_();
   // Against other processes: the whole window, as their retries wait, so that having just won
   // gives no head start over the processes that lost (they cannot see this one wait).
   if (LostToAnotherProcessLately(now)) return Draw(WindowUs(policy, /*across_processes=*/true));
-  if (const int64_t probe = ProbeWaitUs(policy, now); probe > 0) return probe;
+  if (const int64_t probe = probe_runs ? ProbeWaitUs(policy, now) : 0; probe > 0) return probe;
   if (level_ == 0) return 0;
   if (last_lost_us_ < 0 || now - last_lost_us_ > kRecentUs) {
     level_ = 0;  // the contention has passed: start afresh

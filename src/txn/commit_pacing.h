@@ -75,7 +75,9 @@ class CommitPacer {
 
   // Microseconds to wait before a commit's first attempt: 0 unless this process lost an
   // attempt on the table within the last second (see above for how long).
-  int64_t FirstAttemptWaitUs(const RetryPolicy& policy);
+  // `probe_runs` false: no probes, for a catalog that orders its clients' commits itself (a
+  // REST server's retry, rebase and group commit), where a client's run captures nothing.
+  int64_t FirstAttemptWaitUs(const RetryPolicy& policy, bool probe_runs = true);
   // Records an attempt that lost the race (it took `attempt_us`, which counts only while no
   // landed attempt is known) and returns the microseconds to wait before the next one: in
   // [0, window] (see above), never above max_wait_ms.

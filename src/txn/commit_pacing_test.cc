@@ -316,6 +316,18 @@ TEST(CommitPacer, AWriterAloneProbesRarely) {
   }
 }
 
+// Through a REST server (probe_runs false) a run never pauses: the server orders the commits.
+TEST(CommitPacer, WithoutProbesARunNeverPauses) {
+  const RetryPolicy defaults = Policy(100, 60'000);
+  TestClock clock;
+  CommitPacer pacer(17, clock.now());
+  for (int64_t version = 0; version < 2000; ++version) {
+    ASSERT_EQ(pacer.FirstAttemptWaitUs(defaults, /*probe_runs=*/false), 0) << "commit " << version;
+    clock.us += 4000;
+    pacer.Landed(4000, version + 1);
+  }
+}
+
 // Waits drawn before 20 first attempts on `pacer`: all 0 for a writer that starts at once.
 std::set<int64_t> FirstAttemptWaits(CommitPacer& pacer, const RetryPolicy& policy) {
   std::set<int64_t> waits;
