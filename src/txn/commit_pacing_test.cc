@@ -335,6 +335,19 @@ std::set<int64_t> FirstAttemptWaits(CommitPacer& pacer, const RetryPolicy& polic
   return waits;
 }
 
+// Commits back to back (4 ms attempts whose loads find only this writer's commits, the last
+// at `version`) until a first attempt pauses for a probe; returns that pause, 0 if none came
+// within 4 s.
+int64_t CommitUntilProbe(CommitPacer& pacer, TestClock& clock, const RetryPolicy& policy, int64_t& version) {
+  for (int i = 0; i < 1000; ++i) {
+    if (const int64_t wait = pacer.FirstAttemptWaitUs(policy); wait > 0) return wait;
+    pacer.Loaded(version);
+    clock.us += 4000;
+    pacer.Landed(4000, ++version);
+  }
+  return 0;
+}
+
 // A load that finds another process's commit while this one commits in a run counts as a race
 // lost to it: the next first attempts wait in the window, as after a lost race. A probe's
 // pause is how a writer that wins every race comes to find one.
@@ -343,12 +356,7 @@ TEST(CommitPacer, ALoadThatFindsAnotherProcesssCommitInARunCountsAsALostRace) {
   TestClock clock;
   CommitPacer pacer(9, clock.now());
   int64_t version = 0;
-  int64_t wait = 0;
-  for (int i = 0; i < 1000 && (wait = pacer.FirstAttemptWaitUs(defaults)) == 0; ++i) {
-    pacer.Loaded(version);
-    clock.us += 4000;
-    pacer.Landed(4000, ++version);
-  }
+  int64_t wait = CommitUntilProbe(pacer, clock, defaults, version);
   ASSERT_GT(wait, 0) << "no probe in 4 s of back-to-back commits";
   clock.us += wait;
   pacer.Loaded(version + 1);  // another process landed during the pause
@@ -361,11 +369,7 @@ TEST(CommitPacer, ALoadThatFindsAnotherProcesssCommitInARunCountsAsALostRace) {
   // The same run finding only this process's own commits goes on at once after its probe.
   CommitPacer alone(9, clock.now());
   version = 0;
-  for (int i = 0; i < 1000 && (wait = alone.FirstAttemptWaitUs(defaults)) == 0; ++i) {
-    alone.Loaded(version);
-    clock.us += 4000;
-    alone.Landed(4000, ++version);
-  }
+  wait = CommitUntilProbe(alone, clock, defaults, version);
   ASSERT_GT(wait, 0);
   clock.us += wait;
   alone.Loaded(version);
