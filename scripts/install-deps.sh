@@ -37,6 +37,11 @@ done
 if ! $build_only; then
   command -v node >/dev/null 2>&1 || missing+=(nodejs)
   command -v npm >/dev/null 2>&1 || missing+=(npm)
+  # The real engines of tests/interop (scripts/peers.sh): a Python venv, Java 17 and Maven.
+  command -v python3 >/dev/null 2>&1 || missing+=(python3)
+  python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
+  command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jdk-headless)
+  command -v mvn >/dev/null 2>&1 || missing+=(maven)
 fi
 
 as_root=()
@@ -79,4 +84,10 @@ if ! $build_only && [[ -f "$js/package.json" ]]; then
     rm -f "$log"
     touch "$stamp"
   fi
+fi
+
+# The real engines the tests judge floe with (PyIceberg, DuckDB, Spark, Iceberg Java and its
+# REST Compatibility Kit, moto), pinned, in a folder outside the clone; quiet when present.
+if ! $build_only; then
+  bash "$repo/scripts/peers.sh"
 fi

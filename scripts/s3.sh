@@ -22,7 +22,7 @@ die() { echo "s3.sh: $*" >&2; exit 1; }
 
 find_python() {
   local py
-  for py in "${FLOE_S3_PYTHON:-}" /root/.pyenv/shims/python3 python3; do
+  for py in "${FLOE_S3_PYTHON:-}" "${FLOE_PEERS_PYTHON:-}" "${FLOE_PEERS_DIR:-${HOME:-/root}/.cache/floe-peers}/venv/bin/python" /root/.pyenv/shims/python3 python3; do
     [[ -n "$py" ]] || continue
     if "$py" -c 'import moto.moto_server.werkzeug_app, werkzeug' >/dev/null 2>&1; then
       echo "$py"; return

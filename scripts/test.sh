@@ -20,6 +20,11 @@ start=$(date +%s)
 bash scripts/install-deps.sh
 bash scripts/build.sh
 
+# The peers' paths (scripts/peers.sh): FLOE_PEERS_PYTHON, FLOE_PEERS_JAVA_JARS, ...
+while IFS='=' read -r key value; do
+  [[ "$key" == FLOE_PEERS_* ]] && export "$key=$value"
+done < <(bash scripts/peers.sh env)
+
 trap 'bash "$repo/scripts/pg.sh" stop >/dev/null 2>&1 || true; bash "$repo/scripts/s3.sh" stop >/dev/null 2>&1 || true' EXIT
 bash scripts/pg.sh start
 FLOE_TEST_PG_URI="$(sed -n 's/^FLOE_TEST_PG_URI=//p' "$build/pg.env")"
