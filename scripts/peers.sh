@@ -14,7 +14,8 @@
 #                  JUnit's console launcher, JDBC drivers (scripts/peers/pom.xml)
 #   jars/spark/    iceberg-spark-runtime for pyspark's Spark line
 #   peers.env      the paths above as FLOE_PEERS_* variables, read by scripts/test.sh
-#   stamp          a hash of the pins: a changed pin reinstalls, an unchanged one does nothing
+#   stamp.PART     a hash of each part's pins (python, java, sdist): a changed pin redoes that part,
+#                  an unchanged one does nothing
 #
 # Spark: pyspark 4.0.1 with iceberg-spark-runtime-4.0_2.13 1.11.0. Iceberg 1.11.0 ships runtimes
 # for Spark 3.5, 4.0 and 4.1; 4.0 is the oldest Spark 4 line it supports, runs on the machine's
@@ -25,13 +26,18 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 pins="$repo/scripts/peers"
 dir="${FLOE_PEERS_DIR:-${HOME:-/root}/.cache/floe-peers}"
 spark_runtime="org.apache.iceberg:iceberg-spark-runtime-4.0_2.13:1.11.0"
+# PyIceberg's source package: only its tests/ folder is used (its catalog suite, run against
+# floe serve by tests/interop/pyiceberg_catalog_suite.sh). Pinned by hash.
+pyiceberg_sdist="https://files.pythonhosted.org/packages/85/08/bde71e0bbcf1a62c92d7fa457b508691596c65fa7e52c1982c78c461cd1c/pyiceberg-0.12.0.tar.gz"
+pyiceberg_sdist_sha256="19f165d298054f9436108691098b60fa0fa99d0eff5fb884700c43b29334a39d"
 
 die() { echo "peers: $*" >&2; exit 1; }
 
-stamp_of() {
-  cat "$pins/requirements.txt" "$pins/constraints.txt" "$pins/pom.xml" <(echo "$spark_runtime") |
-    sha256sum | cut -d' ' -f1
-}
+# Each part has its own stamp, a hash of its pins: a changed pin redoes that part alone.
+stamp_python() { cat "$pins/requirements.txt" "$pins/constraints.txt" | sha256sum | cut -d' ' -f1; }
+stamp_java() { cat "$pins/pom.xml" <(echo "$spark_runtime") | sha256sum | cut -d' ' -f1; }
+stamp_sdist() { echo "$pyiceberg_sdist_sha256"; }
+is_current() { [[ -f "$dir/stamp.$1" && "$(cat "$dir/stamp.$1")" == "$("stamp_$1")" ]]; }
 
 write_env() {
   local site
@@ -46,6 +52,7 @@ FLOE_PEERS_JAVA_JARS=$dir/jars/java
 FLOE_PEERS_SPARK_ICEBERG_JAR=$spark_jar
 FLOE_PEERS_AWS_BUNDLE_JAR=$(ls "$dir"/jars/java/iceberg-aws-bundle-*.jar | head -n 1)
 FLOE_PEERS_DUCKDB_EXTENSIONS=$ext
+FLOE_PEERS_PYICEBERG_TESTS=$dir/pyiceberg-tests
 ENV
 }
 
@@ -61,18 +68,30 @@ run_logged() {  # run_logged WHAT COMMAND...: quiet unless it fails
   rm -f "$log"
 }
 
-install() {
-  command -v python3 >/dev/null || die "python3 is missing (scripts/install-deps.sh installs it)"
-  command -v java >/dev/null || die "java is missing (scripts/install-deps.sh installs it)"
-  command -v mvn >/dev/null || die "mvn is missing (scripts/install-deps.sh installs it)"
-  echo "peers: installing the Python and Java peers into $dir (once; later runs reuse them)"
-  mkdir -p "$dir"
-  rm -f "$dir/stamp"
+fetch_pyiceberg_tests() {
+  local tmp
+  tmp="$(mktemp -d /tmp/floe-peers-sdist.XXXXXX)"
+  run_logged "download of PyIceberg's source package" curl -fsSL -o "$tmp/sdist.tar.gz" "$pyiceberg_sdist"
+  if [[ "$(sha256sum "$tmp/sdist.tar.gz" | cut -d' ' -f1)" != "$pyiceberg_sdist_sha256" ]]; then
+    rm -rf "$tmp"
+    die "PyIceberg's source package does not have the pinned sha256"
+  fi
+  tar -xzf "$tmp/sdist.tar.gz" -C "$tmp"
+  rm -rf "$dir/pyiceberg-tests"
+  mkdir -p "$dir/pyiceberg-tests"
+  mv "$tmp"/pyiceberg-*/tests "$dir/pyiceberg-tests/tests"
+  rm -rf "$tmp"
+}
+
+install_python() {
   if [[ ! -x "$dir/venv/bin/python" ]]; then
     run_logged "python3 -m venv" python3 -m venv "$dir/venv"
   fi
   run_logged "pip install" "$dir/venv/bin/pip" install --disable-pip-version-check -q \
     -r "$pins/requirements.txt" -c "$pins/constraints.txt"
+}
+
+install_java() {
   rm -rf "$dir/jars.new"
   mkdir -p "$dir/jars.new/spark"
   run_logged "mvn (Iceberg Java)" mvn -q -B -f "$pins/pom.xml" dependency:copy-dependencies \
@@ -81,14 +100,27 @@ install() {
     -Dartifact="$spark_runtime" -DoutputDirectory="$dir/jars.new/spark"
   rm -rf "$dir/jars"
   mv "$dir/jars.new" "$dir/jars"
-  write_env
-  stamp_of >"$dir/stamp"
 }
 
-want="$(stamp_of)"
-if [[ ! -f "$dir/stamp" || "$(cat "$dir/stamp")" != "$want" || ! -f "$dir/peers.env" ]]; then
-  install
+install_sdist() { fetch_pyiceberg_tests; }
+
+parts=()
+for part in python java sdist; do
+  is_current "$part" || parts+=("$part")
+done
+if ((${#parts[@]})); then
+  command -v python3 >/dev/null || die "python3 is missing (scripts/install-deps.sh installs it)"
+  command -v java >/dev/null || die "java is missing (scripts/install-deps.sh installs it)"
+  command -v mvn >/dev/null || die "mvn is missing (scripts/install-deps.sh installs it)"
+  echo "peers: installing ${parts[*]} into $dir (once; later runs reuse them)" >&2
+  mkdir -p "$dir"
+  for part in "${parts[@]}"; do
+    rm -f "$dir/stamp.$part"
+    "install_$part"
+    "stamp_$part" >"$dir/stamp.$part"
+  done
 fi
+[[ -f "$dir/peers.env" && -z "${parts[*]:-}" ]] || write_env
 if [[ "${1:-}" == "env" ]]; then
   cat "$dir/peers.env"
 fi

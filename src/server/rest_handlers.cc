@@ -1,5 +1,6 @@
 #include "server/rest_handlers.h"
 
+#include <cctype>
 #include <set>
 
 #include "catalog/rest/rest_protocol.h"
@@ -274,12 +275,15 @@ RestReply CommitTable(Catalog& catalog, const RestRequest& request, const Reques
 
 RestReply DropTable(Catalog& catalog, const RestRequest& request) {
   TableIdentifier id{request.route.ns, request.route.table};
+  // Any case, as Iceberg's own server reads it (PyIceberg sends Python's "True" / "False").
   std::string purge_text = QueryParam(request, "purgeRequested");
-  if (!purge_text.empty() && purge_text != "true" && purge_text != "false") {
+  std::string purge_lower = purge_text;
+  for (char& c : purge_lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (!purge_lower.empty() && purge_lower != "true" && purge_lower != "false") {
     return BadRequest("purgeRequested must be true or false, not '" + purge_text + "'");
   }
   FLOE_REST_CHECK(NeedWrite(request, id.ns));
-  auto dropped = catalog.DropTable(id, purge_text == "true");
+  auto dropped = catalog.DropTable(id, purge_lower == "true");
   if (!dropped) return ReplyFor(dropped.error(), ErrorSubject::kTable);
   return NoContent();
 }
