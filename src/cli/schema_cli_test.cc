@@ -29,7 +29,7 @@ TEST_F(SchemaCli, UpdateColumnPromotesAndOldRowsReadInTheNewType) {
   ASSERT_EQ(Floe("schema update-column shop.items id --optional").status, 0);
   std::string schema = Floe("schema shop.items --format csv").out;
   EXPECT_NE(schema.find("2,qty,long,false"), std::string::npos) << schema;
-  EXPECT_NE(schema.find("4,amount,decimal(12,2),false,false,price in euros"), std::string::npos) << schema;
+  EXPECT_NE(schema.find("4,amount,\"decimal(12,2)\",false,false,price in euros"), std::string::npos) << schema;
   EXPECT_NE(schema.find("3,price,double"), std::string::npos) << schema;
   EXPECT_NE(schema.find("1,id,long,false"), std::string::npos) << schema;  // now optional
   // The file written before every change reads in the new types, with the same values.

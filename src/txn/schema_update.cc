@@ -47,7 +47,7 @@ Result<std::vector<size_t>> Locate(const std::vector<NestedField>& top, const st
     if (it == fields->end()) {
       std::string hint;
       if (container && container->id() == TypeId::kList) hint = " (a list's values are reached as '<list>.element')";
-      if (container && container->id() == TypeId::kMap) hint =  (a map's key and value are reached as '<map>.key' and '<map>.value')";
+      if (container && container->id() == TypeId::kMap) hint = " (a map's key and value are reached as '<map>.key' and '<map>.value')";
       return InvalidArgument("column " + Quoted(name) + " is not in the table's schema" + hint);
     }
     path.push_back(static_cast<size_t>(it - fields->begin()));
@@ -215,7 +215,7 @@ SchemaUpdate& SchemaUpdate::AddColumn(std::string name, TypePtr type, std::strin
       if (At(w.fields, parent).type->id() != TypeId::kStruct)
         return InvalidArgument("Cannot add column " + Quoted(name) + ": " + Quoted(parent_name) + " is a " +
                                At(w.fields, parent).type->ToString() + ", not a struct");
-      if (InMapKey(w.fields, parent) || ParentKind(w.fields, parent) == TypeId::kMap && parent.back() == 0)
+      if (InMapKey(w.fields, parent))
         return InvalidArgument("Cannot add column " + Quoted(name) + ": a map's key cannot gain fields");
     }
     return MutateList(w.fields, parent, 0, [&](std::vector<NestedField>& siblings) -> Status {

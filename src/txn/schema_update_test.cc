@@ -128,7 +128,7 @@ TEST(SchemaUpdates, UpdateColumnPromotesMakesOptionalAndSetsDocs) {
                        .RequireColumn("id"));  // required already: allowed, changes nothing
   ASSERT_TRUE(s.has_value()) << s.error().message;
   EXPECT_EQ(s->FindField("qty")->type->id(), TypeId::kLong);
-  EXPECT_EQ(s->FindField("qty")->id, 2);  // the same field, so old files still read into it
+  EXPECT_EQ(s->FindField("qty")->id, t.Metadata().CurrentSchema().FindField("qty")->id);  // the same field
   EXPECT_EQ(s->FindField("qty")->doc, "items ordered");
   EXPECT_FALSE(s->FindField("must")->required);
   EXPECT_TRUE(s->FindField("id")->required);
@@ -139,19 +139,22 @@ TEST(SchemaUpdates, UpdateColumnPromotesMakesOptionalAndSetsDocs) {
   EXPECT_EQ(points.fields()[0].type->fields()[0].type->id(), TypeId::kLong);
   EXPECT_EQ(s->FindField("nums")->type->fields()[0].type->id(), TypeId::kLong);
   EXPECT_EQ(s->FindField("mk")->type->fields()[1].type->id(), TypeId::kLong);
-  EXPECT_EQ(s->FindField(4)->doc, "degrees north");
+  EXPECT_EQ(s->FindField("loc.lat")->doc, "degrees north");
 
   // A doc can be removed again, and a doc-only change is a new schema.
   ASSERT_TRUE(t.Commit(SchemaUpdate().UpdateColumnDoc("qty", "items")).has_value());
   auto cleared = t.Commit(SchemaUpdate().UpdateColumnDoc("qty", ""));
   ASSERT_TRUE(cleared.has_value()) << cleared.error().message;
   EXPECT_EQ(cleared->metadata.CurrentSchema().FindField("qty")->doc, "");
-  EXPECT_EQ(cleared->metadata.schemas.size(), 3u);
+  // Equal to the first schema again: it is reused (as Iceberg does), not added a second time.
+  EXPECT_EQ(cleared->metadata.current_schema_id, 0);
+  EXPECT_EQ(cleared->metadata.schemas.size(), 2u);
 }
 
 TEST(SchemaUpdates, NestedFieldsAreAddedRenamedAndDroppedByDottedName) {
   EvolvingTable t(NestedSchema(), 2);
   const int last = t.Metadata().last_column_id;
+  const Schema base = t.Metadata().CurrentSchema();
   auto s = t.Apply(SchemaUpdate()
                        .AddColumn("loc.alt", Type::Double())
                        .AddColumn("points.element.z", Type::Int())
@@ -164,17 +167,18 @@ TEST(SchemaUpdates, NestedFieldsAreAddedRenamedAndDroppedByDottedName) {
   ASSERT_TRUE(s.has_value()) << s.error().message;
   EXPECT_EQ(Names(s->FindField("loc")->type->fields()), (std::vector<std::string>{"longitude", "alt"}));
   EXPECT_EQ(s->FindField("loc")->type->fields()[1].id, last + 1);
-  EXPECT_EQ(s->FindField("loc")->type->fields()[0].id, 5);
+  EXPECT_EQ(s->FindField("loc")->type->fields()[0].id, base.FindField("loc.lon")->id);  // renamed, same id
   const Type& element = *s->FindField("points")->type->fields()[0].type;
   EXPECT_EQ(Names(element.fields()), (std::vector<std::string>{"px", "y", "z", "w"}));
-  EXPECT_EQ(element.fields()[0].id, 8);
+  EXPECT_EQ(element.fields()[0].id, base.FindField("points")->type->fields()[0].type->fields()[0].id);
   EXPECT_EQ(element.fields()[2].id, last + 2);
   EXPECT_FALSE(element.fields()[2].required);  // added fields are optional
   const Type& value = *s->FindField("tags")->type->fields()[1].type;
   EXPECT_EQ(Names(value.fields()), (std::vector<std::string>{"note"}));
 
   // Committed: last-column-id moves past the new ids, and the ids are never reused.
-  auto committed = t.Commit(SchemaUpdate().AddColumn("loc.alt", Type::Double()).DropColumn("loc.alt"));
+  ASSERT_TRUE(t.Commit(SchemaUpdate().AddColumn("loc.alt", Type::Double())).has_value());
+  auto committed = t.Commit(SchemaUpdate().DropColumn("loc.alt"));
   ASSERT_TRUE(committed.has_value()) << committed.error().message;
   EXPECT_EQ(committed->metadata.last_column_id, last + 1);
   auto again = t.Commit(SchemaUpdate().AddColumn("loc.alt", Type::Double()));
@@ -315,7 +319,8 @@ TEST(SchemaUpdates, ConcurrentChangesPlannedOnOneSchemaOneIsRefused) {
   EXPECT_EQ(refused.error().kind, ErrorKind::kCommitConflict);
   EXPECT_NE(refused.error().message.find("Requirement failed: current schema changed"), std::string::npos)
       << refused.error().message;
-  const Schema& now = t.Metadata().CurrentSchema();
+  const TableMetadata after = t.Metadata();
+  const Schema& now = after.CurrentSchema();
   EXPECT_EQ(now.FindField("qty")->type->id(), TypeId::kLong);
   EXPECT_EQ(now.FindField("loc")->type->fields()[0].name, "lat");  // the refused move left no trace
 }
@@ -364,11 +369,12 @@ class OldFiles : public ::testing::Test {
     return batch;
   }
 
-  EvolvingTable table_{DataSchema(), 3};
+  EvolvingTable table_{DataSchema(), 2};
 };
 
 TEST_F(OldFiles, ReadCorrectlyAfterEachChange) {
-  ASSERT_TRUE(AppendBatch(table_.catalog(), table_.id(), Rows(DataSchema(), 1, 3)).has_value());
+  auto first = AppendBatch(table_.catalog(), table_.id(), Rows(table_.Metadata().CurrentSchema(), 1, 3));
+  ASSERT_TRUE(first.has_value()) << first.error().message;
   auto read = [&](const std::string& filter = "") {
     auto rows = table_.Read(filter);
     EXPECT_TRUE(rows.has_value()) << (rows ? "" : rows.error().message);
@@ -399,16 +405,6 @@ TEST_F(OldFiles, ReadCorrectlyAfterEachChange) {
   EXPECT_TRUE(amount.type()->Equals(*Type::Decimal(12, 2)));
   EXPECT_TRUE(amount.AsDecimal() == 12348);
   EXPECT_EQ(read("amount > 123.46").num_rows, 2u);
-
-  // date -> timestamp (v3): each day reads as its midnight, and the old files' day bounds
-  // (4 bytes in the manifests) prune as timestamps.
-  ASSERT_TRUE(table_.Commit(SchemaUpdate().UpdateColumnType("day", Type::Timestamp())).has_value());
-  b = read();
-  EXPECT_EQ(row_of(b, 1)[b.ColumnIndexByName("day")].AsLong(), int64_t{19001} * 86400 * 1000000);
-  // Days 19001..19003 are 2022-01-09..11; a bound misread as micros would prune them all.
-  EXPECT_EQ(read("day >= '2022-01-11T00:00:00'").num_rows, 1u);
-  EXPECT_EQ(read("day >= '2022-01-10T00:00:00'").num_rows, 2u);
-  EXPECT_EQ(read("day > '2022-01-11T00:00:00'").num_rows, 0u);
 
   // Moves: the columns come back in the new order, each with its own values.
   ASSERT_TRUE(table_.Commit(SchemaUpdate().MoveFirst("day").MoveBefore("loc.lon", "loc.lat").MoveAfter("id", "qty"))
@@ -449,6 +445,38 @@ TEST_F(OldFiles, ReadCorrectlyAfterEachChange) {
   EXPECT_EQ(Names(loc3.type->fields()), (std::vector<std::string>{"lon", "alt"}));
   for (size_t r = 0; r < b.num_rows; ++r)
     EXPECT_EQ(loc3.children[0].Get(r).AsDouble(), 8.0 + static_cast<double>(b.Row(r)[b.ColumnIndexByName("id")].AsLong()));
+}
+
+// floe writes no v3 snapshots yet: the dates are written on v2, the table upgraded to v3, then
+// promoted, as a table another engine upgraded would be.
+TEST_F(OldFiles, DatesReadAsTimestampsAfterTheV3Promotion) {
+  auto first = AppendBatch(table_.catalog(), table_.id(), Rows(table_.Metadata().CurrentSchema(), 1, 3));
+  ASSERT_TRUE(first.has_value()) << first.error().message;
+  MetadataChange upgrade;
+  upgrade.what = "format upgrade";
+  upgrade.updates.push_back(UpgradeFormatVersion{3});
+  auto upgraded = CommitMetadataChange(table_.catalog(), table_.id(), upgrade);
+  ASSERT_TRUE(upgraded.has_value()) << upgraded.error().message;
+  ASSERT_EQ(upgraded->metadata.format_version, 3);
+  auto read = [&](const std::string& filter = "") {
+    auto rows = table_.Read(filter);
+    EXPECT_TRUE(rows.has_value()) << (rows ? "" : rows.error().message);
+    return rows ? *rows : ColumnBatch();
+  };
+  auto promoted = table_.Commit(SchemaUpdate().UpdateColumnType("day", Type::Timestamp()));
+  ASSERT_TRUE(promoted.has_value()) << promoted.error().message;
+  ColumnBatch b = read();
+  ASSERT_EQ(b.num_rows, 3u);
+  const int day = b.ColumnIndexByName("day");
+  EXPECT_EQ(b.columns[day].type->id(), TypeId::kTimestamp);
+  for (size_t r = 0; r < b.num_rows; ++r)
+    EXPECT_EQ(b.Row(r)[day].AsLong(), (19000 + b.Row(r)[b.ColumnIndexByName("id")].AsLong()) * 86400 * int64_t{1000000});
+  // Days 19001..19003 are 2022-01-09..11. The old file's bounds are 4-byte days in the
+  // manifest; misread as microseconds they would prune the file from every one of these.
+  EXPECT_EQ(read("day >= '2022-01-11T00:00:00'").num_rows, 1u);
+  EXPECT_EQ(read("day >= '2022-01-10T00:00:00'").num_rows, 2u);
+  EXPECT_EQ(read("day > '2022-01-11T00:00:00'").num_rows, 0u);
+  EXPECT_EQ(read("day < '2022-01-10T00:00:01'").num_rows, 2u);
 }
 
 }  // namespace
