@@ -129,6 +129,59 @@ TEST_F(SchemaEvolution, TwoProcessesChangingTheSchemaOneIsRefusedWithTheRequirem
   EXPECT_EQ(table->metadata.schemas.size(), 2u + landed);
 }
 
+// Nested fields by dotted name through the command, and `floe schema` listing them so.
+TEST_F(SchemaEvolution, NestedFieldsByDottedNameThroughTheCommand) {
+  auto field = [](int id, const char* name, TypePtr type, bool required = false) {
+    return NestedField{id, name, std::move(type), required, ""};
+  };
+  CreateTableRequest request;
+  request.schema = Schema(
+      0, {field(1, "id", Type::Long(), true), field(2, "qty", Type::Int()),
+          field(3, "loc", Type::Struct({field(4, "lat", Type::Float()), field(5, "lon", Type::Float())})),
+          field(6, "points", Type::List(field(7, "element", Type::Struct({field(8, "x", Type::Int())}), true))),
+          field(9, "tags", Type::Map(field(10, "key", Type::String(), true), field(11, "value", Type::Int())))});
+  ASSERT_TRUE(catalog_->CreateTable(id_, request).has_value());
+  auto run = [&](const std::vector<std::string>& args) {
+    const std::string out = dir_ + "/run.out";
+    int code = Wait(StartSchemaCommand(args, out));
+    return std::make_pair(code, Slurp(out));
+  };
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"add-column", "db.t", "loc.alt", "double", "--doc", "metres"},
+           {"update-column", "db.t", "loc.lat", "--type", "double"},
+           {"move-column", "db.t", "loc.lon", "--first"},
+           {"update-column", "db.t", "points.element.x", "--type", "long"},
+           {"add-column", "db.t", "points.element.y", "int"},
+           {"update-column", "db.t", "tags.value", "--type", "long", "--optional"},
+           {"rename-column", "db.t", "loc.alt", "altitude"},
+           {"drop-column", "db.t", "points.element.x"},
+       }) {
+    auto [code, out] = run(args);
+    EXPECT_EQ(code, 0) << args[0] << " " << args[2] << ": " << out;
+  }
+  struct Refusal {
+    std::vector<std::string> args;
+    std::string expect;
+  };
+  for (const auto& r : std::vector<Refusal>{
+           {{"drop-column", "db.t", "points.element.y"}, "it is its struct's only field"},
+           {{"move-column", "db.t", "loc.lat", "--after", "qty"}, "they are in different structs"},
+           {{"rename-column", "db.t", "tags.key", "k"}, "it is a map's key or value"},
+           {{"update-column", "db.t", "loc.nope", "--optional"}, "column 'loc.nope' is not in the table's schema"},
+       }) {
+    auto [code, out] = run(r.args);
+    EXPECT_EQ(code, 2) << r.args[2] << ": " << out;
+    EXPECT_NE(out.find(r.expect), std::string::npos) << r.args[2] << ": want '" << r.expect << "' in " << out;
+  }
+  auto [code, listing] = run({"db.t", "--format", "csv"});
+  ASSERT_EQ(code, 0) << listing;
+  for (const char* want : {"loc.lon,float", "loc.lat,double", "loc.altitude,double,false,false,metres",
+                           "points.element.y,int", "tags.key,string", "tags.value,long,false"})
+    EXPECT_NE(listing.find(want), std::string::npos) << want << " in:\n" << listing;
+  EXPECT_EQ(listing.find("points.element.x"), std::string::npos) << listing;
+  EXPECT_LT(listing.find("loc.lon"), listing.find("loc.lat")) << listing;
+}
+
 // Where the peers' Python is; empty when they are not installed.
 std::string PeersPython() {
   const char* python = std::getenv("FLOE_PEERS_PYTHON");
