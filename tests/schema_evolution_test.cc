@@ -3,9 +3,10 @@
 //     schema the other replaced is refused with the requirement that failed (exit 3), and the
 //     table shows exactly the change that landed; several racing without a pause each land or
 //     are refused, never both half-applied;
-//   - PyIceberg (a real engine, FLOE_PEERS_PYTHON) reads a table floe evolved (promotions, a
-//     rename, moves at the top level and in a struct, a field added to the struct) and finds the
-//     same schema and rows, old files included. Skipped without peers.
+//   - PyIceberg and Spark (real engines: FLOE_PEERS_PYTHON, FLOE_PEERS_SPARK_ICEBERG_JAR) read a
+//     table floe evolved (promotions, a rename, moves at the top level and in a struct, a field
+//     added to the struct) and find the same schema and rows, old files included. Skipped
+//     without peers.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -60,6 +61,9 @@ class SchemaEvolution : public ::testing::Test {
     std::ifstream in(path);
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   }
+
+  void WriteEvolvedTable(std::string* metadata_location);
+  int RunCheck(const std::string& python, const std::vector<std::string>& args, const std::string& out);
 
   std::string dir_, uri_;
   std::unique_ptr<Catalog> catalog_;
@@ -188,10 +192,11 @@ std::string PeersPython() {
   return python && *python && std::filesystem::exists(python) ? python : "";
 }
 
-TEST_F(SchemaEvolution, PyIcebergReadsTheEvolvedTable) {
-  const std::string python = PeersPython();
-  if (python.empty()) GTEST_SKIP() << "skipped: no peers (FLOE_PEERS_PYTHON is not set; scripts/peers.sh installs them)";
-
+// The table the engines read: written as (id long, qty int, price float, amount decimal(9,2),
+// loc struct<lat double, lon double>) with two rows, then promoted, renamed, moved (top level and
+// inside loc), loc.alt added, and a third row appended. Its metadata file goes to
+// *metadata_location. tests/py/schema_evolution_check.py holds what the engines must see.
+void SchemaEvolution::WriteEvolvedTable(std::string* metadata_location) {
   auto field = [](int id, const char* name, TypePtr type, bool required = false) {
     return NestedField{id, name, std::move(type), required, ""};
   };
@@ -249,12 +254,35 @@ TEST_F(SchemaEvolution, PyIcebergReadsTheEvolvedTable) {
 
   auto table = catalog_->LoadTable(id_);
   ASSERT_TRUE(table.has_value());
+  *metadata_location = table->metadata_location;
+}
+
+// Runs tests/py/schema_evolution_check.py with `args`; its exit status (output in `out`).
+int SchemaEvolution::RunCheck(const std::string& python, const std::vector<std::string>& args, const std::string& out) {
+  std::vector<std::string> all = {std::string(FLOE_SOURCE_DIR) + "/tests/py/schema_evolution_check.py"};
+  all.insert(all.end(), args.begin(), args.end());
+  return Wait(test::SpawnProcess(python, all, {out, true}));
+}
+
+TEST_F(SchemaEvolution, PyIcebergReadsTheEvolvedTable) {
+  const std::string python = PeersPython();
+  if (python.empty()) GTEST_SKIP() << "skipped: no peers (FLOE_PEERS_PYTHON is not set; scripts/peers.sh installs them)";
+  std::string metadata;
+  ASSERT_NO_FATAL_FAILURE(WriteEvolvedTable(&metadata));
   const std::string out = dir_ + "/pyiceberg.out";
-  pid_t pid = test::SpawnProcess(python,
-                                 {std::string(FLOE_SOURCE_DIR) + "/tests/py/schema_evolution_pyiceberg.py",
-                                  table->metadata_location},
-                                 {out, true});
-  EXPECT_EQ(Wait(pid), 0) << Slurp(out);
+  EXPECT_EQ(RunCheck(python, {"pyiceberg", metadata}, out), 0) << Slurp(out);
+}
+
+// Spark starts a JVM (about 30 s on two cores): the one slow test here, bounded by its TIMEOUT.
+TEST_F(SchemaEvolution, SparkReadsTheEvolvedTable) {
+  const std::string python = PeersPython();
+  const char* jar = std::getenv("FLOE_PEERS_SPARK_ICEBERG_JAR");
+  if (python.empty() || !jar || !std::filesystem::exists(jar))
+    GTEST_SKIP() << "skipped: no peers (FLOE_PEERS_PYTHON or FLOE_PEERS_SPARK_ICEBERG_JAR is not set)";
+  std::string metadata;
+  ASSERT_NO_FATAL_FAILURE(WriteEvolvedTable(&metadata));
+  const std::string out = dir_ + "/spark.out";
+  EXPECT_EQ(RunCheck(python, {"spark", metadata, jar}, out), 0) << Slurp(out);
 }
 
 }  // namespace
