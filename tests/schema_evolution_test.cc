@@ -28,7 +28,7 @@
 namespace floe {
 namespace {
 
-class SchemaEvolution : public ::testing::Test {
+class SchemaChangeSystem : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = (std::filesystem::temp_directory_path() / ("floe-schema-evo-" + RandomUuidString().substr(0, 12))).string();
@@ -70,7 +70,7 @@ class SchemaEvolution : public ::testing::Test {
   TableIdentifier id_{{"db"}, "t"};
 };
 
-TEST_F(SchemaEvolution, TwoProcessesChangingTheSchemaOneIsRefusedWithTheRequirement) {
+TEST_F(SchemaChangeSystem, TwoProcessesChangingTheSchemaOneIsRefusedWithTheRequirement) {
   CreateTableRequest request;
   request.schema = *ParseSchemaText("id long not null, qty int, price float, note string");
   ASSERT_TRUE(catalog_->CreateTable(id_, request).has_value());
@@ -134,7 +134,7 @@ TEST_F(SchemaEvolution, TwoProcessesChangingTheSchemaOneIsRefusedWithTheRequirem
 }
 
 // Nested fields by dotted name through the command, and `floe schema` listing them so.
-TEST_F(SchemaEvolution, NestedFieldsByDottedNameThroughTheCommand) {
+TEST_F(SchemaChangeSystem, NestedFieldsByDottedNameThroughTheCommand) {
   auto field = [](int id, const char* name, TypePtr type, bool required = false) {
     return NestedField{id, name, std::move(type), required, ""};
   };
@@ -196,7 +196,7 @@ std::string PeersPython() {
 // loc struct<lat double, lon double>) with two rows, then promoted, renamed, moved (top level and
 // inside loc), loc.alt added, and a third row appended. Its metadata file goes to
 // *metadata_location. tests/py/schema_evolution_check.py holds what the engines must see.
-void SchemaEvolution::WriteEvolvedTable(std::string* metadata_location) {
+void SchemaChangeSystem::WriteEvolvedTable(std::string* metadata_location) {
   auto field = [](int id, const char* name, TypePtr type, bool required = false) {
     return NestedField{id, name, std::move(type), required, ""};
   };
@@ -258,13 +258,13 @@ void SchemaEvolution::WriteEvolvedTable(std::string* metadata_location) {
 }
 
 // Runs tests/py/schema_evolution_check.py with `args`; its exit status (output in `out`).
-int SchemaEvolution::RunCheck(const std::string& python, const std::vector<std::string>& args, const std::string& out) {
+int SchemaChangeSystem::RunCheck(const std::string& python, const std::vector<std::string>& args, const std::string& out) {
   std::vector<std::string> all = {std::string(FLOE_SOURCE_DIR) + "/tests/py/schema_evolution_check.py"};
   all.insert(all.end(), args.begin(), args.end());
   return Wait(test::SpawnProcess(python, all, {out, true}));
 }
 
-TEST_F(SchemaEvolution, PyIcebergReadsTheEvolvedTable) {
+TEST_F(SchemaChangeSystem, PyIcebergReadsTheEvolvedTable) {
   const std::string python = PeersPython();
   if (python.empty()) GTEST_SKIP() << "skipped: no peers (FLOE_PEERS_PYTHON is not set; scripts/peers.sh installs them)";
   std::string metadata;
@@ -274,7 +274,7 @@ TEST_F(SchemaEvolution, PyIcebergReadsTheEvolvedTable) {
 }
 
 // Spark starts a JVM (about 30 s on two cores): the one slow test here, bounded by its TIMEOUT.
-TEST_F(SchemaEvolution, SparkReadsTheEvolvedTable) {
+TEST_F(SchemaChangeSystem, SparkReadsTheEvolvedTable) {
   const std::string python = PeersPython();
   const char* jar = std::getenv("FLOE_PEERS_SPARK_ICEBERG_JAR");
   if (python.empty() || !jar || !std::filesystem::exists(jar))
