@@ -15,6 +15,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,26 @@ class TableTransaction {
   // Adds an optional column at the end. InvalidArgument: the name is taken or the type is not
   // one of Iceberg's ("long", "string", "decimal(10,2)", "timestamp", ...).
   Status AddColumn(const std::string& name, const std::string& type);
+
+  // Column names below are dotted paths to nested fields: "loc.lat" (a struct's field),
+  // "points.element" (a list's element), "tags.key" / "tags.value" (a map's key and value).
+  // Each change is refused with InvalidArgument naming the column, changing nothing, when the
+  // column does not exist or Iceberg does not allow the change.
+  struct ColumnUpdate {
+    std::string type;                // a new type: "long" for an int, "double" for a float, a
+                                     // wider decimal(P',S); on format v3 "timestamp" for a date
+    bool make_optional = false;      // let it hold nulls (never the other way)
+    std::optional<std::string> doc;  // its doc comment; "" removes it
+  };
+  Status UpdateColumn(const std::string& name, const ColumnUpdate& update);
+  // Moves a column within its struct: first, or just before / after `other` (a field of the
+  // same struct, full dotted name).
+  enum class Position { kFirst, kBefore, kAfter };
+  Status MoveColumn(const std::string& name, Position position, const std::string& other = "");
+  // The column keeps its field id: files written before read under the new name.
+  Status RenameColumn(const std::string& name, const std::string& new_name);
+  // InvalidArgument also when an identifier field, the partition spec or the sort order uses it.
+  Status DropColumn(const std::string& name);
   // InvalidArgument: a value floe cannot use for a property it reads.
   Status SetProperties(const std::map<std::string, std::string>& set, const std::vector<std::string>& remove = {});
   // Writes `rows` against the schema as changed so far; they land with the commit. The errors

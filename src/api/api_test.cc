@@ -221,6 +221,44 @@ TEST_F(PublicApi, ATransactionLandsOnceAndItsKeyMakesARerunSafe) {
 
 // A program's FileIO with URIs of its own holds every file of the table; only the catalog's
 // database is on disk.
+TEST_F(PublicApi, SchemaChangesInATransactionKeepOldRowsReadable) {
+  auto catalog = Connection::Open(Uri());
+  ASSERT_TRUE(catalog.has_value());
+  Table orders = CreateOrders(*catalog);
+  Rows rows;
+  rows.columns = {"order_id", "country", "amount", "ok"};
+  rows.rows = {{int64_t{1}, std::string("DE"), std::string("12.50"), true}};
+  ASSERT_TRUE(orders.Append(rows).has_value());
+
+  auto tx = orders.NewTransaction();
+  ASSERT_TRUE(tx.has_value());
+  ASSERT_TRUE(tx->UpdateColumn("amount", {.type = "decimal(12,2)", .doc = "EUR"}).has_value());
+  ASSERT_TRUE(tx->UpdateColumn("order_id", {.make_optional = true}).has_value());
+  ASSERT_TRUE(tx->MoveColumn("country", TableTransaction::Position::kFirst).has_value());
+  ASSERT_TRUE(tx->MoveColumn("ok", TableTransaction::Position::kAfter, "country").has_value());
+  ASSERT_TRUE(tx->RenameColumn("ok", "paid").has_value());
+  ASSERT_TRUE(tx->DropColumn("ts").has_value());
+  // Refused, naming the column; the transaction keeps the changes before.
+  auto narrowed = tx->UpdateColumn("amount", {.type = "decimal(10,2)"});
+  ASSERT_FALSE(narrowed.has_value());
+  EXPECT_EQ(narrowed.error().kind, ErrorKind::kInvalidArgument);
+  EXPECT_NE(narrowed.error().message.find("amount: decimal(12,2) -> decimal(10,2)"), std::string::npos)
+      << narrowed.error().message;
+  auto missing = tx->MoveColumn("colour", TableTransaction::Position::kBefore, "country");
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_NE(missing.error().message.find("'colour'"), std::string::npos) << missing.error().message;
+  auto committed = tx->Commit();
+  ASSERT_TRUE(committed.has_value()) << committed.error().message;
+
+  EXPECT_EQ(*orders.SchemaText(), "country string, paid boolean, order_id long, amount decimal(12,2)");
+  auto read = orders.Scan();
+  ASSERT_TRUE(read.has_value()) << read.error().message;
+  ASSERT_EQ(read->size(), 1u);
+  EXPECT_EQ(read->columns, (std::vector<std::string>{"country", "paid", "order_id", "amount"}));
+  EXPECT_EQ(std::get<std::string>(read->At(0, "amount")), "12.50");
+  EXPECT_EQ(std::get<bool>(read->At(0, "paid")), true);
+}
+
 TEST_F(PublicApi, APluggedInFileIOHoldsEveryTableFile) {
   auto memory = std::make_shared<MemoryFileIO>();
   ConnectionOptions options;

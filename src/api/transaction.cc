@@ -10,6 +10,33 @@ Status TableTransaction::AddColumn(const std::string& name, const std::string& t
   return impl_->tx.UpdateSchema(SchemaUpdate().AddColumn(name, std::move(parsed)));
 }
 
+Status TableTransaction::UpdateColumn(const std::string& name, const ColumnUpdate& update) {
+  ColumnChange change;
+  if (!update.type.empty()) {
+    FLOE_ASSIGN_OR_RETURN(change.type, Type::ParsePrimitive(update.type));
+  }
+  change.make_optional = update.make_optional;
+  change.doc = update.doc;
+  return impl_->tx.UpdateSchema(SchemaUpdate().UpdateColumn(name, change));
+}
+
+Status TableTransaction::MoveColumn(const std::string& name, Position position, const std::string& other) {
+  ColumnPosition where;
+  where.where = position == Position::kFirst    ? ColumnPosition::Where::kFirst
+                : position == Position::kBefore ? ColumnPosition::Where::kBefore
+                                                : ColumnPosition::Where::kAfter;
+  where.other = other;
+  return impl_->tx.UpdateSchema(SchemaUpdate().MoveColumn(name, where));
+}
+
+Status TableTransaction::RenameColumn(const std::string& name, const std::string& new_name) {
+  return impl_->tx.UpdateSchema(SchemaUpdate().RenameColumn(name, new_name));
+}
+
+Status TableTransaction::DropColumn(const std::string& name) {
+  return impl_->tx.UpdateSchema(SchemaUpdate().DropColumn(name));
+}
+
 Status TableTransaction::SetProperties(const std::map<std::string, std::string>& set,
                                        const std::vector<std::string>& remove) {
   return impl_->tx.UpdateProperties(set, remove);

@@ -1,6 +1,11 @@
 // History and evolution: rollback, branch, tag, cherry-pick, schema changes, partition-spec
 // changes, upsert.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
+#include <thread>
 
 #include "cli/commands.h"
 #include "cli/row_files.h"
@@ -30,6 +35,21 @@ int OnTable(CliContext& ctx, const std::string& table_text,
 }
 
 std::optional<int64_t> OptionalId(int64_t v) { return v >= 0 ? std::optional<int64_t>(v) : std::nullopt; }
+
+// Plans `update` against the table as loaded now and commits it (asserting the schema it was
+// planned on). A test hook: with FLOE_TEST_PAUSE_AFTER_SCHEMA_PLAN=DIR the command creates
+// DIR/planned once it has planned, then waits (at most 60 s) for DIR/go before committing, so
+// a test can land another schema change in between.
+Result<LoadedTable> CommitSchemaUpdate(Catalog& catalog, const TableIdentifier& id, const SchemaUpdate& update) {
+  FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
+  FLOE_ASSIGN_OR_RETURN(MetadataChange change, update.Plan(table.metadata));
+  if (const char* dir = std::getenv("FLOE_TEST_PAUSE_AFTER_SCHEMA_PLAN"); dir && *dir) {
+    if (FILE* f = std::fopen((std::string(dir) + "/planned").c_str(), "w")) std::fclose(f);
+    for (int waited = 0; waited < 600 && !std::filesystem::exists(std::string(dir) + "/go"); ++waited)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return CommitMetadataChange(catalog, id, change);
+}
 
 }  // namespace
 
@@ -103,17 +123,19 @@ void RegisterEvolutionCommands(CLI::App& app, CLI::App* schema_cmd, CliContext& 
     });
   });
 
-  // ---- schema add-column | rename-column | drop-column ----
-  static std::string sc_table[3], sc_name[3], sc_arg[3];
-  auto* add = schema_cmd->add_subcommand("add-column", "add an optional column");
+  // ---- schema add-column | rename-column | drop-column | update-column | move-column ----
+  // A NAME is a dotted path to a nested field: loc.lat, points.element.x, tags.value.
+  static std::string sc_table[3], sc_name[3], sc_arg[3], add_doc;
+  auto* add = schema_cmd->add_subcommand("add-column", "add an optional column (loc.alt: a field of struct loc)");
   add->add_option("TABLE", sc_table[0], "NS.TABLE")->required();
-  add->add_option("NAME", sc_name[0], "column name")->required();
+  add->add_option("NAME", sc_name[0], "column name; a.b adds field b to struct a")->required();
   add->add_option("TYPE", sc_arg[0], "its type, e.g. long, string, decimal(10,2)")->required();
+  add->add_option("--doc", add_doc, "the column's doc comment");
   OnRun(add, exit_status, [&ctx] {
     auto type = Type::ParsePrimitive(sc_arg[0]);
     if (!type) return ctx.Usage(type.error().message);
     return OnTable(ctx, sc_table[0], [&](Catalog& c, const TableIdentifier& id) -> Result<std::string> {
-      FLOE_ASSIGN_OR_RETURN(LoadedTable t, AddColumn(c, id, sc_name[0], *type));
+      FLOE_ASSIGN_OR_RETURN(LoadedTable t, CommitSchemaUpdate(c, id, SchemaUpdate().AddColumn(sc_name[0], *type, add_doc)));
       return "added column " + sc_name[0] + " " + (*type)->ToString() + " (schema " +
              std::to_string(t.metadata.current_schema_id) + ")";
     });
@@ -124,7 +146,7 @@ void RegisterEvolutionCommands(CLI::App& app, CLI::App* schema_cmd, CliContext& 
   rename->add_option("NEW_NAME", sc_arg[1], "new name")->required();
   OnRun(rename, exit_status, [&ctx] {
     return OnTable(ctx, sc_table[1], [&](Catalog& c, const TableIdentifier& id) -> Result<std::string> {
-      FLOE_ASSIGN_OR_RETURN(LoadedTable t, RenameColumn(c, id, sc_name[1], sc_arg[1]));
+      FLOE_ASSIGN_OR_RETURN(LoadedTable t, CommitSchemaUpdate(c, id, SchemaUpdate().RenameColumn(sc_name[1], sc_arg[1])));
       return "renamed column " + sc_name[1] + " to " + sc_arg[1];
     });
   });
@@ -136,7 +158,7 @@ void RegisterEvolutionCommands(CLI::App& app, CLI::App* schema_cmd, CliContext& 
     std::vector<std::string> columns = SplitColumnList(id_columns);
     if (columns.empty()) return ctx.Usage("set-identifier needs at least one column");
     return OnTable(ctx, id_table, [&](Catalog& c, const TableIdentifier& id) -> Result<std::string> {
-      FLOE_ASSIGN_OR_RETURN(LoadedTable t, SetIdentifierFields(c, id, columns));
+      FLOE_ASSIGN_OR_RETURN(LoadedTable t, CommitSchemaUpdate(c, id, SchemaUpdate().SetIdentifierFields(columns)));
       return "identifier fields of " + id.ToString() + ": " + id_columns + " (schema " +
              std::to_string(t.metadata.current_schema_id) + ")";
     });
@@ -146,8 +168,68 @@ void RegisterEvolutionCommands(CLI::App& app, CLI::App* schema_cmd, CliContext& 
   drop->add_option("NAME", sc_name[2], "column name")->required();
   OnRun(drop, exit_status, [&ctx] {
     return OnTable(ctx, sc_table[2], [&](Catalog& c, const TableIdentifier& id) -> Result<std::string> {
-      FLOE_ASSIGN_OR_RETURN(LoadedTable t, DropColumn(c, id, sc_name[2]));
+      FLOE_ASSIGN_OR_RETURN(LoadedTable t, CommitSchemaUpdate(c, id, SchemaUpdate().DropColumn(sc_name[2])));
       return "dropped column " + sc_name[2];
+    });
+  });
+
+  auto* update = schema_cmd->add_subcommand(
+      "update-column", "promote a column's type, make it optional, or set its doc");
+  static std::string up_col_table, up_col_name, up_col_type, up_col_doc;
+  static bool up_col_optional = false, up_col_required = false;
+  update->add_option("TABLE", up_col_table, "NS.TABLE")->required();
+  update->add_option("COLUMN", up_col_name, "column name (a.b: field b of struct a)")->required();
+  update->add_option("--type", up_col_type,
+                     "new type: int -> long, float -> double, decimal(P,S) -> decimal(P',S) with P' > P; "
+                     "v3 tables also date -> timestamp");
+  auto* optional_flag = update->add_flag("--optional", up_col_optional, "make the column optional (nullable)");
+  update->add_flag("--required", up_col_required, "keep it required (refused for an optional column)")
+      ->excludes(optional_flag);
+  auto* doc_option = update->add_option("--doc", up_col_doc, "the column's doc comment ('' removes it)");
+  OnRun(update, exit_status, [&ctx, doc_option] {
+    ColumnChange change;
+    change.make_optional = up_col_optional;
+    change.make_required = up_col_required;
+    if (doc_option->count() > 0) change.doc = up_col_doc;
+    if (!up_col_type.empty()) {
+      auto type = Type::ParsePrimitive(up_col_type);
+      if (!type) return ctx.Usage("--type: " + type.error().message);
+      change.type = *type;
+    }
+    if (!change.type && !change.make_optional && !change.make_required && !change.doc)
+      return ctx.Usage("update-column " + up_col_name + ": nothing to change (give --type, --optional or --doc)");
+    return OnTable(ctx, up_col_table, [&](Catalog& c, const TableIdentifier& id) -> Result<std::string> {
+      FLOE_ASSIGN_OR_RETURN(LoadedTable t, CommitSchemaUpdate(c, id, SchemaUpdate().UpdateColumn(up_col_name, change)));
+      const Schema& s = t.metadata.CurrentSchema();
+      const NestedField* f = s.FindField(up_col_name);
+      std::string now = f ? f->type->ToString() + (f->required ? " not null" : "") : std::string();
+      return "updated column " + up_col_name + (now.empty() ? "" : ": " + now) + " (schema " +
+             std::to_string(t.metadata.current_schema_id) + ")";
+    });
+  });
+
+  auto* move = schema_cmd->add_subcommand("move-column", "move a column within its struct");
+  static std::string mv_table, mv_name, mv_after, mv_before;
+  static bool mv_first = false;
+  move->add_option("TABLE", mv_table, "NS.TABLE")->required();
+  move->add_option("COLUMN", mv_name, "column name (a.b: field b of struct a, moved within a)")->required();
+  auto* first = move->add_flag("--first", mv_first, "make it the first column of its struct");
+  auto* after = move->add_option("--after", mv_after, "put it just after this column")->excludes(first);
+  move->add_option("--before", mv_before, "put it just before this column")->excludes(first)->excludes(after);
+  OnRun(move, exit_status, [&ctx] {
+    ColumnPosition position;
+    if (!mv_after.empty()) {
+      position = {ColumnPosition::Where::kAfter, mv_after};
+    } else if (!mv_before.empty()) {
+      position = {ColumnPosition::Where::kBefore, mv_before};
+    } else if (!mv_first) {
+      return ctx.Usage("move-column " + mv_name + ": say where: --first, --after COLUMN or --before COLUMN");
+    }
+    return OnTable(ctx, mv_table, [&](Catalog& c, const TableIdentifier& id) -> Result<std::string> {
+      FLOE_ASSIGN_OR_RETURN(LoadedTable t, CommitSchemaUpdate(c, id, SchemaUpdate().MoveColumn(mv_name, position)));
+      std::string where = mv_first ? "first" : !mv_after.empty() ? "after " + mv_after : "before " + mv_before;
+      return "moved column " + mv_name + " " + where + " (schema " + std::to_string(t.metadata.current_schema_id) +
+             ")";
     });
   });
 

@@ -1,4 +1,5 @@
 // floe schema NS.T: the current schema, its partition spec and sort order.
+#include <functional>
 #include <iostream>
 
 #include "cli/commands.h"
@@ -50,12 +51,19 @@ void RegisterSchemaCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
       std::cout << JsonText(j, 2) << "\n";
       return kExitOk;
     }
+    // One row per field, nested ones under their dotted names (loc.lat, points.element.x,
+    // tags.value): the names the schema subcommands take.
     Listing listing{{"id", "name", "type", "required", "identifier", "doc"}, {}};
-    for (const auto& f : s.fields()) {
-      bool identifier = std::find(s.identifier_field_ids().begin(), s.identifier_field_ids().end(), f.id) !=
-                        s.identifier_field_ids().end();
-      listing.rows.push_back({f.id, f.name, f.type->ToString(), f.required, identifier, f.doc});
-    }
+    std::function<void(const std::vector<NestedField>&, const std::string&)> add_rows =
+        [&](const std::vector<NestedField>& fields, const std::string& prefix) {
+          for (const auto& f : fields) {
+            bool identifier = std::find(s.identifier_field_ids().begin(), s.identifier_field_ids().end(), f.id) !=
+                              s.identifier_field_ids().end();
+            listing.rows.push_back({f.id, prefix + f.name, f.type->ToString(), f.required, identifier, f.doc});
+            if (f.type->is_nested()) add_rows(f.type->fields(), prefix + f.name + ".");
+          }
+        };
+    add_rows(s.fields(), "");
     PrintListing(listing, *out_format, std::cout);
     if (*out_format == OutputFormat::kTable) {
       std::cout << "\nschema id " << s.schema_id() << "; partitioned by: "

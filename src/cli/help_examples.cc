@@ -39,6 +39,8 @@ const std::map<std::string, std::string>& Examples() {
       {"schema add-column", "floe schema add-column sales.orders discount 'decimal(10,2)'"},
       {"schema rename-column", "floe schema rename-column sales.orders ts ordered_at"},
       {"schema drop-column", "floe schema drop-column sales.orders discount"},
+      {"schema update-column", "floe schema update-column sales.orders quantity --type long --optional"},
+      {"schema move-column", "floe schema move-column sales.orders country --after order_id"},
       {"rollback", "floe rollback sales.orders --to 2026-01-01T10:00:00"},
       {"tag", "floe tag create sales.orders end-of-year"},
       {"tag create", "floe tag create sales.orders end-of-year --at 3051729675574597004"},

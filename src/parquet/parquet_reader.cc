@@ -8,6 +8,7 @@
 
 #include "parquet/batch_append.h"
 #include "parquet/column_reader.h"
+#include "parquet/value_conversion.h"
 
 namespace floe::parquet {
 
@@ -16,14 +17,11 @@ namespace {
 // How much of a file's end ParquetFile::Open reads at once, footer and all: most footers fit.
 constexpr uint64_t kFooterReadAhead = 64 << 10;
 
-int64_t ScaleToTarget(int64_t v, const SchemaElement& e, const TypePtr& target) {
-  bool nanos = target->id() == TypeId::kTimestampNs || target->id() == TypeId::kTimestampTzNs;
-  int unit = TimeUnitOf(e);
-  if (unit == 0) return v;
-  int want = nanos ? LogicalType::kNanos : LogicalType::kMicros;
-  for (int u = unit; u < want; ++u) v *= 1000;
-  for (int u = want; u < unit; ++u) v = v / 1000 - ((v % 1000) < 0 ? 1 : 0);
-  return v;
+// A footer statistic's integer in the target's unit, as the column's values are read
+// (value_conversion.h: millis to micros, and days to micros for a date promoted to timestamp).
+int64_t ScaleToTarget(int64_t v, const LeafDescriptor& leaf, const TypePtr& target) {
+  auto conversion = PlanConversion(leaf, target);
+  return conversion ? ScaleInt(v, *conversion) : v;
 }
 
 // A footer statistic (PLAIN bytes of the leaf's physical type) as a Literal of the target
@@ -50,7 +48,7 @@ Literal StatToLiteral(const LeafDescriptor& leaf, const TypePtr& target, std::st
         case TypeId::kDate: return Literal(target, v);
         case TypeId::kDecimal: return Literal(target, static_cast<__int128>(v));
         case TypeId::kLong: return Literal(target, static_cast<int64_t>(v));
-        default: return Literal(target, ScaleToTarget(v, e, target));
+        default: return Literal(target, ScaleToTarget(v, leaf, target));
       }
     }
     case physical::kInt64: {
@@ -59,7 +57,7 @@ Literal StatToLiteral(const LeafDescriptor& leaf, const TypePtr& target, std::st
       std::memcpy(&v, b.data(), 8);
       if (target->id() == TypeId::kDecimal) return Literal(target, static_cast<__int128>(v));
       if (target->id() == TypeId::kLong) return Literal(target, v);
-      return Literal(target, ScaleToTarget(v, e, target));
+      return Literal(target, ScaleToTarget(v, leaf, target));
     }
     case physical::kFloat: {
       if (b.size() != 4) break;

@@ -38,6 +38,12 @@ Result<Conversion> PlanConversion(const LeafDescriptor& leaf, const TypePtr& tar
         return c;
       }
       if (p != physical::kInt64 && p != physical::kInt32) return refuse();
+      // A date column promoted to timestamp (format v3): days become midnight of that day.
+      if (e.logical_type.kind == LogicalType::kDate || e.converted_type.value_or(-1) == converted::kDate) {
+        if (target->id() != TypeId::kTimestamp && target->id() != TypeId::kTimestampNs) return refuse();
+        c.multiply = nanos ? 86400000000000ll : 86400000000ll;
+        return c;
+      }
       int unit = TimeUnitOf(e);
       if (unit == 0) unit = nanos ? LogicalType::kNanos : LogicalType::kMicros;
       int want = nanos ? LogicalType::kNanos : LogicalType::kMicros;

@@ -70,7 +70,7 @@ Status CommitPlan::Prepare(const OperationContext& ctx, const TableMetadata& bas
   for (const Step& step : steps_) {
     const TableMetadata& table = staged ? *staged : base;
     if (!step.operation) {
-      FLOE_RETURN_IF_ERROR(CheckMetadataStep(step, base));
+      FLOE_RETURN_IF_ERROR(CheckMetadataStep(step, table));
       FLOE_ASSIGN_OR_RETURN(TableMetadata next, StageUpdates(table, step.change.updates));
       staged = std::move(next);
       continue;
@@ -104,7 +104,7 @@ Status CommitPlan::Build(OperationContext& ctx, const TableMetadata& current, At
     const TableMetadata& table = staged ? *staged : current;
     const size_t updates_before = attempt.commit.updates.size();
     if (!step.operation) {
-      FLOE_RETURN_IF_ERROR(BuildMetadataStep(step, current, attempt));
+      FLOE_RETURN_IF_ERROR(BuildMetadataStep(step, current, table, attempt));
     } else {
       if (asserted_branches.insert(step.branch).second) {
         // The branch as this attempt found it; later steps build on our own snapshots.
@@ -133,11 +133,17 @@ Status CommitPlan::CheckMetadataStep(const Step& step, const TableMetadata& curr
                         " (another commit changed what this change was planned against; reload and plan it again)");
 }
 
-Status CommitPlan::BuildMetadataStep(const Step& step, const TableMetadata& current, Attempt& attempt) {
-  FLOE_RETURN_IF_ERROR(CheckMetadataStep(step, current));
+Status CommitPlan::BuildMetadataStep(const Step& step, const TableMetadata& current, const TableMetadata& table,
+                                     Attempt& attempt) {
+  // A step was planned on the table as the steps before it leave it (`table`: two schema
+  // changes in one transaction, the second asserting the schema the first made), so its
+  // requirements are checked there. The catalog checks the commit's requirements against the
+  // table before any of it: one that holds only because an earlier step made it so is implied
+  // by that step's own requirements, and is not sent.
+  FLOE_RETURN_IF_ERROR(CheckMetadataStep(step, table));
   auto& commit = attempt.commit;
-  commit.requirements.insert(commit.requirements.end(), step.change.requirements.begin(),
-                             step.change.requirements.end());
+  for (const auto& requirement : step.change.requirements)
+    if (CheckRequirements({requirement}, current)) commit.requirements.push_back(requirement);
   commit.updates.insert(commit.updates.end(), step.change.updates.begin(), step.change.updates.end());
   return Ok();
 }

@@ -103,7 +103,9 @@ class CommitPlan {
   };
   // A metadata step's requirements still hold on `current`; else the final CommitConflict.
   Status CheckMetadataStep(const Step& step, const TableMetadata& current) const;
-  Status BuildMetadataStep(const Step& step, const TableMetadata& current, Attempt& attempt);
+  // `table` is `current` with the steps before this one applied.
+  Status BuildMetadataStep(const Step& step, const TableMetadata& current, const TableMetadata& table,
+                           Attempt& attempt);
   Status BuildOperationStep(OperationContext& ctx, const Step& step, bool last_operation, const TableMetadata& table,
                             Attempt& attempt, CommitReport& report);
   size_t LastOperationIndex() const;

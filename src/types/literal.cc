@@ -205,6 +205,11 @@ Result<Literal> Literal::FromBinary(const TypePtr& type, std::string_view b) {
     case TypeId::kTimestampTzNs:
       // v1 writers stored some long bounds of promoted int columns in 4 bytes.
       if (b.size() == 4 && type->id() == TypeId::kLong) return Literal(type, static_cast<int64_t>(FromLittleEndian<int32_t>(b)));
+      // A date promoted to timestamp (format v3) keeps its old files' 4-byte bounds: days.
+      if (b.size() == 4 && (type->id() == TypeId::kTimestamp || type->id() == TypeId::kTimestampNs)) {
+        int64_t per_day = type->id() == TypeId::kTimestamp ? 86400000000ll : 86400000000000ll;
+        return Literal(type, static_cast<int64_t>(FromLittleEndian<int32_t>(b)) * per_day);
+      }
       FLOE_RETURN_IF_ERROR(need(8));
       return Literal(type, FromLittleEndian<int64_t>(b));
     case TypeId::kFloat:
