@@ -67,6 +67,9 @@ class Failures:
         try:
             function()
         except Exception as error:  # noqa: BLE001 - the engine's error is the verdict
+            if os.environ.get("FLOE_INTEROP_TRACEBACK"):
+                import traceback
+                traceback.print_exc()
             self.check(what, False, "%s: %s" % (type(error).__name__, str(error)[:1500]))
 
     def finish(self, started):
@@ -269,6 +272,11 @@ class Floe:
                 record = json.loads(line)
                 rows.append(tuple(from_floe_json(t, record.get(n)) for n, t in columns))
         return canon_rows(columns, rows)
+
+    def schema(self, table):
+        """[(name, type)] of the table's current schema, as floe reads it."""
+        out = self.run("schema", table, "--format", "jsonl")
+        return [(f["name"], f["type"]) for f in map(json.loads, filter(str.strip, out.splitlines()))]
 
     def metadata_location(self, table):
         """The current metadata file, as the catalog database records it."""
