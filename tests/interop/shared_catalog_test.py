@@ -191,6 +191,21 @@ def part_two():
     everyone_sees("pyiceberg append, delete, overwrite through floe serve and a floe append", "viarest", "py_events",
                   model, rest=True)
 
+    # PyIceberg's upsert (its update and merge) on a table with a key, through floe serve.
+    keyed = rest.create_table("viarest.py_keyed", schema=Schema(
+        NestedField(1, "id", LongType(), required=True), NestedField(2, "who", StringType(), required=False),
+        NestedField(3, "amount", LongType(), required=False), identifier_field_ids=[1]))
+    def keyed_arrow(rows):
+        return pa.table({"id": pa.array([r[0] for r in rows], pa.int64()), "who": [r[1] for r in rows],
+                         "amount": pa.array([r[2] for r in rows], pa.int64())},
+                        schema=pa.schema([pa.field("id", pa.int64(), nullable=False), pa.field("who", pa.string()),
+                                          pa.field("amount", pa.int64())]))
+    keyed.append(keyed_arrow([[n, "pyiceberg", n] for n in range(6)]))
+    rest.load_table("viarest.py_keyed").upsert(keyed_arrow([[4, "upserted", 40], [5, "upserted", 50], [9, "new", 90]]))
+    keyed_model = {n: [n, "pyiceberg", n] for n in range(6)}
+    keyed_model.update({4: [4, "upserted", 40], 5: [5, "upserted", 50], 9: [9, "new", 90]})
+    everyone_sees("pyiceberg upsert through floe serve", "viarest", "py_keyed", list(keyed_model.values()), rest=True)
+
     if spark is not None:
         for mode in ("copy-on-write", "merge-on-read"):
             name = "sp_" + mode.replace("-", "_")
@@ -219,8 +234,12 @@ def part_two():
         duck.execute("CREATE TABLE floe_rest.viarest.duck_events (id BIGINT, who VARCHAR, amount BIGINT)")
         duck.execute("INSERT INTO floe_rest.viarest.duck_events SELECT range, 'duckdb', range * 3 FROM range(8)")
         duck.execute("INSERT INTO floe_rest.viarest.duck_events VALUES (8, NULL, NULL)")
-        expected = ic.canon_rows(COLUMNS, [[n, "duckdb", n * 3] for n in range(8)] + [[8, None, None]])
-        failures.same_rows("floe reads the table DuckDB created and filled through floe serve", expected,
+        duck.execute("DELETE FROM floe_rest.viarest.duck_events WHERE id = 2")
+        duck.execute("UPDATE floe_rest.viarest.duck_events SET amount = 1000 WHERE id = 5")
+        expected = ic.canon_rows(COLUMNS, [[n, "duckdb", 1000 if n == 5 else n * 3] for n in range(8) if n != 2] +
+                                 [[8, None, None]])
+        failures.same_rows("floe reads the table DuckDB created, filled, deleted from and updated through floe serve",
+                           expected,
                            floe.scan("viarest.duck_events", COLUMNS))
         failures.same_rows("pyiceberg reads DuckDB's table through floe serve", expected, ic.canon_rows(
             COLUMNS, rest.load_table("viarest.duck_events").scan().to_arrow().to_pylist()))
