@@ -7,4 +7,4 @@ if [[ -z "${FLOE_PEERS_PYTHON:-}" || ! -x "${FLOE_PEERS_PYTHON}" ]]; then
   echo "skipped: no peers (FLOE_PEERS_PYTHON unset; bash scripts/peers.sh env)"
   exit 0
 fi
-exec "$FLOE_PEERS_PYTHON" -u "$@"
+exec "$FLOE_PEERS_PYTHON" -B -u "$@"  # -B: no __pycache__ in the source tree
