@@ -160,9 +160,11 @@ Result<ManifestListContents> ReadManifestListImpl(std::string_view bytes, std::s
     }
   }
   std::vector<FieldPlan> summary_plan;
+  const Node* summary_node = nullptr;  // the array's items: a record, or [null, record] (DuckDB)
   for (const auto& p : *plan) {
     if (p.action != kPartitions) continue;
-    auto sp = avro::PlanRecord(*avro::ValueNode(p.node)->items, SummaryFields());
+    summary_node = avro::ValueNode(p.node)->items;
+    auto sp = avro::PlanRecord(*avro::ValueNode(summary_node), SummaryFields());
     if (!sp) return where("partitions: " + sp.error().message);
     summary_plan = std::move(*sp);
   }
@@ -222,6 +224,12 @@ Result<ManifestListContents> ReadManifestListImpl(std::string_view bytes, std::s
             while (int64_t n = d.ReadBlockCount()) {
               for (int64_t i = 0; i < n && !d.failed(); ++i) {
                 PartitionFieldSummary s;
+                if (!avro::ReadBranch(d, summary_node)) {
+                  // A null summary says nothing: the field may hold nulls, and no bounds prune it.
+                  s.contains_null = true;
+                  m.partitions.push_back(std::move(s));
+                  continue;
+                }
                 for (const FieldPlan& q : summary_plan) {
                   if (q.action < 0) {
                     avro::SkipValue(d, *q.node);

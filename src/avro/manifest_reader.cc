@@ -10,6 +10,7 @@
 #include "avro/partition_summary.h"
 #include "avro/record_reading.h"
 #include "meta/metadata_json.h"
+#include "util/warning.h"
 
 namespace floe {
 
@@ -158,13 +159,23 @@ Status ResolveInfo(const avro::FileReader& file, const Node& data_file, const No
     info->spec_id = table->default_spec_id;
   }
 
+  const bool have_table_schema = table && !table->schemas.empty();
+  bool have_schema = false;
   if (const std::string* s = file.Meta("schema")) {
     nlohmann::json j = nlohmann::json::parse(*s, nullptr, false);
-    if (j.is_discarded()) return where("the 'schema' metadata is not JSON");
-    auto schema = SchemaFromJson(j);
-    if (!schema) return where("bad 'schema' metadata: " + schema.error().message);
-    info->schema = std::move(*schema);
-  } else if (table && !table->schemas.empty()) {
+    auto schema = j.is_discarded() ? Result<Schema>(InvalidArgument("not JSON")) : SchemaFromJson(j);
+    if (schema) {
+      info->schema = std::move(*schema);
+      have_schema = true;
+    } else if (!have_table_schema) {
+      return where("bad 'schema' metadata: " + schema.error().message);
+    } else {
+      // DuckDB 1.4 writes the manifest entry's own Avro-like schema under this key. The table's
+      // schema is what Java reads a manifest with whenever it knows the table: so does floe.
+      Warn("manifests whose 'schema' metadata is not an Iceberg table schema are read with the table's schema");
+    }
+  }
+  if (!have_schema && have_table_schema) {
     const Schema* schema = nullptr;
     if (auto id = ParseInt(file.Meta("schema-id"))) schema = table->SchemaById(static_cast<int>(*id));
     info->schema = schema ? *schema : table->CurrentSchema();

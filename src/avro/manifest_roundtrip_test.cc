@@ -400,6 +400,61 @@ TEST(ManifestReader, ManifestWithoutKeyValueMetadata) {
   }
 }
 
+// `bytes` with the value of one key-value metadata key replaced.
+std::string ReplaceMetadata(const std::string& bytes, const std::string& key, const std::string& value) {
+  avro::Decoder d(std::string_view(bytes).substr(4));
+  std::vector<std::pair<std::string, std::string>> pairs;
+  while (int64_t n = d.ReadBlockCount()) {
+    for (int64_t i = 0; i < n; ++i) {
+      std::string k(d.ReadBytesView());
+      std::string v(d.ReadBytesView());
+      pairs.emplace_back(k, k == key ? value : v);
+    }
+  }
+  std::string rest = bytes.substr(bytes.size() - d.remaining());
+  std::string out("Obj\x01", 4);
+  avro::Encoder e(&out);
+  e.WriteLong(static_cast<int64_t>(pairs.size()));
+  for (const auto& [k, v] : pairs) {
+    e.WriteString(k);
+    e.WriteBytes(v);
+  }
+  e.WriteLong(0);
+  return out + rest;
+}
+
+// DuckDB 1.4 writes the manifest entry's Avro-like schema under the 'schema' key, which is no
+// Iceberg table schema. With the table at hand (every scan has it) the reader uses the table's
+// schema, as Java's does; without it the manifest cannot be typed and is refused by name.
+TEST(ManifestReader, SchemaMetadataThatIsNoIcebergSchemaReadsWithTheTables) {
+  SampleTable t = MakeSampleTable();
+  std::mt19937_64 rng(11);
+  std::vector<ManifestEntry> entries;
+  for (int i = 0; i < 20; ++i) entries.push_back(RandomEntry(rng, 2, false, t, i));
+  ManifestWriterOptions options;
+  options.schema = t.schema;
+  options.spec = t.spec;
+  auto written = WriteManifest(options, entries);
+  ASSERT_TRUE(written.has_value());
+  std::string odd = ReplaceMetadata(written->bytes, "schema",
+                                    R"({"type":"struct","fields":[{"id":126,"name":"lower_bounds","type":)"
+                                    R"({"type":"array","items":{"type":"record","fields":[]}}}]})");
+  TableMetadata table;
+  table.schemas = {t.schema};
+  table.current_schema_id = t.schema.schema_id();
+  table.partition_specs = {t.spec};
+  table.default_spec_id = t.spec.spec_id();
+  auto with_table = ReadManifest(odd, "duckdb-m0.avro", {nullptr, &table});
+  ASSERT_TRUE(with_table.has_value()) << with_table.error().ToString();
+  EXPECT_TRUE(with_table->info.partition_type->Equals(*t.partition_type));
+  ASSERT_EQ(with_table->entries.size(), entries.size());
+  for (size_t i = 0; i < entries.size(); ++i) ExpectSameEntry(entries[i], with_table->entries[i], 2, i);
+
+  auto alone = ReadManifest(odd, "duckdb-m0.avro");
+  ASSERT_FALSE(alone.has_value());
+  EXPECT_NE(alone.error().message.find("bad 'schema' metadata"), std::string::npos) << alone.error().message;
+}
+
 TEST(ManifestList, RoundTripV1V2V3) {
   for (int v : {1, 2, 3}) {
     SCOPED_TRACE("v" + std::to_string(v));

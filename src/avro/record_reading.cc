@@ -25,7 +25,8 @@ bool Matches(const Node* n, Shape shape) {
     case Shape::kIntLongMap: return IsKeyValueArray(n, false);
     case Shape::kIntBytesMap: return IsKeyValueArray(n, true);
     case Shape::kIntegerList: return n->kind == NodeKind::kArray && IsInteger(n->items);
-    case Shape::kRecordList: return n->kind == NodeKind::kArray && n->items->kind == NodeKind::kRecord;
+    case Shape::kRecordList:  // items may be optional records ([null, record]), as DuckDB writes them
+      return n->kind == NodeKind::kArray && ValueNode(n->items)->kind == NodeKind::kRecord;
   }
   return false;
 }

@@ -139,6 +139,13 @@ void AppendValueKey(const Column& column, size_t row, std::string* key) {
   }
 }
 
+void PositionDeleteSet::AddPositions(const std::vector<int64_t>& positions) {
+  const bool was_sorted_after = positions_.empty() || positions.empty() || positions.front() >= positions_.back();
+  positions_.insert(positions_.end(), positions.begin(), positions.end());
+  if (!was_sorted_after || !std::is_sorted(positions_.end() - static_cast<std::ptrdiff_t>(positions.size()), positions_.end()))
+    std::sort(positions_.begin(), positions_.end());
+}
+
 Status PositionDeleteSet::Add(const ColumnBatch& deletes, std::string_view data_file_path) {
   int path_index = deletes.ColumnIndexById(kDeleteFilePathFieldId);
   int pos_index = deletes.ColumnIndexById(kDeletePosFieldId);

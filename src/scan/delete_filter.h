@@ -23,6 +23,8 @@ class PositionDeleteSet {
   // Adds the rows of a position delete batch (columns by field id: file_path 2147483546, pos
   // 2147483545) whose file_path is `data_file_path`. Paths compare as written, byte for byte.
   Status Add(const ColumnBatch& deletes, std::string_view data_file_path);
+  // Adds positions of the data file (a deletion vector's, ascending or not).
+  void AddPositions(const std::vector<int64_t>& positions);
   bool empty() const { return positions_.empty(); }
   size_t size() const { return positions_.size(); }
 

@@ -36,8 +36,12 @@ Result<DeleteIndex> DeleteIndex::Build(const TableMetadata& table, std::vector<M
   for (auto& e : entries) {
     const DataFile& f = e.file;
     if (f.content == FileContent::kData) continue;
-    if (f.file_format == FileFormat::kPuffin)
-      return NotSupported("deletion vectors (Puffin delete file " + f.file_path + ") are not supported yet");
+    // A deletion vector (format 3) is a position delete of exactly one data file.
+    if (f.file_format == FileFormat::kPuffin &&
+        (f.content != FileContent::kPositionDeletes || !f.referenced_data_file || !f.content_offset ||
+         !f.content_size_in_bytes))
+      return Corrupt("deletion vector in " + f.file_path +
+                     " lacks referenced_data_file, content_offset or content_size_in_bytes, or is no position delete");
     const PartitionSpec* spec = table.SpecById(f.spec_id);
     if (!spec)
       return Corrupt("delete file " + f.file_path + " names partition spec " + std::to_string(f.spec_id) +

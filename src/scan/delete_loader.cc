@@ -1,5 +1,7 @@
 #include "scan/delete_loader.h"
 
+#include "parquet/deletion_vector.h"
+
 #include "scan/delete_index.h"
 #include "scan/file_source.h"
 
@@ -78,6 +80,16 @@ Result<TaskDeletes> LoadTaskDeletes(FileIO& io, const TableMetadata& table, cons
   if (!cache) cache = &local;
   for (const ManifestEntry& e : task.deletes) {
     const DataFile& file = e.file;
+    if (file.file_format == FileFormat::kPuffin) {
+      // A deletion vector: one blob of the Puffin file, for this data file alone (delete_index.cc
+      // checked it names one). Read once per task: no other task's data file shares it.
+      if (*file.referenced_data_file != task.file.file_path) continue;
+      FLOE_ASSIGN_OR_RETURN(std::string blob, io.ReadRange(file.file_path, *file.content_offset, *file.content_size_in_bytes));
+      auto positions = parquet::DecodeDeletionVector(blob);
+      if (!positions) return std::unexpected(positions.error().WithContext("reading delete file " + file.file_path));
+      out.positions.AddPositions(*positions);
+      continue;
+    }
     if (file.content == FileContent::kPositionDeletes) {
       FLOE_ASSIGN_OR_RETURN(auto batch, cache->Get(file.file_path, [&] { return ReadPositionDeleteFile(io, file); }));
       FLOE_RETURN_IF_ERROR(out.positions.Add(*batch, task.file.file_path));

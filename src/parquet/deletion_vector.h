@@ -1,0 +1,23 @@
+// Iceberg's deletion vectors (format 3): a Puffin blob of type deletion-vector-v1 holding the
+// deleted row positions of one data file as a 64-bit Roaring bitmap in its portable form.
+//
+// Blob layout: a 4-byte big-endian length of what follows up to the checksum, the magic bytes
+// D1 D3 39 64, the bitmap (an 8-byte little-endian count of 32-bit bitmaps, each a 4-byte
+// little-endian key holding the positions' high 32 bits and a 32-bit Roaring bitmap in the
+// portable serialization), then a 4-byte big-endian CRC-32 of the magic and the bitmap.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "util/result.h"
+
+namespace floe::parquet {
+
+// The positions a deletion-vector blob holds, ascending. Anything that does not follow the
+// layout (a bad length, magic or checksum, a container running past the blob, keys out of
+// order) is Corrupt, naming what was wrong.
+Result<std::vector<int64_t>> DecodeDeletionVector(std::string_view blob);
+
+}  // namespace floe::parquet
