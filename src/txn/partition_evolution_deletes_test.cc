@@ -60,6 +60,23 @@ TEST(PartitionEvolutionDeletes, UpsertAfterAddingABucketWritesAGlobalEqualityDel
   EXPECT_EQ(equality_files, 1);
 }
 
+// The spec forbids new position delete files in v3 tables (deletion vectors replace them),
+// which floe does not write yet: a merge-on-read delete there is refused, changing nothing.
+TEST(PartitionEvolutionDeletes, PositionDeletesAreRefusedOnV3Tables) {
+  txn_test::OrdersTable t("", {{"write.delete.mode", "merge-on-read"}});
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), txn_test::Batch({{1, "DE", 100}, {2, "FR", 200}})).has_value());
+  MetadataChange upgrade;
+  upgrade.updates.push_back(UpgradeFormatVersion{3});
+  ASSERT_TRUE(CommitMetadataChange(t.catalog(), t.id(), upgrade).has_value());
+  const auto before = t.Metadata().CurrentSnapshot()->snapshot_id;
+  auto deleted = DeleteWhere(t.catalog(), t.id(), txn_test::Where("order_id = 1"));
+  ASSERT_FALSE(deleted.has_value());
+  EXPECT_EQ(deleted.error().kind, ErrorKind::kInvalidArgument);
+  EXPECT_NE(deleted.error().message.find("deletion vectors"), std::string::npos) << deleted.error().message;
+  EXPECT_EQ(t.Metadata().CurrentSnapshot()->snapshot_id, before);
+  EXPECT_EQ(t.Rows().size(), 2u);
+}
+
 TEST(KeyDeletePlan, PerSpecByWhetherTheKeyDeterminesThePartition) {
   auto schema = ParseSchemaText(evolution_test::kSchemaText);
   ASSERT_TRUE(schema.has_value());

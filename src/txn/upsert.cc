@@ -83,6 +83,7 @@ Result<RowWriteResult> UpsertOnce(Catalog& catalog, const TableIdentifier& id, c
       FLOE_ASSIGN_OR_RETURN(live_specs, LiveDataSpecIds(io, base, *head));
     }
     plan = PlanKeyDeletes(base, key_ids, live_specs);
+    if (!plan.position_spec_ids.empty()) FLOE_RETURN_IF_ERROR(CheckPositionDeletesAllowed(base, id));
   }
   const bool read_files = mode == WriteMode::kCopyOnWrite || !plan.position_spec_ids.empty();
 
