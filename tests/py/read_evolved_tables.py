@@ -47,6 +47,7 @@ def main():
             SparkSession.builder.master("local[1]")
             .config("spark.jars", jar)
             .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false")
             .config("spark.driver.memory", "512m")
             .config("spark.sql.shuffle.partitions", "1")
             .getOrCreate()
