@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "expr/decimal_arithmetic.h"
 #include "expr/value_ops.h"
 
 namespace floe {
@@ -36,6 +37,7 @@ class Binder {
       case Term::Kind::kArithmetic: {
         FLOE_ASSIGN_OR_RETURN(TermPtr l, BindTerm(t->left));
         FLOE_ASSIGN_OR_RETURN(TermPtr r, BindTerm(t->right));
+        if (IsDecimalValue(*l) || IsDecimalValue(*r)) return BindDecimalArithmetic(t, l, r);
         bool floating = false;
         for (const TermPtr& side : {l, r}) {
           TypeId id = side->type->id();
@@ -63,6 +65,40 @@ class Binder {
       }
     }
     return InvalidArgument("unknown term");
+  }
+
+  // A column (or an expression over columns) of decimal type.
+  static bool IsDecimalValue(const Term& t) {
+    return t.kind != Term::Kind::kLiteral && t.type && t.type->id() == TypeId::kDecimal;
+  }
+
+  // Arithmetic with a decimal column, by SQL's decimal rules (decimal_arithmetic.h): the other
+  // side is a decimal or a whole number (a float or double is refused: exact values would be
+  // lost on the way).
+  Result<TermPtr> BindDecimalArithmetic(const TermPtr& t, TermPtr l, TermPtr r) {
+    for (TermPtr* side : {&l, &r}) {
+      TypeId id = (*side)->type->id();
+      if (id == TypeId::kFloat || id == TypeId::kDouble)
+        return InvalidArgument("arithmetic mixing a decimal with " + Describe(*side) +
+                               " is not supported; use decimal values (1.5 is a decimal)");
+      if (id != TypeId::kDecimal && id != TypeId::kInt && id != TypeId::kLong)
+        return InvalidArgument("decimal arithmetic needs decimal or whole-number values, not " +
+                               ((*side)->kind == Term::Kind::kLiteral ? "the value " + LiteralToSql((*side)->literal)
+                                                                      : Describe(*side)));
+      if ((*side)->kind == Term::Kind::kLiteral && id != TypeId::kDecimal) {
+        // A whole-number literal counts with just its digits: amount * 2 is decimal(p + 2, s).
+        int64_t v = (*side)->literal.AsInt64();
+        int digits = 1;
+        for (uint64_t m = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v); m >= 10; m /= 10) ++digits;
+        *side = LiteralTerm(Literal::Decimal(v, digits, 0));
+      }
+    }
+    FLOE_ASSIGN_OR_RETURN(TypePtr result, DecimalResultType(t->arith, l->type, r->type));
+    auto bound = std::make_shared<Term>(*t);
+    bound->left = std::move(l);
+    bound->right = std::move(r);
+    bound->type = std::move(result);
+    return TermPtr(bound);
   }
 
   Result<TermPtr> BindReference(const std::string& name) {

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "expr/decimal_arithmetic.h"
+
 namespace floe {
 namespace {
 
@@ -224,7 +226,7 @@ std::optional<Literal> ConvertForComparison(const Literal& v, const TypePtr& tar
   }
 }
 
-Literal EvaluateTerm(const TermPtr& t, const std::function<const Literal*(int)>& lookup) {
+Result<Literal> EvaluateTermChecked(const TermPtr& t, const std::function<const Literal*(int)>& lookup) {
   switch (t->kind) {
     case Term::Kind::kReference: {
       const Literal* v = lookup(t->field_id);
@@ -232,8 +234,10 @@ Literal EvaluateTerm(const TermPtr& t, const std::function<const Literal*(int)>&
     }
     case Term::Kind::kLiteral: return t->literal;
     case Term::Kind::kArithmetic: {
-      Literal a = EvaluateTerm(t->left, lookup), b = EvaluateTerm(t->right, lookup);
+      FLOE_ASSIGN_OR_RETURN(Literal a, EvaluateTermChecked(t->left, lookup));
+      FLOE_ASSIGN_OR_RETURN(Literal b, EvaluateTermChecked(t->right, lookup));
       if (a.is_null() || b.is_null()) return Literal::Null(t->type);
+      if (t->type->id() == TypeId::kDecimal) return DecimalArithmetic(t->arith, a, b, t->type);
       if (t->type->id() == TypeId::kDouble) {
         auto r = ArithDouble(t->arith, AsFloating(a), AsFloating(b));
         return r ? Literal::Double(*r) : Literal::Null(t->type);
@@ -244,6 +248,11 @@ Literal EvaluateTerm(const TermPtr& t, const std::function<const Literal*(int)>&
     }
   }
   return Literal();
+}
+
+Literal EvaluateTerm(const TermPtr& t, const std::function<const Literal*(int)>& lookup) {
+  auto v = EvaluateTermChecked(t, lookup);
+  return v ? std::move(*v) : Literal::Null(t->type);
 }
 
 Truth EvaluatePredicate(Op op, const Literal& v, const std::vector<Literal>& lits) {

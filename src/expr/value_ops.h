@@ -40,8 +40,12 @@ std::optional<double> ArithDouble(ArithOp op, double a, double b);
 std::optional<Literal> ConvertForComparison(const Literal& value, const TypePtr& target);
 
 // The value of a bound term for one row; `lookup(field_id)` gives the row's value (nullptr or
-// a null literal when missing). Arithmetic yields null when an operand is null.
+// a null literal when missing). Arithmetic yields null when an operand is null, and so does a
+// decimal overflow (EvaluateTermChecked says so instead).
 Literal EvaluateTerm(const TermPtr& term, const std::function<const Literal*(int)>& lookup);
+// The same, with decimal arithmetic (decimal_arithmetic.h) refusing a value that overflows its
+// result type: for values that are stored (an UPDATE's SET), where a silent null would be wrong.
+Result<Literal> EvaluateTermChecked(const TermPtr& term, const std::function<const Literal*(int)>& lookup);
 
 // A predicate's three-valued truth for one (possibly null) term value.
 Truth EvaluatePredicate(Op op, const Literal& value, const std::vector<Literal>& literals);

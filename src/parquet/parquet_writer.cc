@@ -313,6 +313,16 @@ Status ParquetWriter::FlushRowGroup() {
   return Ok();
 }
 
+void ParquetWriter::SetKeyValueMetadata(const std::string& key, std::string value) {
+  for (auto& kv : footer_.key_value_metadata) {
+    if (kv.key == key) {
+      kv.value = std::move(value);
+      return;
+    }
+  }
+  footer_.key_value_metadata.push_back(KeyValue{key, std::move(value)});
+}
+
 Result<DataFileMetrics> ParquetWriter::Close() {
   if (closed_) return InvalidArgument("parquet writer: Close called twice");
   closed_ = true;

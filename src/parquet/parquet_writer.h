@@ -42,6 +42,10 @@ class ParquetWriter {
   // Appends rows [begin, end) of the batch (end <= its rows), the same way.
   Status Write(const ColumnBatch& batch, size_t begin, size_t end);
 
+  // Adds a key-value pair to the file's footer (Iceberg's writers store the table schema's JSON
+  // under "iceberg.schema"); a key set again keeps its last value. Only before Close.
+  void SetKeyValueMetadata(const std::string& key, std::string value);
+
   // Bytes the file would have if closed now, roughly (for rolling to a new file).
   uint64_t EstimatedFileSize() const;
   int64_t rows_written() const { return total_rows_; }

@@ -6,6 +6,7 @@
 
 #include "expr/row_evaluator.h"
 #include "scan/delete_index.h"
+#include "util/warning.h"
 
 namespace floe {
 
@@ -146,7 +147,8 @@ void PositionDeleteSet::AddPositions(const std::vector<int64_t>& positions) {
     std::sort(positions_.begin(), positions_.end());
 }
 
-Status PositionDeleteSet::Add(const ColumnBatch& deletes, std::string_view data_file_path) {
+Status PositionDeleteSet::Add(const ColumnBatch& deletes, std::string_view data_file_path,
+                              std::string_view delete_file_path) {
   int path_index = deletes.ColumnIndexById(kDeleteFilePathFieldId);
   int pos_index = deletes.ColumnIndexById(kDeletePosFieldId);
   if (path_index < 0 || pos_index < 0)
@@ -157,14 +159,23 @@ Status PositionDeleteSet::Add(const ColumnBatch& deletes, std::string_view data_
     return Corrupt("position delete file has file_path of type " + paths.type->ToString() + " and pos of type " +
                    pos.type->ToString() + " (expected string and long)");
   bool sorted = true;
+  size_t null_rows = 0;
   for (size_t r = 0; r < deletes.num_rows; ++r) {
-    if (paths.IsNull(r) || pos.IsNull(r)) continue;
+    if (paths.IsNull(r) || pos.IsNull(r)) {
+      ++null_rows;
+      continue;
+    }
     if (paths.BytesAt(r) != data_file_path) continue;
     int64_t p = pos.type->id() == TypeId::kLong ? pos.longs[r] : pos.ints[r];
     if (!positions_.empty() && p < positions_.back()) sorted = false;
     positions_.push_back(p);
   }
   if (!sorted) std::sort(positions_.begin(), positions_.end());
+  // Both columns are required by the spec; a row missing either deletes nothing. Said once per
+  // delete file (Warn repeats no message), not once per data file it is applied to.
+  if (null_rows > 0)
+    Warn("position delete file " + std::string(delete_file_path.empty() ? "(unnamed)" : delete_file_path) +
+         " has " + std::to_string(null_rows) + " row(s) with a null file_path or pos; they delete nothing");
   return Ok();
 }
 

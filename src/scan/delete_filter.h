@@ -22,7 +22,9 @@ class PositionDeleteSet {
  public:
   // Adds the rows of a position delete batch (columns by field id: file_path 2147483546, pos
   // 2147483545) whose file_path is `data_file_path`. Paths compare as written, byte for byte.
-  Status Add(const ColumnBatch& deletes, std::string_view data_file_path);
+  // A row with a null file_path or pos deletes nothing and is reported (util/warning.h) naming
+  // `delete_file_path`.
+  Status Add(const ColumnBatch& deletes, std::string_view data_file_path, std::string_view delete_file_path = {});
   // Adds positions of the data file (a deletion vector's, ascending or not).
   void AddPositions(const std::vector<int64_t>& positions);
   bool empty() const { return positions_.empty(); }

@@ -4,6 +4,9 @@
 // hashes cut to a few bits, where nearly every row collides and the exact test decides.
 #include "scan/delete_filter.h"
 
+#include "meta/data_file.h"
+#include "util/warning.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -152,6 +155,33 @@ TEST(EqualityDeleteSet, DataWithoutAKeyColumnIsAnErrorNamingTheField) {
   ASSERT_FALSE(added);
   EXPECT_NE(added.error().ToString().find("field id 42"), std::string::npos) << added.error().ToString();
   EXPECT_TRUE(set.empty());
+}
+
+}  // namespace
+}  // namespace floe
+
+namespace floe {
+namespace {
+
+// A position-delete row with a null file_path (or pos) deletes nothing, and says so once: the
+// spec requires both columns, so such a file is broken and its writer should hear about it.
+TEST(PositionDeleteSet, NullFilePathRowsAreSkippedWithOneWarning) {
+  std::vector<std::string> warnings;
+  SetWarningSink([&](const std::string& m) { warnings.push_back(m); });
+  Schema schema(0, {NestedField{kDeleteFilePathFieldId, "file_path", Type::String(), false, ""},
+                    NestedField{kDeletePosFieldId, "pos", Type::Long(), false, ""}});
+  ColumnBatch deletes(schema);
+  ASSERT_TRUE(deletes.AppendRow({Literal::String("/d.parquet"), Literal::Long(1)}));
+  ASSERT_TRUE(deletes.AppendRow({Literal::Null(Type::String()), Literal::Long(2)}));
+  for (int data_file = 0; data_file < 2; ++data_file) {
+    PositionDeleteSet set;
+    ASSERT_TRUE(set.Add(deletes, "/d.parquet", "/deletes/null-path.parquet"));
+    EXPECT_EQ(set.size(), 1u);
+  }
+  SetWarningSink(nullptr);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("/deletes/null-path.parquet"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("null file_path"), std::string::npos) << warnings[0];
 }
 
 }  // namespace

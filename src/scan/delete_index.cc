@@ -54,7 +54,11 @@ Result<DeleteIndex> DeleteIndex::Build(const TableMetadata& table, std::vector<M
     if (is_position) {
       if (auto path = SingleReferencedFile(f)) bucket = &index.by_path_[*path];
     }
-    if (!bucket) bucket = spec->is_unpartitioned() ? &index.global_ : &index.by_partition_[PartitionKey(f.spec_id, f.partition)];
+    // Only an equality delete of an unpartitioned spec is global: a position delete applies
+    // within its own spec and partition, whatever the spec (the spec's "Scan Planning").
+    if (!bucket)
+      bucket = !is_position && spec->is_unpartitioned() ? &index.global_
+                                                         : &index.by_partition_[PartitionKey(f.spec_id, f.partition)];
     (is_position ? bucket->position : bucket->equality).push_back(std::move(e));
     ++index.size_;
   }

@@ -1,9 +1,10 @@
 // Which delete files apply to which data file (the table spec's "Scan Planning" rules).
 //
 //   position delete D applies to data file F  iff  seq(F) <= seq(D), and D is in F's partition
-//                                                  (same spec id and tuple) or D's spec is
-//                                                  unpartitioned;
-//   equality delete D applies to data file F  iff  seq(F) <  seq(D), with the same partition rule.
+//                                                  (same spec id and tuple), whatever the spec;
+//   equality delete D applies to data file F  iff  seq(F) <  seq(D), and D is in F's partition
+//                                                  or D's spec is unpartitioned (no fields, or
+//                                                  only void ones): a global delete.
 //
 // seq is the data sequence number. A position delete may be written in the same commit as the
 // data file it deletes from (hence <=); an equality delete only removes rows committed before
@@ -46,7 +47,7 @@ class DeleteIndex {
   static void Sort(Bucket* bucket);
   static void Collect(const Bucket& bucket, int64_t data_seq, std::vector<ManifestEntry>* out);
 
-  Bucket global_;                                       // unpartitioned specs: every data file
+  Bucket global_;                                       // equality deletes of unpartitioned specs
   std::unordered_map<std::string, Bucket> by_partition_;  // PartitionKey(spec id, tuple)
   std::unordered_map<std::string, Bucket> by_path_;       // position deletes of a single file
   size_t size_ = 0;

@@ -69,6 +69,21 @@ TEST(DeleteIndex, PartitionScoping) {
             (std::vector<std::string>{"eq-global", "pos-null"}));
 }
 
+// Only equality deletes of an unpartitioned spec are global: a position delete file of the
+// unpartitioned spec (no referenced file, bounds spanning several paths) applies only to that
+// spec's data files, as the spec's scan-planning rules and Iceberg Java's DeleteFileIndex say.
+TEST(DeleteIndex, UnpartitionedPositionDeletesStayInTheirSpec) {
+  ManifestEntry pos = Delete(FileContent::kPositionDeletes, 5, 0, {}, "pos-unpartitioned");
+  pos.file.lower_bounds[kDeleteFilePathFieldId] = "/data/a.parquet";
+  pos.file.upper_bounds[kDeleteFilePathFieldId] = "/data/z.parquet";
+  auto index = DeleteIndex::Build(TwoSpecs(), {pos, Delete(FileContent::kEqualityDeletes, 5, 0, {}, "eq-global")});
+  ASSERT_TRUE(index);
+  EXPECT_EQ(Paths(index->ForDataFile(Data(0, {}, "/data/m.parquet"), 1)),
+            (std::vector<std::string>{"eq-global", "pos-unpartitioned"}));
+  EXPECT_EQ(Paths(index->ForDataFile(Data(1, {Literal::String("a")}, "/data/m.parquet"), 1)),
+            (std::vector<std::string>{"eq-global"}));
+}
+
 TEST(DeleteIndex, PositionDeleteNamingOneFileGoesOnlyToIt) {
   ManifestEntry pos = Delete(FileContent::kPositionDeletes, 3, 0, {}, "pos-one");
   pos.file.lower_bounds[kDeleteFilePathFieldId] = "/data/x.parquet";

@@ -92,7 +92,7 @@ Result<TaskDeletes> LoadTaskDeletes(FileIO& io, const TableMetadata& table, cons
     }
     if (file.content == FileContent::kPositionDeletes) {
       FLOE_ASSIGN_OR_RETURN(auto batch, cache->Get(file.file_path, [&] { return ReadPositionDeleteFile(io, file); }));
-      FLOE_RETURN_IF_ERROR(out.positions.Add(*batch, task.file.file_path));
+      FLOE_RETURN_IF_ERROR(out.positions.Add(*batch, task.file.file_path, file.file_path));
       continue;
     }
     FLOE_ASSIGN_OR_RETURN(Schema projection, EqualityProjection(table, file));

@@ -63,7 +63,8 @@ bool SamePartition(const DataFile& a, const DataFile& b) {
 // Could a delete file (added later) apply to this data file?
 bool DeleteMayApply(const TableMetadata& table, const DataFile& del, const DataFile& data) {
   const PartitionSpec* spec = table.SpecById(del.spec_id);
-  bool global = spec && spec->is_unpartitioned();
+  // Only equality deletes of an unpartitioned spec are global (as in scan/delete_index.h).
+  bool global = del.content == FileContent::kEqualityDeletes && spec && spec->is_unpartitioned();
   if (!global && !SamePartition(del, data)) return false;
   if (del.content == FileContent::kPositionDeletes) {
     if (del.referenced_data_file) return *del.referenced_data_file == data.file_path;

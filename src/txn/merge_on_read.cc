@@ -22,6 +22,14 @@ Result<WriteMode> WriteModeFor(const TableMetadata& table, RowLevelCommand comma
                          props::kCopyOnWrite + "' or '" + props::kMergeOnRead + "'");
 }
 
+Status CheckPositionDeletesAllowed(const TableMetadata& table, const TableIdentifier& id) {
+  if (table.format_version >= 3)
+    return InvalidArgument(id.ToString() + " is a v" + std::to_string(table.format_version) +
+                           " table, where rows are deleted by position only through deletion vectors, which floe "
+                           "does not write yet (the spec forbids new position delete files in v3); use copy-on-write");
+  return Ok();
+}
+
 Result<WriteMode> ChosenWriteMode(Catalog& catalog, const TableIdentifier& id, RowLevelCommand command,
                                   const RowWriteOptions& options) {
   if (options.mode) return *options.mode;
@@ -89,6 +97,7 @@ Result<RowWriteResult> MergeOnRead(Catalog& catalog, const TableIdentifier& id, 
   if (base.format_version < 2)
     return InvalidArgument("merge-on-read needs delete files, which need format version 2; " + id.ToString() +
                            " is v" + std::to_string(base.format_version));
+  FLOE_RETURN_IF_ERROR(CheckPositionDeletesAllowed(base, id));
   FLOE_ASSIGN_OR_RETURN(const Snapshot* head, BranchHead(base, id, options.commit.branch));
   if (!head) return result;  // an empty table has no rows to change
   const Schema& schema = base.CurrentSchema();

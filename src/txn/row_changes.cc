@@ -1,6 +1,7 @@
 #include "txn/row_changes.h"
 
 #include "expr/binder.h"
+#include "expr/decimal_arithmetic.h"
 #include "expr/value_ops.h"
 
 namespace floe {
@@ -15,6 +16,8 @@ Result<std::vector<BoundAssignment>> BindAssignments(const Schema& schema, const
       if (schema.fields()[i].id == field->id) index = static_cast<int>(i);
     if (index < 0) return InvalidArgument("SET can only change top-level columns, not '" + a.column + "'");
     if (a.value && a.value->kind == Term::Kind::kLiteral) {
+      if (a.value->literal.is_null() && field->required)
+        return InvalidArgument("SET " + a.column + " = NULL: column '" + a.column + "' is required (not null)");
       sets.push_back(BoundAssignment{index, a.value});  // a constant needs no binding
       continue;
     }
@@ -39,9 +42,18 @@ Result<ColumnBatch> ApplyAssignments(const Schema& schema, const ColumnBatch& ro
         return nullptr;
       };
       for (const auto& set : sets) {
-        Literal v = EvaluateTerm(set.value, lookup);
-        auto cast = v.CastTo(schema.fields()[set.column].type);
-        if (!cast) return InvalidArgument("SET " + schema.fields()[set.column].name + ": " + cast.error().message);
+        const NestedField& field = schema.fields()[set.column];
+        auto v = EvaluateTermChecked(set.value, lookup);
+        if (!v) return InvalidArgument("SET " + field.name + ": " + v.error().message);
+        // A decimal column takes a decimal or whole number rounded to its scale, and refuses
+        // one that needs more digits than its precision (CastTo would not check).
+        TypeId from = v->type() ? v->type()->id() : TypeId::kString;
+        bool to_decimal = field.type->id() == TypeId::kDecimal && !v->is_null() &&
+                          (from == TypeId::kDecimal || from == TypeId::kInt || from == TypeId::kLong);
+        auto cast = to_decimal ? FitDecimal(*v, field.type) : v->CastTo(field.type);
+        if (!cast) return InvalidArgument("SET " + field.name + ": " + cast.error().message);
+        if (cast->is_null() && field.required)
+          return InvalidArgument("SET " + field.name + ": column '" + field.name + "' is required (not null); the value is NULL");
         row[set.column] = std::move(*cast);
       }
     }

@@ -1,5 +1,7 @@
 #include "txn/row_writes.h"
 
+#include <cctype>
+
 #include "catalog/intent_store.h"
 
 #include "expr/binder.h"
@@ -188,6 +190,14 @@ Result<std::vector<Assignment>> ParseAssignments(std::string_view text) {
     column.erase(0, column.find_first_not_of(" \t"));
     column.erase(column.find_last_not_of(" \t") + 1);
     if (column.empty()) return InvalidArgument("assignment '" + std::string(part) + "' names no column");
+    std::string value(part.substr(eq + 1));
+    value.erase(0, value.find_first_not_of(" \t"));
+    value.erase(value.find_last_not_of(" \t") + 1);
+    if (value.size() == 4 && std::equal(value.begin(), value.end(), "NULL",
+                                        [](char a, char b) { return std::toupper(static_cast<unsigned char>(a)) == b; })) {
+      out.push_back(Assignment{column, LiteralTerm(Literal())});  // typed by the column it is assigned to
+      continue;
+    }
     // The value is parsed as a term by asking the WHERE parser for "(value) IS NULL"; a
     // constant (which IS NULL refuses) as the one element of "column IN (value)".
     auto parsed = ParseFilter("(" + std::string(part.substr(eq + 1)) + ") IS NULL");

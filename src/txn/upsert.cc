@@ -6,6 +6,7 @@
 #include "expr/binder.h"
 #include "scan/delete_filter.h"
 #include "scan/table_scan.h"
+#include "txn/key_delete_plan.h"
 #include "txn/merge_on_read.h"
 #include "txn/operations.h"
 #include "write/data_writer.h"
@@ -67,20 +68,29 @@ Result<RowWriteResult> UpsertOnce(Catalog& catalog, const TableIdentifier& id, c
   }
   FLOE_ASSIGN_OR_RETURN(Expr bound, Bind(filter, schema));
 
-  // Merge-on-read by equality deletes when every row's old version lives in its partition.
-  bool by_equality = mode == WriteMode::kMergeOnRead;
-  for (const auto& pf : base.DefaultSpec().fields())
-    if (std::find(key_ids.begin(), key_ids.end(), pf.source_id) == key_ids.end()) by_equality = false;
-
   FileIO& io = *catalog.io();
   FLOE_ASSIGN_OR_RETURN(const Snapshot* head, BranchHead(base, id, options.commit.branch));
   std::optional<int64_t> start;
   if (head) start = head->snapshot_id;
 
+  // Merge-on-read: equality deletes under every spec they can reach the old rows in, position
+  // deletes for the files of the other specs (key_delete_plan.h). Copy-on-write reads every
+  // file that may hold a key.
+  KeyDeletePlan plan;
+  if (mode == WriteMode::kMergeOnRead) {
+    std::set<int> live_specs;
+    if (head) {
+      FLOE_ASSIGN_OR_RETURN(live_specs, LiveDataSpecIds(io, base, *head));
+    }
+    plan = PlanKeyDeletes(base, key_ids, live_specs);
+    if (!plan.position_spec_ids.empty()) FLOE_RETURN_IF_ERROR(CheckPositionDeletesAllowed(base, id));
+  }
+  const bool read_files = mode == WriteMode::kCopyOnWrite || !plan.position_spec_ids.empty();
+
   const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, base);
   DataWriter writer(io, base, names.get());
   PositionDeleteWriter position_deletes(io, base, names.get());
-  EqualityDeleteWriter equality_deletes(io, base, key_ids, names.get());
+  EqualityDeleteWriter equality_deletes(io, base, key_ids, names.get(), plan.equality_spec_ids);
   auto abort = [&] {
     writer.Abort();
     position_deletes.Abort();
@@ -93,9 +103,10 @@ Result<RowWriteResult> UpsertOnce(Catalog& catalog, const TableIdentifier& id, c
   };
 
   std::vector<DataFile> removed;
-  if (by_equality) {
+  if (!plan.equality_spec_ids.empty()) {
     if (auto st = equality_deletes.Delete(input); !st) return fail(st.error());
-  } else if (head) {
+  }
+  if (read_files && head) {
     ScanOptions scan;
     scan.snapshot_id = head->snapshot_id;
     scan.filter = bound;
@@ -103,6 +114,7 @@ Result<RowWriteResult> UpsertOnce(Catalog& catalog, const TableIdentifier& id, c
     if (!tasks) return fail(tasks.error());
     std::vector<int64_t> positions;
     for (FileScanTask task : *tasks) {
+      if (mode == WriteMode::kMergeOnRead && !plan.position_spec_ids.count(task.file.spec_id)) continue;
       task.residual = True();
       auto rows = ReadTaskWithPositions(io, base, task, schema, &positions);
       if (!rows) return fail(rows.error());

@@ -5,10 +5,11 @@
 //                  new rows are added, in one overwrite;
 //   merge-on-read  equality deletes on the key columns plus the new rows, in one row delta
 //                  (new rows get the commit's sequence number, so the deletes spare them).
-//                  When the default partition spec depends on a column outside the key, an
-//                  old row may live in another partition than its replacement, where an
-//                  equality delete would not reach it: matching rows are then deleted by
-//                  position instead.
+//                  An equality delete reaches only its own spec and partition (or everything,
+//                  from an unpartitioned spec): the deletes go under each spec that holds data
+//                  files, and the files of a spec partitioned by a column outside the key,
+//                  where an old row may sit in another partition than its key maps to, are
+//                  read and their matching rows deleted by position (key_delete_plan.h).
 // Validation is by key (key_validation.h): only a concurrent commit that added or deleted a row
 // with one of the upsert's keys conflicts, whatever the files' metrics say. One row per key
 // at any isolation (write.merge.isolation-level): serializable refuses when a row with one of

@@ -143,6 +143,7 @@ Status DataWriter::OpenFileFor(Partition& partition) {
   auto file = std::make_unique<OpenFile>();
   file->sink = std::make_unique<FileIOSink>(std::move(out));
   FLOE_ASSIGN_OR_RETURN(file->writer, parquet::ParquetWriter::Open(file->sink.get(), schema_, table_.properties));
+  StoreIcebergSchema(*file->writer, schema_);
   partition.open = std::move(file);
   return Ok();
 }

@@ -8,12 +8,16 @@
 #include <set>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "io/memory_file_io.h"
+#include "meta/metadata_json.h"
 #include "parquet/output_sink.h"
 #include "parquet/parquet_reader.h"
 #include "types/partition_spec.h"
 #include "types/schema_text.h"
 #include "write/data_writer.h"
+#include "write/equality_delete_writer.h"
 
 namespace floe {
 namespace {
@@ -274,6 +278,53 @@ TEST(DataWriter, FilesAndTheirOrderDoNotDependOnWhichPartitionIsWrittenFirst) {
       EXPECT_TRUE(lagging[i].bytes == plain[i].bytes) << slow << " file " << i << " differs";
     }
   }
+}
+
+}  // namespace
+}  // namespace floe
+
+namespace floe {
+namespace {
+
+// The footer's "iceberg.schema" value, parsed, or null when absent.
+nlohmann::json IcebergSchemaOf(MemoryFileIO& io, const std::string& path) {
+  auto bytes = io.ReadAll(path);
+  EXPECT_TRUE(bytes.has_value()) << path;
+  if (!bytes) return nullptr;
+  auto file = parquet::ParquetFile::Open(std::make_shared<parquet::BufferSource>(*bytes, path));
+  EXPECT_TRUE(file.has_value());
+  if (!file) return nullptr;
+  for (const auto& kv : (*file)->metadata().key_value_metadata)
+    if (kv.key == "iceberg.schema" && kv.value) return nlohmann::json::parse(*kv.value);
+  return nullptr;
+}
+
+// As Iceberg Java's writer: each Parquet file carries the Iceberg schema it was written with,
+// as the schema JSON of table metadata (the table's for data files, the delete rows' for
+// delete files).
+TEST(DataWriter, FilesCarryTheIcebergSchemaInTheirFooter) {
+  MemoryFileIO io;
+  const TableMetadata table = Table("country");
+  DataWriter writer(io, table);
+  ASSERT_TRUE(writer.Write(Rows(0, 3)).has_value());
+  auto files = writer.Finish();
+  ASSERT_TRUE(files.has_value()) << files.error().message;
+  ASSERT_FALSE(files->empty());
+  nlohmann::json schema = IcebergSchemaOf(io, (*files)[0].file_path);
+  ASSERT_TRUE(schema.is_object()) << schema;
+  EXPECT_EQ(schema, SchemaToJson(table.CurrentSchema()));
+  EXPECT_EQ(schema["type"], "struct");
+  ASSERT_EQ(schema["fields"].size(), 3u);
+  EXPECT_EQ(schema["fields"][0]["id"], 1);
+  EXPECT_EQ(schema["fields"][0]["name"], "id");
+  EXPECT_EQ(schema["fields"][0]["type"], "long");
+
+  EqualityDeleteWriter deletes(io, table, {1});
+  ASSERT_TRUE(deletes.Delete(Rows(0, 2)).has_value());
+  auto delete_files = deletes.Finish();
+  ASSERT_TRUE(delete_files.has_value()) << delete_files.error().message;
+  ASSERT_FALSE(delete_files->empty());
+  EXPECT_EQ(IcebergSchemaOf(io, (*delete_files)[0].file_path), SchemaToJson(deletes.delete_schema()));
 }
 
 }  // namespace

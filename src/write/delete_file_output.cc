@@ -26,6 +26,7 @@ Result<DataFile> WriteDeleteFile(FileIO& io, const TableMetadata& table, const S
     sink.Abort();
     return std::unexpected(writer.error().WithContext("delete file " + path));
   }
+  StoreIcebergSchema(**writer, schema);
   if (auto st = (*writer)->Write(rows); !st) {
     sink.Abort();
     return std::unexpected(st.error().WithContext("delete file " + path));

@@ -28,7 +28,7 @@ Result<std::vector<int>> ResolveEqualityIds(const Schema& schema, const std::vec
 }
 
 EqualityDeleteWriter::EqualityDeleteWriter(FileIO& io, const TableMetadata& table, std::vector<int> equality_ids,
-                                           FileNamer* names)
+                                           FileNamer* names, std::vector<int> spec_ids)
     : io_(io), table_(table), names_(names), equality_ids_(std::move(equality_ids)) {
   std::vector<NestedField> fields;
   for (int id : equality_ids_) {
@@ -40,6 +40,15 @@ EqualityDeleteWriter::EqualityDeleteWriter(FileIO& io, const TableMetadata& tabl
     fields.push_back(*f);
   }
   delete_schema_ = Schema(table.current_schema_id, fields);
+  if (spec_ids.empty()) spec_ids.push_back(table.default_spec_id);
+  for (int spec_id : spec_ids) {
+    const PartitionSpec* spec = table.SpecById(spec_id);
+    if (!spec) {
+      init_error_ = InvalidArgument("equality delete: partition spec " + std::to_string(spec_id) + " is not in the table");
+      continue;
+    }
+    specs_.push_back(spec);
+  }
 }
 
 Status EqualityDeleteWriter::Delete(const ColumnBatch& rows) {
@@ -51,36 +60,47 @@ Status EqualityDeleteWriter::Delete(const ColumnBatch& rows) {
     if (index < 0) return InvalidArgument("equality delete rows lack key column '" + table_.CurrentSchema().FindColumnName(id) + "'");
     key_columns.push_back(index);
   }
-  const PartitionSpec& spec = table_.DefaultSpec();
-  std::vector<int> source_columns;
-  for (const auto& pf : spec.fields()) {
-    int index = rows.ColumnIndexById(pf.source_id);
-    if (index < 0)
-      return InvalidArgument("equality delete rows lack partition source column '" +
-                             table_.CurrentSchema().FindColumnName(pf.source_id) + "'");
-    source_columns.push_back(index);
-  }
-  for (size_t r = 0; r < rows.num_rows; ++r) {
-    std::vector<Literal> partition;
-    std::string key;
-    for (size_t p = 0; p < spec.fields().size(); ++p) {
-      FLOE_ASSIGN_OR_RETURN(Literal v, spec.fields()[p].transform.Apply(rows.columns[source_columns[p]].Get(r)));
-      if (v.is_null()) {
-        key += "|\x01";
-      } else {
-        FLOE_ASSIGN_OR_RETURN(std::string bytes, v.ToBinary());
-        key += "|\x02" + std::to_string(bytes.size()) + ":" + bytes;
+  for (const PartitionSpec* spec : specs_) {
+    // A void field's value is null whatever its source holds (the source may even be dropped).
+    std::vector<int> source_columns;
+    for (const auto& pf : spec->fields()) {
+      int index = pf.transform.kind() == TransformKind::kVoid ? -1 : rows.ColumnIndexById(pf.source_id);
+      if (index < 0 && pf.transform.kind() != TransformKind::kVoid)
+        return InvalidArgument("equality delete rows lack partition source column '" +
+                               table_.CurrentSchema().FindColumnName(pf.source_id) + "' of partition spec " +
+                               std::to_string(spec->spec_id()));
+      source_columns.push_back(index);
+    }
+    for (size_t r = 0; r < rows.num_rows; ++r) {
+      std::vector<Literal> partition;
+      std::string key = std::to_string(spec->spec_id());
+      for (size_t p = 0; p < spec->fields().size(); ++p) {
+        const PartitionField& field = spec->fields()[p];
+        Literal v;
+        if (source_columns[p] >= 0) {
+          FLOE_ASSIGN_OR_RETURN(v, field.transform.Apply(rows.columns[source_columns[p]].Get(r)));
+        } else {  // void: null of the source's type (any type once the source column is dropped)
+          const NestedField* source = table_.CurrentSchema().FindField(field.source_id);
+          v = Literal::Null(source ? source->type : Type::Int());
+        }
+        if (v.is_null()) {
+          key += "|\x01";
+        } else {
+          FLOE_ASSIGN_OR_RETURN(std::string bytes, v.ToBinary());
+          key += "|\x02" + std::to_string(bytes.size()) + ":" + bytes;
+        }
+        partition.push_back(std::move(v));
       }
-      partition.push_back(std::move(v));
+      auto [it, inserted] = groups_.try_emplace(key);
+      if (inserted) {
+        it->second.spec_id = spec->spec_id();
+        it->second.partition = std::move(partition);
+        it->second.rows = ColumnBatch(delete_schema_);
+      }
+      std::vector<Literal> values;
+      for (int c : key_columns) values.push_back(rows.columns[c].Get(r));
+      FLOE_RETURN_IF_ERROR(it->second.rows.AppendRow(values));
     }
-    auto [it, inserted] = groups_.try_emplace(key);
-    if (inserted) {
-      it->second.partition = std::move(partition);
-      it->second.rows = ColumnBatch(delete_schema_);
-    }
-    std::vector<Literal> values;
-    for (int c : key_columns) values.push_back(rows.columns[c].Get(r));
-    FLOE_RETURN_IF_ERROR(it->second.rows.AppendRow(values));
   }
   return Ok();
 }
@@ -92,7 +112,7 @@ Result<std::vector<DataFile>> EqualityDeleteWriter::Finish() {
     if (g.rows.num_rows == 0) continue;
     DeleteFileSpec spec;
     spec.content = FileContent::kEqualityDeletes;
-    spec.spec_id = table_.default_spec_id;
+    spec.spec_id = g.spec_id;
     spec.partition = g.partition;
     spec.equality_ids = equality_ids_;
     spec.properties = table_.properties;

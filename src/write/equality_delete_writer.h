@@ -3,10 +3,11 @@
 //
 // The file's schema is the key columns with their table field ids, and its entry lists them as
 // equality_ids. Keys default to the table's identifier fields. An equality delete applies
-// only to data files of its partition with a lower data sequence number, so the writer puts
-// each row into the partition the table's default spec gives it: callers must make sure that
-// partition is where the rows to delete live (e.g. keys that include the partition source
-// columns), or use position deletes instead.
+// only to data files of its spec and partition with a lower data sequence number (or to every
+// data file when its spec is unpartitioned), so the writer puts each row into the partition
+// each of its target specs gives it: callers must make sure those partitions are where the
+// rows to delete live (keys that include every target spec's partition source columns, for
+// each spec that still holds data files), or use position deletes instead.
 #pragma once
 
 #include <map>
@@ -29,13 +30,15 @@ Result<std::vector<int>> ResolveEqualityIds(const Schema& schema, const std::vec
 class EqualityDeleteWriter {
  public:
   // With `names`, each delete file's name is recorded in the write's intent first (io/file_namer.h).
+  // `spec_ids`: the partition specs to write the deletes under, each row once per spec (empty:
+  // the table's default spec). A spec id the table lacks is InvalidArgument at the first call.
   EqualityDeleteWriter(FileIO& io, const TableMetadata& table, std::vector<int> equality_ids,
-                       FileNamer* names = nullptr);
+                       FileNamer* names = nullptr, std::vector<int> spec_ids = {});
 
-  // Deletes the keys of `rows` (columns matched by field id; the key columns and the default
-  // spec's partition source columns must be present).
+  // Deletes the keys of `rows` (columns matched by field id; the key columns and the source
+  // columns of the target specs' non-void partition fields must be present).
   Status Delete(const ColumnBatch& rows);
-  // One file per partition; none when nothing was deleted.
+  // One file per spec and partition; none when nothing was deleted.
   Result<std::vector<DataFile>> Finish();
   void Abort();
 
@@ -44,6 +47,7 @@ class EqualityDeleteWriter {
 
  private:
   struct Group {
+    int spec_id = 0;
     std::vector<Literal> partition;
     ColumnBatch rows;
   };
@@ -51,6 +55,7 @@ class EqualityDeleteWriter {
   const TableMetadata& table_;
   FileNamer* names_;
   std::vector<int> equality_ids_;
+  std::vector<const PartitionSpec*> specs_;
   Schema delete_schema_;
   std::map<std::string, Group> groups_;
   std::vector<std::string> written_;

@@ -1,5 +1,7 @@
 #include "write/parquet_data_file.h"
 
+#include "meta/metadata_json.h"
+
 namespace floe {
 
 DataFile ParquetDataFile(const std::string& path, const parquet::DataFileMetrics& metrics) {
@@ -18,6 +20,10 @@ DataFile ParquetDataFile(const std::string& path, const parquet::DataFileMetrics
     if (auto b = v.ToBinary()) f.upper_bounds[id] = *b;
   f.split_offsets = metrics.split_offsets;
   return f;
+}
+
+void StoreIcebergSchema(parquet::ParquetWriter& writer, const Schema& schema) {
+  writer.SetKeyValueMetadata("iceberg.schema", SchemaToJson(schema).dump());
 }
 
 }  // namespace floe
