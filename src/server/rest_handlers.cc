@@ -118,7 +118,7 @@ RestReply LoadNamespace(Catalog& catalog, const RestRequest& request) {
   if (request.method == "HEAD") {
     auto exists = catalog.NamespaceExists(ns);
     if (!exists) return ReplyFor(exists.error(), ErrorSubject::kNamespace);
-    if (!*exists) return ErrorReply(404, "NoSuchNamespaceException", "namespace " + NamespaceToString(ns) + " does not exist");
+    if (!*exists) return ReplyFor(NamespaceNotFound(NamespaceToString(ns)).error(), ErrorSubject::kNamespace);
     return NoContent();
   }
   auto props = catalog.LoadNamespaceProperties(ns);
@@ -188,10 +188,10 @@ RestReply ListTables(Catalog& catalog, const RestRequest& request) {
 RestReply StageCreate(Catalog& catalog, const TableIdentifier& id, const CreateTableRequest& request) {
   auto ns_exists = catalog.NamespaceExists(id.ns);
   if (!ns_exists) return ReplyFor(ns_exists.error(), ErrorSubject::kNamespace);
-  if (!*ns_exists) return ErrorReply(404, "NoSuchNamespaceException", "namespace " + NamespaceToString(id.ns) + " does not exist");
+  if (!*ns_exists) return ReplyFor(NamespaceNotFound(NamespaceToString(id.ns)).error(), ErrorSubject::kNamespace);
   auto exists = catalog.TableExists(id);
   if (!exists) return ReplyFor(exists.error(), ErrorSubject::kTable);
-  if (*exists) return ErrorReply(409, "AlreadyExistsException", "table " + id.ToString() + " already exists");
+  if (*exists) return ReplyFor(TableAlreadyExists(id.ToString()).error(), ErrorSubject::kTable);
   std::string location = TableLocation(catalog, id, request);
   auto updates = NewTableUpdates(request.schema, request.spec, request.sort_order, location, request.properties,
                                  request.format_version);
@@ -227,7 +227,7 @@ RestReply LoadTable(Catalog& catalog, const RestRequest& request) {
   if (request.method == "HEAD") {
     auto exists = catalog.TableExists(id);
     if (!exists) return ReplyFor(exists.error(), ErrorSubject::kTable);
-    if (!*exists) return ErrorReply(404, "NoSuchTableException", "table " + id.ToString() + " does not exist");
+    if (!*exists) return ReplyFor(TableNotFound(id.ToString()).error(), ErrorSubject::kTable);
     return NoContent();
   }
   auto loaded = catalog.LoadTable(id);
@@ -323,7 +323,7 @@ RestReply ReportMetrics(Catalog& catalog, const RestRequest& request) {
   FLOE_REST_CHECK(NeedRead(request, id.ns));
   auto exists = catalog.TableExists(id);
   if (!exists) return ReplyFor(exists.error(), ErrorSubject::kTable);
-  if (!*exists) return ErrorReply(404, "NoSuchTableException", "table " + id.ToString() + " does not exist");
+  if (!*exists) return ReplyFor(TableNotFound(id.ToString()).error(), ErrorSubject::kTable);
   return NoContent();  // accepted; floe keeps no metrics store
 }
 
@@ -378,7 +378,7 @@ RestReply ReplyFor(const Error& error, ErrorSubject subject) {
   switch (error.kind) {
     case ErrorKind::kInvalidArgument: return ErrorReply(400, "BadRequestException", m);
     case ErrorKind::kNotFound: {
-      bool ns = subject == ErrorSubject::kNamespace || m.rfind("namespace", 0) == 0;
+      bool ns = subject == ErrorSubject::kNamespace || m.starts_with("Namespace") || m.starts_with("namespace");
       return ErrorReply(404, ns ? "NoSuchNamespaceException" : "NoSuchTableException", m);
     }
     case ErrorKind::kAlreadyExists: return ErrorReply(409, "AlreadyExistsException", m);
