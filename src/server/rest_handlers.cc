@@ -231,7 +231,22 @@ RestReply LoadTable(Catalog& catalog, const RestRequest& request) {
     return NoContent();
   }
   auto loaded = catalog.LoadTable(id);
-  if (!loaded) return ReplyFor(loaded.error(), ErrorSubject::kTable);
+  if (!loaded) {
+    // A table the catalog knows whose document is missing is not a missing table.
+    if (loaded.error().kind == ErrorKind::kNotFound) {
+      if (auto known = catalog.TableExists(id); known && *known) {
+        return ErrorReply(404, "NotFoundException", loaded.error().message);
+      }
+    }
+    return ReplyFor(loaded.error(), ErrorSubject::kTable);
+  }
+  // The document may come from the catalog's cache of parsed documents. One deleted behind the
+  // catalog's back is not served from there: the table is broken, and says so now (404, as
+  // Iceberg's catalogs do) rather than at the next restart. One stat (a HEAD on S3) per load.
+  auto present = catalog.io()->Exists(loaded->metadata_location);
+  if (present && !*present) {
+    return ErrorReply(404, "NotFoundException", "Failed to open input stream for file: " + loaded->metadata_location);
+  }
   return Json(200, LoadTableResultJson(*loaded));
 }
 
