@@ -6,7 +6,10 @@
 // an append (floe's server-side rebase would otherwise land the retried append again).
 //
 // Run by run_rck.sh (lost-answer), as a single-file program on the peers' class path:
-//   java -cp "$FLOE_PEERS_JAVA_JARS/*" LostAnswer.java FLOE_URL WAREHOUSE CREDENTIAL
+//   java -cp "$FLOE_PEERS_JAVA_JARS/*" LostAnswer.java FLOE_URL
+// The client's other properties come from CATALOG_* environment variables, named as the
+// compatibility kit names them (CATALOG_WAREHOUSE -> warehouse, CATALOG_S3_PATH__STYLE__ACCESS
+// -> s3.path-style-access, ...).
 // Prints "lost-answer: OK ..." and exits 0, or names the first broken expectation and exits 1.
 
 import com.sun.net.httpserver.HttpExchange;
@@ -55,7 +58,7 @@ public class LostAnswer {
   }
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 3) fail("usage: LostAnswer FLOE_URL WAREHOUSE CREDENTIAL");
+    if (args.length != 1) fail("usage: LostAnswer FLOE_URL (and CATALOG_* variables)");
     long started = System.nanoTime();
     String upstream = args[0].replaceAll("/+$", "");
     HttpClient http =
@@ -68,9 +71,12 @@ public class LostAnswer {
     String proxyUrl = "http://127.0.0.1:" + proxy.getAddress().getPort();
 
     Map<String, String> props = new HashMap<>();
+    System.getenv().forEach((name, value) -> {
+      if (name.startsWith("CATALOG_")) {
+        props.put(name.substring(8).replace("__", "-").replace("_", ".").toLowerCase(), value);
+      }
+    });
     props.put("uri", proxyUrl);
-    props.put("warehouse", args[1]);
-    props.put("credential", args[2]);
     RESTCatalog catalog = new RESTCatalog();
     catalog.setConf(new org.apache.hadoop.conf.Configuration());
     catalog.initialize("lost_answer", props);
@@ -78,6 +84,9 @@ public class LostAnswer {
     try {
       run(catalog);
       System.out.printf("lost-answer: done after %d ms%n", (System.nanoTime() - started) / 1_000_000);
+    } catch (RuntimeException e) {
+      e.printStackTrace();
+      fail(e.toString());  // exits: the proxy's threads would keep the JVM alive
     } finally {
       catalog.close();
       proxy.stop(0);

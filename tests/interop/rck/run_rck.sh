@@ -17,6 +17,9 @@
 #   - RESTCompatibilityKitViewCatalogTests (the suite's other half): floe has no views;
 #   - testCreateTableWithDefaultColumnValue: a format-v3 table whose column has initial-default
 #     and write-default; floe does not keep v3 field defaults yet (src/meta/metadata_json.h).
+#   - on pg-s3, testLoadTableWithMissingMetadataFile: it moves the table's metadata document
+#     with java.nio.file.Files.move, which works only on a local disk (the kit's limit, not
+#     floe's: the same test passes on the sqlite backend).
 # The kit itself skips what floe does not claim: nested namespaces, names with '.' or '/',
 # empty-namespace corner cases, and createTableInUniqueLocation (needs its own server).
 # The kit is destructive (it drops the namespaces it uses), so it always gets a catalog of
@@ -50,6 +53,7 @@ printf 'rck:sha256:%s:write@*\n' "$(printf '%s' "$secret" | sha256sum | cut -d' 
 
 run_id="$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
 allow=()
+excluded=(--exclude-methodname '.*[.#]testCreateTableWithDefaultColumnValue')
 case "$backend" in
   sqlite)
     mkdir -p "$work/warehouse"
@@ -69,7 +73,10 @@ case "$backend" in
     catalog="${FLOE_TEST_PG_URI}${sep}catalog=rck_$run_id&warehouse=s3://$bucket/wh&s3.endpoint=$FLOE_TEST_S3_ENDPOINT&s3.path-style-access=true&s3.region=us-east-1"
     export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing-secret AWS_REGION=us-east-1
     export CATALOG_WAREHOUSE="s3://$bucket/wh"
-    export CATALOG_IO__IMPL=org.apache.iceberg.aws.s3.S3FileIO
+    # The client's default FileIO (ResolvingFileIO) takes S3FileIO for s3:// locations, with
+    # these s3.* properties, and Hadoop's for the file:/tmp locations a few tests ask for.
+    allow=(--allow-location /tmp)
+    excluded+=(--exclude-methodname '.*[.#]testLoadTableWithMissingMetadataFile')
     export CATALOG_S3_ENDPOINT="$FLOE_TEST_S3_ENDPOINT"
     export CATALOG_S3_PATH__STYLE__ACCESS=true
     export CATALOG_S3_ACCESS__KEY__ID=testing CATALOG_S3_SECRET__ACCESS__KEY=testing-secret
@@ -106,16 +113,16 @@ case "$what" in
     # rck.local is a JUnit configuration parameter (false: test this server, not the kit's own);
     # the kit's other switches are read from the client's properties, which include the JVM's
     # system properties verbatim.
-    # shellcheck disable=SC2086  # RCK_ARGS is a list of launcher arguments
+    selection=(--select-class org.apache.iceberg.rest.RESTCompatibilityKitCatalogTests "${excluded[@]}")
+    [[ -n "${RCK_ARGS:-}" ]] && read -r -a selection <<<"$RCK_ARGS"
     java -Xmx1g -Drck.requires-namespace-create=true -Drck.supports-serverside-retry=true \
       -cp "$classpath" org.junit.platform.console.ConsoleLauncher execute \
       --disable-banner --details=tree --details-theme=ascii --config rck.local=false \
-      ${RCK_ARGS:---select-class org.apache.iceberg.rest.RESTCompatibilityKitCatalogTests \
-        --exclude-methodname '.*[.#]testCreateTableWithDefaultColumnValue'} \
+      "${selection[@]}" \
       >"$work/java.out" 2>"$work/java.err" || status=$?
     ;;
   lost-answer)
-    java -Xmx512m -cp "$classpath" "$here/LostAnswer.java" "$url" "$CATALOG_WAREHOUSE" "$CATALOG_CREDENTIAL" \
+    java -Xmx512m -cp "$classpath" "$here/LostAnswer.java" "$url" \
       >"$work/java.out" 2>"$work/java.err" || status=$?
     ;;
   *) echo "rck: unknown WHAT '$what' (kit or lost-answer)" >&2; exit 2 ;;
