@@ -266,6 +266,42 @@ TEST_F(RestServerTest, HugeBodyGets413) {
   EXPECT_EQ(http_->Get("/v1/config")->status, 200);
 }
 
+// Clients (and Iceberg's compatibility kit) match on these messages, worded as Iceberg's own
+// catalogs word them.
+TEST_F(RestServerTest, NotFoundAndAlreadyExistsMessagesAreIcebergs) {
+  auto message = [](const httplib::Result& r) { return Body(r)["error"].value("message", ""); };
+  EXPECT_EQ(message(http_->Get("/v1/namespaces/nope")), "Namespace does not exist: nope");
+  EXPECT_EQ(message(http_->Get("/v1/namespaces?parent=nope")), "Namespace does not exist: nope");
+  CreateNamespace("db");
+  EXPECT_EQ(message(Post("/v1/namespaces", R"({"namespace":["db"]})")), "Namespace already exists: db");
+  EXPECT_EQ(message(http_->Get("/v1/namespaces/db/tables/none")), "Table does not exist: db.none");
+  EXPECT_EQ(message(http_->Get("/v1/namespaces/nope/tables/none")), "Table does not exist: nope.none");
+  CreateTable("db", "t");
+  EXPECT_EQ(message(Post("/v1/namespaces/db/tables", R"({"name":"t","schema":)" + kSchema + "}")),
+            "Table already exists: db.t");
+  auto no_ns = Post("/v1/namespaces/nope/tables", R"({"name":"t","schema":)" + kSchema + "}");
+  EXPECT_EQ(ErrorType(no_ns), "NoSuchNamespaceException");
+  EXPECT_EQ(message(no_ns), "Namespace does not exist: nope");
+  auto rename = Post("/v1/tables/rename", R"({"source":{"namespace":["db"],"name":"none"},"destination":{"namespace":["db"],"name":"x"}})");
+  EXPECT_EQ(rename->status, 404);
+  EXPECT_EQ(message(rename), "Table does not exist: db.none");
+}
+
+// A table whose current metadata document was deleted behind the catalog's back is broken, and
+// says so on every load, also when the server still has the document parsed in its cache.
+TEST_F(RestServerTest, MissingMetadataDocumentIsNotFoundNamingTheFile) {
+  CreateNamespace("db");
+  const std::string location = CreateTable("db", "t")["metadata-location"];
+  ASSERT_EQ(http_->Get("/v1/namespaces/db/tables/t")->status, 200);  // parsed and cached
+  std::filesystem::rename(location, location + ".moved");
+  auto gone = http_->Get("/v1/namespaces/db/tables/t");
+  EXPECT_EQ(gone->status, 404);
+  EXPECT_EQ(ErrorType(gone), "NotFoundException");
+  EXPECT_NE(Body(gone)["error"].value("message", "").find(location), std::string::npos) << gone->body;
+  std::filesystem::rename(location + ".moved", location);
+  EXPECT_EQ(http_->Get("/v1/namespaces/db/tables/t")->status, 200);
+}
+
 TEST_F(RestServerTest, StatusCodesOfTheSpec) {
   EXPECT_EQ(http_->Get("/v1/namespaces/nope")->status, 404);
   EXPECT_EQ(ErrorType(http_->Get("/v1/namespaces/nope")), "NoSuchNamespaceException");

@@ -53,6 +53,8 @@ std::unexpected<Error> NamespaceNotFound(std::string_view ns);
 std::unexpected<Error> NamespaceAlreadyExists(std::string_view ns);
 std::unexpected<Error> TableNotFound(std::string_view table);
 std::unexpected<Error> TableAlreadyExists(std::string_view table);
+// True for an error made by NamespaceNotFound.
+bool IsNamespaceNotFound(const Error& error);
 
 struct LoadedTable {
   TableIdentifier id;

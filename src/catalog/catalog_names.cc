@@ -100,6 +100,9 @@ Status ValidateIdentifier(const TableIdentifier& id) {
 std::unexpected<Error> NamespaceNotFound(std::string_view ns) {
   return NotFound("Namespace does not exist: " + std::string(ns));
 }
+bool IsNamespaceNotFound(const Error& error) {
+  return error.kind == ErrorKind::kNotFound && error.message.starts_with("Namespace does not exist: ");
+}
 std::unexpected<Error> NamespaceAlreadyExists(std::string_view ns) {
   return AlreadyExists("Namespace already exists: " + std::string(ns));
 }

@@ -320,8 +320,7 @@ RestReply RegisterTable(Catalog& catalog, const RestRequest& request, const Requ
   auto registered = catalog.RegisterTable(id, location);
   if (!registered) {
     const Error& e = registered.error();
-    bool namespace_missing = e.kind == ErrorKind::kNotFound && e.message.rfind("namespace", 0) == 0;
-    if (namespace_missing || e.kind == ErrorKind::kAlreadyExists || e.kind == ErrorKind::kUnavailable ||
+    if (IsNamespaceNotFound(e) || e.kind == ErrorKind::kAlreadyExists || e.kind == ErrorKind::kUnavailable ||
         e.kind == ErrorKind::kCommitStateUnknown) {
       return ReplyFor(e, ErrorSubject::kTable);
     }
@@ -393,7 +392,7 @@ RestReply ReplyFor(const Error& error, ErrorSubject subject) {
   switch (error.kind) {
     case ErrorKind::kInvalidArgument: return ErrorReply(400, "BadRequestException", m);
     case ErrorKind::kNotFound: {
-      bool ns = subject == ErrorSubject::kNamespace || m.starts_with("Namespace") || m.starts_with("namespace");
+      bool ns = subject == ErrorSubject::kNamespace || IsNamespaceNotFound(error) || m.starts_with("namespace");
       return ErrorReply(404, ns ? "NoSuchNamespaceException" : "NoSuchTableException", m);
     }
     case ErrorKind::kAlreadyExists: return ErrorReply(409, "AlreadyExistsException", m);
