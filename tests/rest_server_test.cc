@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -121,6 +122,13 @@ TEST_F(RestServerTest, ReplayedIdempotencyKeyReturnsFirstResponseAndChangesNothi
   EXPECT_EQ(again->status, 200) << again->body;  // not 409: the first answer is replayed
   EXPECT_EQ(again->body, first->body);
   EXPECT_EQ(again->get_header_value("Idempotent-Replayed"), "true");
+  // The key in upper case is the same key (RFC 9562 compares UUIDs case-insensitively).
+  std::string upper_key = key;
+  for (char& c : upper_key) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  auto upper = Post("/v1/namespaces", R"({"namespace":["db"]})", Headers("", upper_key));
+  ASSERT_TRUE(upper);
+  EXPECT_EQ(upper->status, 200) << upper->body;
+  EXPECT_EQ(upper->get_header_value("Idempotent-Replayed"), "true");
 
   json table = CreateTable("db", "t");
   const std::string uuid = table["metadata"]["table-uuid"];

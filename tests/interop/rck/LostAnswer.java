@@ -3,10 +3,11 @@
 // gives when it gives up waiting). The client retries the same request with the same
 // Idempotency-Key, and the server must replay the first request's answer instead of running
 // it again: no 409 for the namespace or table the first attempt created, and no second copy of
-// an append (floe's server-side rebase would otherwise land the retried append again).
+// an append (floe's server-side rebase would otherwise land the retried append again). Each
+// retry goes to a second server on the same catalog database: the stored answers are shared.
 //
 // Run by run_rck.sh (lost-answer), as a single-file program on the peers' class path:
-//   java -cp "$FLOE_PEERS_JAVA_JARS/*" LostAnswer.java FLOE_URL
+//   java -cp "$FLOE_PEERS_JAVA_JARS/*" LostAnswer.java FLOE_URL RETRY_FLOE_URL
 // The client's other properties come from CATALOG_* environment variables, named as the
 // compatibility kit names them (CATALOG_WAREHOUSE -> warehouse, CATALOG_S3_PATH__STYLE__ACCESS
 // -> s3.path-style-access, ...).
@@ -42,7 +43,8 @@ public class LostAnswer {
       Set.of("host", "content-length", "connection", "transfer-encoding", "upgrade", "expect");
 
   // Every POST or DELETE with an Idempotency-Key is forwarded; the first answer for each key
-  // is dropped and replaced by a 503, the second is passed on.
+  // is dropped and replaced by a 503, the retry goes to the second server and its answer is
+  // passed on.
   static final Map<String, Integer> attemptsByKey = new ConcurrentHashMap<>();
   static final List<String> lost = java.util.Collections.synchronizedList(new ArrayList<>());
   static final List<String> replayed = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -58,14 +60,15 @@ public class LostAnswer {
   }
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 1) fail("usage: LostAnswer FLOE_URL (and CATALOG_* variables)");
+    if (args.length != 2) fail("usage: LostAnswer FLOE_URL RETRY_FLOE_URL (and CATALOG_* variables)");
     long started = System.nanoTime();
     String upstream = args[0].replaceAll("/+$", "");
+    String retryUpstream = args[1].replaceAll("/+$", "");
     HttpClient http =
         HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
 
     HttpServer proxy = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    proxy.createContext("/", exchange -> forward(http, upstream, exchange));
+    proxy.createContext("/", exchange -> forward(http, upstream, retryUpstream, exchange));
     proxy.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(4));
     proxy.start();
     String proxyUrl = "http://127.0.0.1:" + proxy.getAddress().getPort();
@@ -135,36 +138,36 @@ public class LostAnswer {
     check(replayed.size() == lost.size(),
         "lost " + lost.size() + " answers but " + replayed.size() + " retries were replays: lost " + lost
             + ", replayed " + replayed);
-    System.out.println("lost-answer: OK: " + lost.size() + " lost answers, each retried with its key and replayed: " + lost);
+    System.out.println("lost-answer: OK: " + lost.size()
+        + " lost answers, each retried with its key and replayed by the other server: " + lost);
   }
 
-  static void forward(HttpClient http, String upstream, HttpExchange exchange) {
+  static void forward(HttpClient http, String upstream, String retryUpstream, HttpExchange exchange) {
     try (exchange) {
       String method = exchange.getRequestMethod();
-      URI target = URI.create(upstream + exchange.getRequestURI().toString());
       byte[] body = exchange.getRequestBody().readAllBytes();
+      String key = exchange.getRequestHeaders().getFirst("Idempotency-Key");
+      boolean mutation = method.equals("POST") || method.equals("DELETE");
+      // The spec gives tokens and metrics reports no Idempotency-Key.
+      String path = exchange.getRequestURI().getPath();
+      boolean keyless = path.endsWith("/oauth/tokens") || path.endsWith("/metrics");
+      if (mutation && !keyless && key == null) mutationsWithoutKey.add(method + " " + path);
+      int attempt = key == null ? 0 : attemptsByKey.merge(key, 1, Integer::sum);
+
+      URI target = URI.create((attempt >= 2 ? retryUpstream : upstream) + exchange.getRequestURI().toString());
       HttpRequest.Builder request =
           HttpRequest.newBuilder(target)
               .timeout(Duration.ofSeconds(60))
               .method(method, body.length == 0 && !method.equals("POST")
                   ? HttpRequest.BodyPublishers.noBody()
                   : HttpRequest.BodyPublishers.ofByteArray(body));
-      String key = null;
       for (var header : exchange.getRequestHeaders().entrySet()) {
         String name = header.getKey();
         if (NOT_FORWARDED.contains(name.toLowerCase())) continue;
-        if (name.equalsIgnoreCase("Idempotency-Key")) key = header.getValue().get(0);
         for (String value : header.getValue()) request.header(name, value);
       }
-      boolean mutation = method.equals("POST") || method.equals("DELETE");
-      // The spec gives tokens and metrics reports no Idempotency-Key.
-      String path = exchange.getRequestURI().getPath();
-      boolean keyless = path.endsWith("/oauth/tokens") || path.endsWith("/metrics");
-      if (mutation && !keyless && key == null) mutationsWithoutKey.add(method + " " + path);
-
       HttpResponse<byte[]> answer = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-      String what = method + " " + exchange.getRequestURI().getPath() + " -> " + answer.statusCode();
-      int attempt = key == null ? 0 : attemptsByKey.merge(key, 1, Integer::sum);
+      String what = method + " " + path + " -> " + answer.statusCode();
       if (mutation && key != null && attempt == 1 && answer.statusCode() < 500) {
         // The server ran it; the client never hears so.
         lost.add(what);

@@ -37,12 +37,13 @@ jars="${FLOE_PEERS_JAVA_JARS:-}"
 command -v java >/dev/null || skip "no peers (java is not installed)"
 
 work="$(mktemp -d /tmp/floe-rck.XXXXXX)"
-server_pid=""
+server_pids=()
 cleanup() {
-  if [[ -n "$server_pid" ]]; then
-    kill -TERM "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-  fi
+  local pid
+  for pid in "${server_pids[@]}"; do
+    kill -TERM "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -85,22 +86,28 @@ case "$backend" in
   *) echo "rck: unknown backend '$backend' (sqlite or pg-s3)" >&2; exit 2 ;;
 esac
 
-"$floe" --catalog "$catalog" serve --listen 127.0.0.1:0 --tokens-file "$work/tokens" "${allow[@]}" \
-  --log-format "${RCK_LOG_FORMAT:-off}" >"$work/serve.out" 2>"$work/serve.err" &
-server_pid=$!
-url=""
-for _ in $(seq 1 100); do  # at most 10 s for the server to listen
-  url="$(sed -n 's/^floe serve: listening on //p' "$work/serve.out")"
-  [[ -n "$url" ]] && break
-  kill -0 "$server_pid" 2>/dev/null || break
-  sleep 0.1
-done
-if [[ -z "$url" ]]; then
-  echo "rck: floe serve did not start:" >&2
-  cat "$work/serve.err" >&2
-  exit 1
-fi
-echo "rck: floe serve ($backend) at $url"
+# start_server NAME: `floe serve` on the catalog, on a free port; sets url.
+start_server() {
+  local name="$1" pid
+  "$floe" --catalog "$catalog" serve --listen 127.0.0.1:0 --tokens-file "$work/tokens" "${allow[@]}" \
+    --log-format "${RCK_LOG_FORMAT:-off}" >"$work/$name.out" 2>"$work/$name.err" &
+  pid=$!
+  server_pids+=("$pid")
+  url=""
+  for _ in $(seq 1 100); do  # at most 10 s for the server to listen
+    url="$(sed -n 's/^floe serve: listening on //p' "$work/$name.out")"
+    [[ -n "$url" ]] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if [[ -z "$url" ]]; then
+    echo "rck: floe serve did not start:" >&2
+    cat "$work/$name.err" >&2
+    exit 1
+  fi
+  echo "rck: floe serve ($backend) at $url"
+}
+start_server serve
 
 export CATALOG_URI="$url"
 export CATALOG_CREDENTIAL="rck:$secret"
@@ -122,7 +129,10 @@ case "$what" in
       >"$work/java.out" 2>"$work/java.err" || status=$?
     ;;
   lost-answer)
-    java -Xmx512m -cp "$classpath" "$here/LostAnswer.java" "$url" \
+    # Each retry goes to a second server on the same catalog: the stored answer is shared.
+    first_url="$url"
+    start_server serve2
+    java -Xmx512m -cp "$classpath" "$here/LostAnswer.java" "$first_url" "$url" \
       >"$work/java.out" 2>"$work/java.err" || status=$?
     ;;
   *) echo "rck: unknown WHAT '$what' (kit or lost-answer)" >&2; exit 2 ;;
@@ -133,6 +143,7 @@ if [[ $status -ne 0 ]]; then
   tail -n 60 "$work/java.err"
   echo "--- floe serve's standard error (last 40 lines) ---"
   tail -n 40 "$work/serve.err"
+  [[ -f "$work/serve2.err" ]] && tail -n 20 "$work/serve2.err"
 fi
 echo "rck: $what on $backend took $(( $(date +%s) - start )) s, exit status $status"
 exit "$status"
