@@ -363,6 +363,18 @@ TEST_F(RestServerTest, RefusesNonLoopbackListenWithoutTokens) {
   EXPECT_EQ(status, 2);
 }
 
+// /v1/config advertises the lifetime: keys that would live 0 s (or less) are refused at start.
+TEST_F(RestServerTest, RefusesAnIdempotencyLifetimeBelowASecond) {
+  for (std::string lifetime : {"0", "-5"}) {
+    std::string error;
+    auto server = ServeProcess::Start(
+        FLOE_BINARY, {"--catalog", "sqlite://" + dir_.path() + "/other.db", "serve", "--idempotency-lifetime", lifetime},
+        &error);
+    EXPECT_FALSE(server) << lifetime << " was accepted";
+    EXPECT_NE(error.find("(exit status 2)"), std::string::npos) << error;
+  }
+}
+
 class RestAuthTest : public RestServerTest {
  protected:
   void SetUp() override {
