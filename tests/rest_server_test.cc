@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -121,6 +122,13 @@ TEST_F(RestServerTest, ReplayedIdempotencyKeyReturnsFirstResponseAndChangesNothi
   EXPECT_EQ(again->status, 200) << again->body;  // not 409: the first answer is replayed
   EXPECT_EQ(again->body, first->body);
   EXPECT_EQ(again->get_header_value("Idempotent-Replayed"), "true");
+  // The key in upper case is the same key (RFC 9562 compares UUIDs case-insensitively).
+  std::string upper_key = key;
+  for (char& c : upper_key) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  auto upper = Post("/v1/namespaces", R"({"namespace":["db"]})", Headers("", upper_key));
+  ASSERT_TRUE(upper);
+  EXPECT_EQ(upper->status, 200) << upper->body;
+  EXPECT_EQ(upper->get_header_value("Idempotent-Replayed"), "true");
 
   json table = CreateTable("db", "t");
   const std::string uuid = table["metadata"]["table-uuid"];
@@ -266,6 +274,42 @@ TEST_F(RestServerTest, HugeBodyGets413) {
   EXPECT_EQ(http_->Get("/v1/config")->status, 200);
 }
 
+// Clients (and Iceberg's compatibility kit) match on these messages, worded as Iceberg's own
+// catalogs word them.
+TEST_F(RestServerTest, NotFoundAndAlreadyExistsMessagesAreIcebergs) {
+  auto message = [](const httplib::Result& r) { return Body(r)["error"].value("message", ""); };
+  EXPECT_EQ(message(http_->Get("/v1/namespaces/nope")), "Namespace does not exist: nope");
+  EXPECT_EQ(message(http_->Get("/v1/namespaces?parent=nope")), "Namespace does not exist: nope");
+  CreateNamespace("db");
+  EXPECT_EQ(message(Post("/v1/namespaces", R"({"namespace":["db"]})")), "Namespace already exists: db");
+  EXPECT_EQ(message(http_->Get("/v1/namespaces/db/tables/none")), "Table does not exist: db.none");
+  EXPECT_EQ(message(http_->Get("/v1/namespaces/nope/tables/none")), "Table does not exist: nope.none");
+  CreateTable("db", "t");
+  EXPECT_EQ(message(Post("/v1/namespaces/db/tables", R"({"name":"t","schema":)" + kSchema + "}")),
+            "Table already exists: db.t");
+  auto no_ns = Post("/v1/namespaces/nope/tables", R"({"name":"t","schema":)" + kSchema + "}");
+  EXPECT_EQ(ErrorType(no_ns), "NoSuchNamespaceException");
+  EXPECT_EQ(message(no_ns), "Namespace does not exist: nope");
+  auto rename = Post("/v1/tables/rename", R"({"source":{"namespace":["db"],"name":"none"},"destination":{"namespace":["db"],"name":"x"}})");
+  EXPECT_EQ(rename->status, 404);
+  EXPECT_EQ(message(rename), "Table does not exist: db.none");
+}
+
+// A table whose current metadata document was deleted behind the catalog's back is broken, and
+// says so on every load, also when the server still has the document parsed in its cache.
+TEST_F(RestServerTest, MissingMetadataDocumentIsNotFoundNamingTheFile) {
+  CreateNamespace("db");
+  const std::string location = CreateTable("db", "t")["metadata-location"];
+  ASSERT_EQ(http_->Get("/v1/namespaces/db/tables/t")->status, 200);  // parsed and cached
+  std::filesystem::rename(location, location + ".moved");
+  auto gone = http_->Get("/v1/namespaces/db/tables/t");
+  EXPECT_EQ(gone->status, 404);
+  EXPECT_EQ(ErrorType(gone), "NotFoundException");
+  EXPECT_NE(Body(gone)["error"].value("message", "").find(location), std::string::npos) << gone->body;
+  std::filesystem::rename(location + ".moved", location);
+  EXPECT_EQ(http_->Get("/v1/namespaces/db/tables/t")->status, 200);
+}
+
 TEST_F(RestServerTest, StatusCodesOfTheSpec) {
   EXPECT_EQ(http_->Get("/v1/namespaces/nope")->status, 404);
   EXPECT_EQ(ErrorType(http_->Get("/v1/namespaces/nope")), "NoSuchNamespaceException");
@@ -317,6 +361,18 @@ TEST_F(RestServerTest, RefusesNonLoopbackListenWithoutTokens) {
   int status = ServeProcess::RunToExit(
       FLOE_BINARY, {"--catalog", "sqlite://" + dir_.path() + "/other.db", "serve", "--listen", "0.0.0.0:0"});
   EXPECT_EQ(status, 2);
+}
+
+// /v1/config advertises the lifetime: keys that would live 0 s (or less) are refused at start.
+TEST_F(RestServerTest, RefusesAnIdempotencyLifetimeBelowASecond) {
+  for (std::string lifetime : {"0", "-5"}) {
+    std::string error;
+    auto server = ServeProcess::Start(
+        FLOE_BINARY, {"--catalog", "sqlite://" + dir_.path() + "/other.db", "serve", "--idempotency-lifetime", lifetime},
+        &error);
+    EXPECT_FALSE(server) << lifetime << " was accepted";
+    EXPECT_NE(error.find("(exit status 2)"), std::string::npos) << error;
+  }
 }
 
 class RestAuthTest : public RestServerTest {

@@ -46,6 +46,16 @@ Status ValidateName(std::string_view name, std::string_view what);
 Status ValidateNamespace(const Namespace& ns);
 Status ValidateIdentifier(const TableIdentifier& id);
 
+// The errors every catalog gives for a missing or taken name, worded as Iceberg's own catalogs
+// word them ("Table does not exist: ns.tbl"): REST clients and Iceberg's compatibility kit
+// match on these messages, so every catalog and the REST server use only these.
+std::unexpected<Error> NamespaceNotFound(std::string_view ns);
+std::unexpected<Error> NamespaceAlreadyExists(std::string_view ns);
+std::unexpected<Error> TableNotFound(std::string_view table);
+std::unexpected<Error> TableAlreadyExists(std::string_view table);
+// True for an error made by NamespaceNotFound.
+bool IsNamespaceNotFound(const Error& error);
+
 struct LoadedTable {
   TableIdentifier id;
   std::string metadata_location;

@@ -97,4 +97,20 @@ Status ValidateIdentifier(const TableIdentifier& id) {
   return ValidateName(id.name, "table");
 }
 
+std::unexpected<Error> NamespaceNotFound(std::string_view ns) {
+  return NotFound("Namespace does not exist: " + std::string(ns));
+}
+bool IsNamespaceNotFound(const Error& error) {
+  return error.kind == ErrorKind::kNotFound && error.message.starts_with("Namespace does not exist: ");
+}
+std::unexpected<Error> NamespaceAlreadyExists(std::string_view ns) {
+  return AlreadyExists("Namespace already exists: " + std::string(ns));
+}
+std::unexpected<Error> TableNotFound(std::string_view table) {
+  return NotFound("Table does not exist: " + std::string(table));
+}
+std::unexpected<Error> TableAlreadyExists(std::string_view table) {
+  return AlreadyExists("Table already exists: " + std::string(table));
+}
+
 }  // namespace floe

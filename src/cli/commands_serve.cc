@@ -164,9 +164,11 @@ void RegisterServeCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
       ->default_val(o.timeout_s);
   serve->add_option("--token-lifetime", o.token_lifetime_s, "seconds an issued OAuth token lives")
       ->default_val(o.token_lifetime_s);
+  // At least a second: /v1/config advertises it, and keys that live 0 s would make that a lie.
   serve->add_option("--idempotency-lifetime", o.idempotency_lifetime_s,
-                    "seconds an Idempotency-Key's answer is kept")
-      ->default_val(o.idempotency_lifetime_s);
+                    "seconds an Idempotency-Key's answer is kept (1 s to 366 days)")
+      ->default_val(o.idempotency_lifetime_s)
+      ->check(CLI::Range(int64_t{1}, int64_t{366} * 24 * 3600));
   serve->add_option("--log-format", o.log_format,
                     "the access log on standard error, a line per request: text, json or off")
       ->default_val(o.log_format);

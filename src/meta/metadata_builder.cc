@@ -70,9 +70,9 @@ class MetadataBuilderAccess {
 
   Status operator()(const AddSchema& u) {
     if (auto st = u.schema.Validate(); !st) return st;
-    if (u.last_column_id && *u.last_column_id < m_.last_column_id)
-      return InvalidArgument("Invalid last column ID: " + Str(*u.last_column_id) + " < " + Str(m_.last_column_id) +
-                             " (previous last column ID)");
+    // The update's last-column-id is deprecated (the REST spec: computed by the server). Since
+    // Iceberg Java 1.11 a client sends its schema's highest field id there, which is below the
+    // table's when the schema drops its last column: like Java, never let it lower the table's.
     int new_last = std::max({m_.last_column_id, u.schema.HighestFieldId(), u.last_column_id.value_or(0)});
     int id = 0;
     bool found = false;
@@ -207,7 +207,9 @@ class MetadataBuilderAccess {
     const Snapshot& s = u.snapshot;
     if (m_.schemas.empty()) return InvalidArgument("Attempting to add a snapshot before a schema is added");
     if (m_.SnapshotById(s.snapshot_id)) return InvalidArgument("Snapshot already exists for id: " + Str(s.snapshot_id));
-    if (m_.format_version >= 2 && s.sequence_number <= m_.last_sequence_number)
+    // A snapshot without a parent (a replace transaction's first) may reuse a sequence number,
+    // as Iceberg Java allows: it starts a new line of history rather than continuing one.
+    if (m_.format_version >= 2 && s.sequence_number <= m_.last_sequence_number && s.parent_snapshot_id)
       return InvalidArgument("Cannot add snapshot with sequence number " + Str(s.sequence_number) +
                              " older than last sequence number " + Str(m_.last_sequence_number));
     if (m_.format_version >= 3) {

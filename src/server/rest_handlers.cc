@@ -119,7 +119,7 @@ RestReply LoadNamespace(Catalog& catalog, const RestRequest& request) {
   if (request.method == "HEAD") {
     auto exists = catalog.NamespaceExists(ns);
     if (!exists) return ReplyFor(exists.error(), ErrorSubject::kNamespace);
-    if (!*exists) return ErrorReply(404, "NoSuchNamespaceException", "namespace " + NamespaceToString(ns) + " does not exist");
+    if (!*exists) return ReplyFor(NamespaceNotFound(NamespaceToString(ns)).error(), ErrorSubject::kNamespace);
     return NoContent();
   }
   auto props = catalog.LoadNamespaceProperties(ns);
@@ -189,10 +189,10 @@ RestReply ListTables(Catalog& catalog, const RestRequest& request) {
 RestReply StageCreate(Catalog& catalog, const TableIdentifier& id, const CreateTableRequest& request) {
   auto ns_exists = catalog.NamespaceExists(id.ns);
   if (!ns_exists) return ReplyFor(ns_exists.error(), ErrorSubject::kNamespace);
-  if (!*ns_exists) return ErrorReply(404, "NoSuchNamespaceException", "namespace " + NamespaceToString(id.ns) + " does not exist");
+  if (!*ns_exists) return ReplyFor(NamespaceNotFound(NamespaceToString(id.ns)).error(), ErrorSubject::kNamespace);
   auto exists = catalog.TableExists(id);
   if (!exists) return ReplyFor(exists.error(), ErrorSubject::kTable);
-  if (*exists) return ErrorReply(409, "AlreadyExistsException", "table " + id.ToString() + " already exists");
+  if (*exists) return ReplyFor(TableAlreadyExists(id.ToString()).error(), ErrorSubject::kTable);
   std::string location = TableLocation(catalog, id, request);
   auto updates = NewTableUpdates(request.schema, request.spec, request.sort_order, location, request.properties,
                                  request.format_version);
@@ -228,11 +228,26 @@ RestReply LoadTable(Catalog& catalog, const RestRequest& request) {
   if (request.method == "HEAD") {
     auto exists = catalog.TableExists(id);
     if (!exists) return ReplyFor(exists.error(), ErrorSubject::kTable);
-    if (!*exists) return ErrorReply(404, "NoSuchTableException", "table " + id.ToString() + " does not exist");
+    if (!*exists) return ReplyFor(TableNotFound(id.ToString()).error(), ErrorSubject::kTable);
     return NoContent();
   }
   auto loaded = catalog.LoadTable(id);
-  if (!loaded) return ReplyFor(loaded.error(), ErrorSubject::kTable);
+  if (!loaded) {
+    // A table the catalog knows whose document is missing is not a missing table.
+    if (loaded.error().kind == ErrorKind::kNotFound) {
+      if (auto known = catalog.TableExists(id); known && *known) {
+        return ErrorReply(404, "NotFoundException", loaded.error().message);
+      }
+    }
+    return ReplyFor(loaded.error(), ErrorSubject::kTable);
+  }
+  // The document may come from the catalog's cache of parsed documents. One deleted behind the
+  // catalog's back is not served from there: the table is broken, and says so now (404, as
+  // Iceberg's catalogs do) rather than at the next restart. One stat (a HEAD on S3) per load.
+  auto present = catalog.io()->Exists(loaded->metadata_location);
+  if (present && !*present) {
+    return ErrorReply(404, "NotFoundException", "Failed to open input stream for file: " + loaded->metadata_location);
+  }
   return Json(200, LoadTableResultJson(*loaded));
 }
 
@@ -309,8 +324,7 @@ RestReply RegisterTable(Catalog& catalog, const RestRequest& request, const Requ
   auto registered = catalog.RegisterTable(id, location);
   if (!registered) {
     const Error& e = registered.error();
-    bool namespace_missing = e.kind == ErrorKind::kNotFound && e.message.rfind("namespace", 0) == 0;
-    if (namespace_missing || e.kind == ErrorKind::kAlreadyExists || e.kind == ErrorKind::kUnavailable ||
+    if (IsNamespaceNotFound(e) || e.kind == ErrorKind::kAlreadyExists || e.kind == ErrorKind::kUnavailable ||
         e.kind == ErrorKind::kCommitStateUnknown) {
       return ReplyFor(e, ErrorSubject::kTable);
     }
@@ -327,7 +341,7 @@ RestReply ReportMetrics(Catalog& catalog, const RestRequest& request) {
   FLOE_REST_CHECK(NeedRead(request, id.ns));
   auto exists = catalog.TableExists(id);
   if (!exists) return ReplyFor(exists.error(), ErrorSubject::kTable);
-  if (!*exists) return ErrorReply(404, "NoSuchTableException", "table " + id.ToString() + " does not exist");
+  if (!*exists) return ReplyFor(TableNotFound(id.ToString()).error(), ErrorSubject::kTable);
   return NoContent();  // accepted; floe keeps no metrics store
 }
 
@@ -382,7 +396,7 @@ RestReply ReplyFor(const Error& error, ErrorSubject subject) {
   switch (error.kind) {
     case ErrorKind::kInvalidArgument: return ErrorReply(400, "BadRequestException", m);
     case ErrorKind::kNotFound: {
-      bool ns = subject == ErrorSubject::kNamespace || m.rfind("namespace", 0) == 0;
+      bool ns = subject == ErrorSubject::kNamespace || IsNamespaceNotFound(error) || m.starts_with("namespace");
       return ErrorReply(404, ns ? "NoSuchNamespaceException" : "NoSuchTableException", m);
     }
     case ErrorKind::kAlreadyExists: return ErrorReply(409, "AlreadyExistsException", m);

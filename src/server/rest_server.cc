@@ -364,12 +364,16 @@ RestReply RestServer::Impl::RunCatalogRequest(const RestRequest& request) {
   return HandleCatalogRequest(**lease, request, policy);
 }
 
-RestReply RestServer::Impl::WithIdempotencyKey(const RestRequest& request, const std::string& key,
+RestReply RestServer::Impl::WithIdempotencyKey(const RestRequest& request, const std::string& header_key,
                                               const std::string& raw_path) {
-  if (key.size() != 36 || !Uuid::Parse(key)) {
+  // The spec asks clients for a UUIDv7; any UUID is accepted (a v4 key is as unique), in either
+  // case: RFC 9562 compares UUIDs case-insensitively, so the key is kept in lower case.
+  auto parsed_key = Uuid::Parse(header_key);  // exactly 36 characters, hex and dashes
+  if (!parsed_key) {
     return ErrorReply(400, "BadRequestException", "Idempotency-Key must be a UUID (36 characters), got '" +
-                                                      key.substr(0, 64) + "'");
+                                                      header_key.substr(0, 64) + "'");
   }
+  const std::string key = parsed_key->ToString();
   // The principal is part of the request: one caller never gets another's stored answer.
   std::string route = request.method + " " + raw_path;
   std::string who = request.principal ? request.principal->name : "";

@@ -129,7 +129,7 @@ Status SqlCatalog::CreateNamespace(const Namespace& ns, const Properties& proper
   std::lock_guard lock(mu_);
   return InWriteTransaction([&]() -> Status {
     FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExistsLocked(key));
-    if (exists) return AlreadyExists("namespace " + key + " already exists in catalog " + name_);
+    if (exists) return NamespaceAlreadyExists(key);
     for (const auto& [k, v] : rows) {
       FLOE_RETURN_IF_ERROR(conn_->Execute("INSERT INTO iceberg_namespace_properties (catalog_name, namespace, "
                                           "property_key, property_value) VALUES (?, ?, ?, ?)",
@@ -145,7 +145,7 @@ Result<std::vector<Namespace>> SqlCatalog::ListNamespaces(const Namespace& paren
   const std::string parent_key = NamespaceToString(parent);
   if (!parent.empty()) {
     FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExistsLocked(parent_key));
-    if (!exists) return NotFound("namespace " + parent_key + " does not exist in catalog " + name_);
+    if (!exists) return NamespaceNotFound(parent_key);
   }
   FLOE_ASSIGN_OR_RETURN(auto all, AllNamespacesLocked());
   std::set<Namespace> children;
@@ -164,7 +164,7 @@ Result<Properties> SqlCatalog::LoadNamespaceProperties(const Namespace& ns) {
   const std::string key = NamespaceToString(ns);
   std::lock_guard lock(mu_);
   FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExistsLocked(key));
-  if (!exists) return NotFound("namespace " + key + " does not exist in catalog " + name_);
+  if (!exists) return NamespaceNotFound(key);
   FLOE_ASSIGN_OR_RETURN(auto rows, conn_->Query("SELECT property_key, property_value FROM "
                                                 "iceberg_namespace_properties WHERE catalog_name = ? AND namespace = ?",
                                                 {name_, key}));
@@ -185,7 +185,7 @@ Status SqlCatalog::UpdateNamespaceProperties(const Namespace& ns, const Properti
   std::lock_guard lock(mu_);
   return InWriteTransaction([&]() -> Status {
     FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExistsLocked(key));
-    if (!exists) return NotFound("namespace " + key + " does not exist in catalog " + name_);
+    if (!exists) return NamespaceNotFound(key);
     for (const auto& r : removals) {
       FLOE_RETURN_IF_ERROR(conn_->Execute("DELETE FROM iceberg_namespace_properties WHERE catalog_name = ? AND "
                                           "namespace = ? AND property_key = ?",
@@ -212,7 +212,7 @@ Status SqlCatalog::DropNamespace(const Namespace& ns) {
   std::lock_guard lock(mu_);
   return InWriteTransaction([&]() -> Status {
     FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExistsLocked(key));
-    if (!exists) return NotFound("namespace " + key + " does not exist in catalog " + name_);
+    if (!exists) return NamespaceNotFound(key);
     FLOE_ASSIGN_OR_RETURN(auto tables, conn_->Query("SELECT table_name FROM iceberg_tables WHERE catalog_name = ? "
                                                     "AND table_namespace = ? LIMIT 1",
                                                     {name_, key}));
@@ -239,7 +239,7 @@ Result<std::string> SqlCatalog::CurrentMetadataLocation(const TableIdentifier& i
                                                 "AND table_namespace = ? AND table_name = ?" +
                                                     TypeFilter(),
                                                 {name_, NamespaceToString(id.ns), id.name}));
-  if (rows.empty()) return NotFound("table " + id.ToString() + " does not exist in catalog " + name_);
+  if (rows.empty()) return TableNotFound(id.ToString());
   if (!rows[0][0] || rows[0][0]->empty()) {
     return Corrupt("table " + id.ToString() + " in catalog " + name_ + " has no metadata_location");
   }
@@ -270,7 +270,7 @@ Status SqlCatalog::RunSwapLocked(const PointerSwap& swap) {
                              "metadata_location, previous_metadata_location) VALUES (?, ?, ?, ?, NULL)",
                              {name_, ns, swap.id.name, swap.new_location});
     if (!inserted && inserted.error().kind == ErrorKind::kAlreadyExists) {
-      return CommitConflict("table " + swap.id.ToString() + " already exists in catalog " + name_);
+      return CommitConflict("Table already exists: " + swap.id.ToString());
     }
     if (!inserted) return std::unexpected(inserted.error());
     return Ok();
@@ -319,9 +319,9 @@ Result<LoadedTable> SqlCatalog::CreateTable(const TableIdentifier& id, const Cre
   {
     std::lock_guard lock(mu_);
     FLOE_ASSIGN_OR_RETURN(bool ns_exists, NamespaceExistsLocked(NamespaceToString(id.ns)));
-    if (!ns_exists) return NotFound("namespace " + NamespaceToString(id.ns) + " does not exist in catalog " + name_);
+    if (!ns_exists) return NamespaceNotFound(NamespaceToString(id.ns));
     FLOE_ASSIGN_OR_RETURN(bool exists, TableRowExistsLocked(id));
-    if (exists) return AlreadyExists("table " + id.ToString() + " already exists in catalog " + name_);
+    if (exists) return TableAlreadyExists(id.ToString());
   }
   std::string location = request.location.value_or(warehouse_);
   if (!request.location) {
@@ -332,7 +332,7 @@ Result<LoadedTable> SqlCatalog::CreateTable(const TableIdentifier& id, const Cre
                                                       request.properties, request.format_version));
   auto created = CommitTableVia(*this, *io_, TableCommit{id, {AssertCreate{}}, std::move(updates)});
   if (!created && created.error().kind == ErrorKind::kCommitConflict) {
-    return AlreadyExists("table " + id.ToString() + " already exists in catalog " + name_);
+    return TableAlreadyExists(id.ToString());
   }
   return created;
 }
@@ -352,7 +352,7 @@ Result<std::vector<TableIdentifier>> SqlCatalog::ListTables(const Namespace& ns)
   const std::string key = NamespaceToString(ns);
   std::lock_guard lock(mu_);
   FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExistsLocked(key));
-  if (!exists) return NotFound("namespace " + key + " does not exist in catalog " + name_);
+  if (!exists) return NamespaceNotFound(key);
   FLOE_ASSIGN_OR_RETURN(auto rows, conn_->Query("SELECT table_name FROM iceberg_tables WHERE catalog_name = ? AND "
                                                 "table_namespace = ?" +
                                                     TypeFilter() + " ORDER BY table_name",
@@ -387,7 +387,7 @@ Status SqlCatalog::DropTable(const TableIdentifier& id, bool purge) {
     FLOE_RETURN_IF_ERROR(dropped);
     if (*dropped == 0) {
       if (table) return CommitConflict("table " + id.ToString() + " changed while being dropped; try again");
-      return NotFound("table " + id.ToString() + " does not exist in catalog " + name_);
+      return TableNotFound(id.ToString());
     }
   }
   if (plan) return DeletePurgeFiles(*io_, *plan);
@@ -400,16 +400,16 @@ Status SqlCatalog::RenameTable(const TableIdentifier& from, const TableIdentifie
   std::lock_guard lock(mu_);
   return InWriteTransaction([&]() -> Status {
     FLOE_ASSIGN_OR_RETURN(bool ns_exists, NamespaceExistsLocked(NamespaceToString(to.ns)));
-    if (!ns_exists) return NotFound("namespace " + NamespaceToString(to.ns) + " does not exist in catalog " + name_);
+    if (!ns_exists) return NamespaceNotFound(NamespaceToString(to.ns));
     FLOE_ASSIGN_OR_RETURN(bool taken, TableRowExistsLocked(to));
-    if (taken) return AlreadyExists("table " + to.ToString() + " already exists in catalog " + name_);
+    if (taken) return TableAlreadyExists(to.ToString());
     FLOE_ASSIGN_OR_RETURN(int64_t changed,
                           conn_->Execute("UPDATE iceberg_tables SET table_namespace = ?, table_name = ? WHERE "
                                          "catalog_name = ? AND table_namespace = ? AND table_name = ?" +
                                              TypeFilter(),
                                          {NamespaceToString(to.ns), to.name, name_, NamespaceToString(from.ns),
                                           from.name}));
-    if (changed == 0) return NotFound("table " + from.ToString() + " does not exist in catalog " + name_);
+    if (changed == 0) return TableNotFound(from.ToString());
     return Ok();
   });
 }
@@ -421,10 +421,10 @@ Result<LoadedTable> SqlCatalog::RegisterTable(const TableIdentifier& id, const s
   std::lock_guard lock(mu_);
   auto registered = InWriteTransaction([&]() -> Status {
     FLOE_ASSIGN_OR_RETURN(bool ns_exists, NamespaceExistsLocked(NamespaceToString(id.ns)));
-    if (!ns_exists) return NotFound("namespace " + NamespaceToString(id.ns) + " does not exist in catalog " + name_);
+    if (!ns_exists) return NamespaceNotFound(NamespaceToString(id.ns));
     auto inserted = RunSwapLocked(PointerSwap{id, "", metadata_location});
     if (!inserted && inserted.error().kind == ErrorKind::kCommitConflict) {
-      return AlreadyExists("table " + id.ToString() + " already exists in catalog " + name_);
+      return TableAlreadyExists(id.ToString());
     }
     return inserted;
   });

@@ -142,12 +142,12 @@ Status StorageCatalog::CreateNamespace(const Namespace& ns, const Properties& pr
   FLOE_RETURN_IF_ERROR(CheckName(ns, nullptr));
   FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExists(ns));
   const std::string key = NamespaceToString(ns);
-  if (exists) return AlreadyExists("namespace " + key + " already exists in " + warehouse_);
+  if (exists) return NamespaceAlreadyExists(key);
   nlohmann::json doc = nlohmann::json::object();
   for (const auto& [k, v] : properties) doc[k] = v;
   auto created = io_->CreateIfAbsent(NamespaceFolder(ns) + "/" + kNamespaceFolder + "/v1.json", doc.dump(2));
   if (!created && created.error().kind == ErrorKind::kAlreadyExists) {
-    return AlreadyExists("namespace " + key + " already exists in " + warehouse_);
+    return NamespaceAlreadyExists(key);
   }
   return created;
 }
@@ -156,7 +156,7 @@ Result<std::vector<Namespace>> StorageCatalog::ListNamespaces(const Namespace& p
   if (!parent.empty()) FLOE_RETURN_IF_ERROR(CheckName(parent, nullptr));
   FLOE_ASSIGN_OR_RETURN(auto listing, Scan(parent));
   if (!parent.empty() && listing.namespaces.empty()) {
-    return NotFound("namespace " + NamespaceToString(parent) + " does not exist in " + warehouse_);
+    return NamespaceNotFound(NamespaceToString(parent));
   }
   std::vector<Namespace> out;
   for (const auto& ns : listing.namespaces) {
@@ -171,7 +171,7 @@ Result<Properties> StorageCatalog::LoadNamespaceProperties(const Namespace& ns) 
   Properties out;
   if (current.first == 0) {
     FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExists(ns));
-    if (!exists) return NotFound("namespace " + NamespaceToString(ns) + " does not exist in " + warehouse_);
+    if (!exists) return NamespaceNotFound(NamespaceToString(ns));
     return out;  // implied by the tables below it: no properties
   }
   FLOE_ASSIGN_OR_RETURN(std::string text, io_->ReadAll(current.second));
@@ -217,7 +217,7 @@ Status StorageCatalog::DropNamespace(const Namespace& ns) {
   FLOE_RETURN_IF_ERROR(CheckName(ns, nullptr));
   FLOE_ASSIGN_OR_RETURN(auto listing, Scan(ns));
   const std::string key = NamespaceToString(ns);
-  if (listing.namespaces.empty()) return NotFound("namespace " + key + " does not exist in " + warehouse_);
+  if (listing.namespaces.empty()) return NamespaceNotFound(key);
   if (!listing.tables.empty()) {
     return InvalidArgument("namespace " + key + " is not empty: it holds table " + listing.tables.begin()->ToString());
   }
@@ -241,16 +241,16 @@ Result<LoadedTable> StorageCatalog::CreateTable(const TableIdentifier& id, const
                            *request.location);
   }
   FLOE_ASSIGN_OR_RETURN(bool ns_exists, NamespaceExists(id.ns));
-  if (!ns_exists) return NotFound("namespace " + NamespaceToString(id.ns) + " does not exist in " + warehouse_);
+  if (!ns_exists) return NamespaceNotFound(NamespaceToString(id.ns));
   FLOE_ASSIGN_OR_RETURN(bool exists, TableExists(id));
-  if (exists) return AlreadyExists("table " + id.ToString() + " already exists in " + warehouse_);
+  if (exists) return TableAlreadyExists(id.ToString());
   FLOE_ASSIGN_OR_RETURN(auto updates, NewTableUpdates(request.schema, request.spec, request.sort_order, folder,
                                                       request.properties, request.format_version));
   auto created = CommitTableVia(*this, *io_, TableCommit{id, {AssertCreate{}}, std::move(updates)});
   AfterCommit(id, created ? &created->metadata_location : nullptr);
   WaitForHintWrite();
   if (!created && created.error().kind == ErrorKind::kCommitConflict) {
-    return AlreadyExists("table " + id.ToString() + " already exists in " + warehouse_);
+    return TableAlreadyExists(id.ToString());
   }
   return created;
 }
@@ -275,7 +275,7 @@ Result<bool> StorageCatalog::TableExists(const TableIdentifier& id) {
 Result<std::vector<TableIdentifier>> StorageCatalog::ListTables(const Namespace& ns) {
   FLOE_RETURN_IF_ERROR(CheckName(ns, nullptr));
   FLOE_ASSIGN_OR_RETURN(auto listing, Scan(ns));
-  if (listing.namespaces.empty()) return NotFound("namespace " + NamespaceToString(ns) + " does not exist in " + warehouse_);
+  if (listing.namespaces.empty()) return NamespaceNotFound(NamespaceToString(ns));
   std::vector<TableIdentifier> out;
   for (const auto& t : listing.tables) {
     if (t.ns == ns) out.push_back(t);
@@ -318,15 +318,15 @@ Status StorageCatalog::RenameTable(const TableIdentifier& from, const TableIdent
 Result<LoadedTable> StorageCatalog::RegisterTable(const TableIdentifier& id, const std::string& metadata_location) {
   FLOE_RETURN_IF_ERROR(CheckName(id.ns, &id.name));
   FLOE_ASSIGN_OR_RETURN(bool ns_exists, NamespaceExists(id.ns));
-  if (!ns_exists) return NotFound("namespace " + NamespaceToString(id.ns) + " does not exist in " + warehouse_);
+  if (!ns_exists) return NamespaceNotFound(NamespaceToString(id.ns));
   FLOE_ASSIGN_OR_RETURN(bool exists, TableExists(id));
-  if (exists) return AlreadyExists("table " + id.ToString() + " already exists in " + warehouse_);
+  if (exists) return TableAlreadyExists(id.ToString());
   FLOE_ASSIGN_OR_RETURN(TableMetadata metadata, ReadMetadataFile(*io_, metadata_location));
   FLOE_ASSIGN_OR_RETURN(std::string bytes, io_->ReadAll(metadata_location));
   std::string location = TableFolder(id) + "/metadata/v1.metadata.json";
   auto created = io_->CreateIfAbsent(location, bytes);
   if (!created && created.error().kind == ErrorKind::kAlreadyExists) {
-    return AlreadyExists("table " + id.ToString() + " already exists in " + warehouse_);
+    return TableAlreadyExists(id.ToString());
   }
   FLOE_RETURN_IF_ERROR(created);
   (void)SwapPointer(PointerSwap{id, "", location});

@@ -159,7 +159,7 @@ Result<std::string> StorageCatalog::CurrentMetadataLocation(const TableIdentifie
       location = f.path;
     }
   }
-  if (best < 0) return NotFound("table " + id.ToString() + " does not exist in " + warehouse_);
+  if (best < 0) return TableNotFound(id.ToString());
   if (s3_ && location == version_path(best)) {
     FLOE_ASSIGN_OR_RETURN(auto etag, Probe(location));
     if (etag) return Settle(id, {best, location, *etag}, std::nullopt);
