@@ -118,6 +118,22 @@ Result<SharedTable> Catalog::LoadSharedTable(const TableIdentifier& id) {
   return Share(std::move(table));
 }
 
+Result<size_t> Catalog::CountNamespaces(size_t stop_after) {
+  size_t count = 0;
+  std::vector<Namespace> pending{Namespace{}};
+  while (!pending.empty() && count <= stop_after) {
+    Namespace parent = std::move(pending.back());
+    pending.pop_back();
+    FLOE_ASSIGN_OR_RETURN(auto children, ListNamespaces(parent));
+    for (auto& child : children) {
+      if (child.size() <= parent.size()) continue;  // a catalog that lists a namespace as its own child
+      ++count;
+      pending.push_back(std::move(child));
+    }
+  }
+  return count;
+}
+
 Result<SharedTable> Catalog::CommitSharedTable(const TableCommit& commit) {
   FLOE_ASSIGN_OR_RETURN(LoadedTable table, CommitTable(commit));
   return Share(std::move(table));

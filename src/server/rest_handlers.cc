@@ -62,6 +62,17 @@ Status CheckNamespaceProperties(const Namespace& ns, const Properties& propertie
   return Ok();
 }
 
+// Room for one more namespace. Concurrent creates may pass the limit by a few: it bounds the
+// cost of listing, it is not an exact quota.
+Status CheckNamespaceCount(Catalog& catalog, const CommitLimits& limits) {
+  FLOE_ASSIGN_OR_RETURN(size_t count, catalog.CountNamespaces(limits.max_namespaces));
+  if (count >= limits.max_namespaces) {
+    return InvalidArgument("the catalog already holds " + std::to_string(count) + " namespaces; the limit is " +
+                           std::to_string(limits.max_namespaces) + " namespaces per catalog (floe serve --max-namespaces)");
+  }
+  return Ok();
+}
+
 // What a commit may set: within the limits, every location inside the table.
 Status CheckCommit(Catalog& catalog, const TableCommit& commit, const RequestPolicy& policy) {
   FLOE_RETURN_IF_ERROR(CheckCommitLimits(commit, policy.limits));
@@ -107,6 +118,7 @@ RestReply CreateNamespace(Catalog& catalog, const RestRequest& request, const Re
   if (!props) return BadRequest(props.error().message);
   FLOE_REST_CHECK(NeedWrite(request, *ns));
   FLOE_REST_CHECK(Refusal(CheckNamespaceProperties(*ns, *props, policy)));
+  FLOE_REST_CHECK(Refusal(CheckNamespaceCount(catalog, policy.limits)));
   auto created = catalog.CreateNamespace(*ns, *props);
   if (!created) return ReplyFor(created.error(), ErrorSubject::kNamespace);
   return Json(200, json{{"namespace", NamespaceJson(*ns)}, {"properties", *props}});
@@ -427,7 +439,7 @@ std::optional<RestReply> AuthorizeRoute(const RestRequest& request) {
     case RouteKind::kRename:
     case RouteKind::kTransactionsCommit:
     case RouteKind::kUi:       // authenticated is enough here: each page checks its namespace
-    case RouteKind::kMetrics:  // any authenticated principal may read the server's counters
+    case RouteKind::kMetrics:  // any authenticated principal; each sees only the tables it may read
       break;
   }
   return std::nullopt;

@@ -58,6 +58,35 @@ Result<std::unique_ptr<IdempotencyStore>> OpenIdempotencyStore(const std::string
   return std::unique_ptr<IdempotencyStore>(std::make_unique<MemoryIdempotencyStore>(times));
 }
 
+// A header's whole value. httplib's get_header_value goes through a C string and so stops at
+// the first NUL byte: "Bearer <token>\0<anything>" would read as "Bearer <token>".
+std::string HeaderValue(const httplib::Request& req, const std::string& name) {
+  auto it = req.headers.find(name);
+  return it == req.headers.end() ? std::string() : it->second;
+}
+
+// A Content-Length that no body can satisfy is refused as soon as the headers are read, never
+// after waiting out the body deadline: 400 when it is not a plain decimal number of bytes
+// (RFC 9110 allows digits only: no sign, no space), 413 when it is more than the server takes.
+std::optional<RestReply> CheckContentLength(const httplib::Request& req, size_t max_body_bytes) {
+  if (req.headers.count("Content-Length") > 1) {
+    return ErrorReply(400, "BadRequestException", "the request has more than one Content-Length header");
+  }
+  const std::string text = HeaderValue(req, "Content-Length");
+  if (text.empty()) return std::nullopt;
+  if (text.find_first_not_of("0123456789") != std::string::npos) {
+    std::string shown = EscapeInvalidUtf8(text.substr(0, 40));
+    return ErrorReply(400, "BadRequestException", "Content-Length '" + shown + "' is not a number of bytes");
+  }
+  const size_t digits = text.find_first_not_of('0') == std::string::npos ? 0 : text.size() - text.find_first_not_of('0');
+  if (digits > 19 || std::stoull(text) > max_body_bytes) {
+    return ErrorReply(413, "RequestTooLargeException",
+                      "Content-Length " + text.substr(0, 40) + " is more than the largest request body accepted, " +
+                          std::to_string(max_body_bytes) + " bytes (floe serve --max-body-mib)");
+  }
+  return std::nullopt;
+}
+
 RestReply OAuthError(int status, const std::string& error, const std::string& description) {
   return RestReply{status, json{{"error", error}, {"error_description", description}}.dump(), {}};
 }
@@ -87,7 +116,7 @@ struct RestServer::Impl {
   // Answers one admitted-or-not request; `route` and `principal` tell the observer what it was.
   RestReply Process(const httplib::Request& req, Route* route, const Principal** principal);
   RestReply ServeUi(const httplib::Request& req, const Principal* principal);
-  RestReply ServeMetrics();
+  RestReply ServeMetrics(const Principal* principal);
   // The request's metrics and access-log line; sets X-Request-Id on the response.
   void Observe(const httplib::Request& req, const Route& route, const Principal* principal, RestReply& reply,
                std::chrono::steady_clock::time_point started, int64_t started_ms);
@@ -127,6 +156,8 @@ Result<std::unique_ptr<RestServer>> RestServer::Create(RestServerOptions options
   impl->info.prefix = impl->info.catalog_name;
   FLOE_ASSIGN_OR_RETURN(impl->confinement, LocationConfinement::Create(impl->info.warehouse, options.allowed_locations));
   impl->policy.confinement = &impl->confinement;
+  if (options.max_namespaces < 1) return InvalidArgument("max namespaces must be at least 1");
+  impl->policy.limits.max_namespaces = options.max_namespaces;
   IdempotencyTimes times;
   times.lifetime_ms = options.idempotency_lifetime_s * 1000;
   times.stale_ms =
@@ -181,15 +212,16 @@ Result<std::unique_ptr<RestServer>> RestServer::Create(RestServerOptions options
     int64_t started_ms = Clock::System().NowMillis();
     Route route;
     const Principal* principal = nullptr;
-    auto refused = self->Admit(req, &route, &principal);
+    auto refused = CheckContentLength(req, self->options.max_body_bytes);
+    if (!refused) refused = self->Admit(req, &route, &principal);
     if (!refused) return httplib::Server::HandlerResponse::Unhandled;
     self->Observe(req, route, principal, *refused, started, started_ms);
     res.status = refused->status;
     for (const auto& [k, v] : refused->headers) res.set_header(k, v);
     // The body is dropped unread and unparsed (a refused caller's bytes are never parsed);
     // one too long, chunked or too slow ends the connection instead.
-    const std::string length_text = req.get_header_value("Content-Length");
-    const bool chunked = !req.get_header_value("Transfer-Encoding").empty();
+    const std::string length_text = HeaderValue(req, "Content-Length");
+    const bool chunked = !HeaderValue(req, "Transfer-Encoding").empty();
     size_t length = 0;
     bool numeric = !length_text.empty() && length_text.size() < 19 &&
                    length_text.find_first_not_of("0123456789") == std::string::npos;
@@ -270,7 +302,7 @@ std::optional<RestReply> RestServer::Impl::Admit(const httplib::Request& req, Ro
   if (route->kind == RouteKind::kOAuthTokens) return std::nullopt;  // the token endpoint needs none
   if (auth->enabled()) {
     std::string why;
-    *principal = auth->Authenticate(req.get_header_value("Authorization"), Clock::System().NowMillis() / 1000, &why);
+    *principal = auth->Authenticate(HeaderValue(req, "Authorization"), Clock::System().NowMillis() / 1000, &why);
     if (!*principal) {
       RestReply reply = ErrorReply(401, "NotAuthorizedException", why);
       reply.headers.emplace_back("WWW-Authenticate", "Bearer");
@@ -297,6 +329,7 @@ void RestServer::Impl::Observe(const httplib::Request& req, const Route& route, 
   seen.path = req.target.substr(0, req.target.find('?'));  // a query may carry what is not ours to log
   seen.route = RouteName(route, req.method);
   if (!route.table.empty()) seen.table = NamespaceToString(route.ns) + "." + route.table;
+  seen.ns = route.ns;
   seen.latency_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   bool replayed = false;
   for (const auto& [k, v] : reply.headers) replayed |= k == "Idempotent-Replayed";
@@ -320,9 +353,17 @@ RestReply RestServer::Impl::ServeUi(const httplib::Request& req, const Principal
   return reply;
 }
 
-RestReply RestServer::Impl::ServeMetrics() {
+RestReply RestServer::Impl::ServeMetrics(const Principal* principal) {
   observer->SetOpenConnections(http->open_connections());
-  return RestReply{200, observer->RenderMetrics(), {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}}};
+  // A table's samples name it and count its commits: shown only to a caller who may read its
+  // namespace. table="other" mixes every namespace's tables: shown only to a reader of all (read@*).
+  MetricsRegistry::TableFilter filter;
+  if (principal != nullptr) {
+    filter = [principal](const std::vector<std::string>* ns) {
+      return ns != nullptr ? principal->CanRead(*ns) : principal->CanReadEverything();
+    };
+  }
+  return RestReply{200, observer->RenderMetrics(filter), {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}}};
 }
 
 RestReply RestServer::Impl::Process(const httplib::Request& req, Route* route, const Principal** principal) {
@@ -337,7 +378,7 @@ RestReply RestServer::Impl::Process(const httplib::Request& req, Route* route, c
   if (request.route.kind == RouteKind::kUi) return ServeUi(req, request.principal);
   if (request.route.kind == RouteKind::kMetrics) {
     if (req.method != "GET") return ErrorReply(405, "MethodNotAllowedException", "use GET for /metrics");
-    return ServeMetrics();
+    return ServeMetrics(request.principal);
   }
   if (request.route.kind == RouteKind::kOAuthTokens) {
     if (req.method != "POST") return ErrorReply(405, "MethodNotAllowedException", "use POST for /v1/oauth/tokens");
@@ -428,7 +469,7 @@ RestReply RestServer::Impl::IssueToken(const httplib::Request& req) {
   }
   if (client_id.empty() && client_secret.empty()) {
     // OAuth2 also allows the credentials in a Basic Authorization header.
-    std::string basic = req.get_header_value("Authorization");
+    std::string basic = HeaderValue(req, "Authorization");
     if (basic.rfind("Basic ", 0) == 0) {
       std::string decoded(basic.size(), '\0');
       int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(decoded.data()),

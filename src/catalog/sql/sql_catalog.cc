@@ -159,6 +159,18 @@ Result<std::vector<Namespace>> SqlCatalog::ListNamespaces(const Namespace& paren
   return std::vector<Namespace>(children.begin(), children.end());
 }
 
+Result<size_t> SqlCatalog::CountNamespaces(size_t /*stop_after*/) {
+  // One counting query: the namespaces created and those holding a table (implied parents are
+  // not rows, and the depth limit bounds how many each row implies).
+  std::lock_guard lock(mu_);
+  FLOE_ASSIGN_OR_RETURN(auto rows, conn_->Query("SELECT COUNT(*) FROM (SELECT namespace FROM iceberg_namespace_properties "
+                                                "WHERE catalog_name = ? UNION SELECT table_namespace FROM iceberg_tables "
+                                                "WHERE catalog_name = ?) AS found",
+                                                {name_, name_}));
+  if (rows.empty() || rows[0].empty() || !rows[0][0]) return Corrupt("counting namespaces returned no row");
+  return static_cast<size_t>(std::stoull(*rows[0][0]));
+}
+
 Result<Properties> SqlCatalog::LoadNamespaceProperties(const Namespace& ns) {
   FLOE_RETURN_IF_ERROR(ValidateNamespace(ns));
   const std::string key = NamespaceToString(ns);
