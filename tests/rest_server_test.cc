@@ -247,9 +247,11 @@ TEST_F(RestServerTest, PathTricksAndControlCharactersAreRefused) {
     auto t = Post("/v1/namespaces/db/tables", json{{"name", name}, {"schema", json::parse(kSchema)}}.dump());
     EXPECT_EQ(t->status, 400) << t->body;
   }
-  EXPECT_EQ(http_->Get("/v1/nothing/here/at/all")->status, 404);
+  // Under /v1 a request no route takes is a 400, as Iceberg's own server answers it (the spec
+  // declares 400 on every route); outside the spec's paths, 404.
+  EXPECT_EQ(http_->Get("/v1/nothing/here/at/all")->status, 400);
   EXPECT_EQ(http_->Get("/v2/config")->status, 404);
-  EXPECT_EQ(http_->Get("/v1//namespaces")->status, 404);
+  EXPECT_EQ(http_->Get("/v1//namespaces")->status, 400);
   EXPECT_EQ(Files(), files);
   EXPECT_EQ(Body(http_->Get("/v1/namespaces"))["namespaces"].size(), 1u);
 }
@@ -309,6 +311,24 @@ TEST_F(RestServerTest, StatusCodesOfTheSpec) {
                        R"("updates":[{"action":"set-properties","updates":{"tx":"2"}}]}]})");
   EXPECT_EQ(stale_tx->status, 409);
   EXPECT_EQ(Body(http_->Get("/v1/namespaces/db/tables/t2"))["metadata"]["properties"]["tx"], "1");
+}
+
+// Issue 40, item 7: answers the OpenAPI spec declares. A route floe does not serve (remote
+// signing), or a method a route does not take, is a 400 with the ErrorModel, as Iceberg's own
+// server answers: the spec declares neither 404 on /sign nor 405 anywhere.
+TEST_F(RestServerTest, UnservedRoutesAndMethodsAreA400TheSpecDeclares) {
+  CreateNamespace("db");
+  CreateTable("db", "t");
+  std::vector<httplib::Result> replies;
+  replies.push_back(Post("/v1/namespaces/db/tables/t/sign", R"({"region":"x","uri":"s3://b/k","method":"GET","headers":{}})"));
+  replies.push_back(http_->Put("/v1/namespaces/db", "{}", "application/json"));
+  replies.push_back(http_->Delete("/v1/config"));
+  replies.push_back(http_->Get("/v1/namespaces/db/register"));
+  for (auto& r : replies) {
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 400) << r->body;
+    EXPECT_EQ(ErrorType(r), "BadRequestException") << r->body;
+  }
 }
 
 TEST_F(RestServerTest, StopsCleanlyOnSigterm) { EXPECT_EQ(server_->Stop(), 0); }
@@ -393,6 +413,22 @@ TEST_F(RestAuthTest, OAuthClientCredentialsIssueWorkingTokens) {
   EXPECT_EQ(Body(wrong)["error"], "invalid_client");
   auto grant = http_->Post("/v1/oauth/tokens", "grant_type=password", "application/x-www-form-urlencoded");
   EXPECT_EQ(grant->status, 400);
+  EXPECT_EQ(Body(grant)["error"], "unsupported_grant_type");
+  // Issue 40, item 7: every error of the token endpoint is in OAuth2's form (the spec's
+  // OAuthError), with a status it declares there (400, 401), never the catalog's ErrorModel.
+  std::vector<httplib::Result> refusals;
+  refusals.push_back(http_->Get("/v1/oauth/tokens"));
+  refusals.push_back(http_->Post("/v1/oauth/tokens", std::string(11 * 1024 * 1024, 'x'), "application/x-www-form-urlencoded"));
+  refusals.push_back(http_->Post("/v1/oauth/tokens", "grant_type=%ZZ", "application/x-www-form-urlencoded"));
+  refusals.push_back(http_->Post("/v1/oauth/tokens?x=%FF", "grant_type=client_credentials", "application/x-www-form-urlencoded"));
+  for (auto& r : refusals) {
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 400) << r->body;
+    json j = Body(r);
+    ASSERT_TRUE(j.is_object() && j.contains("error") && j["error"].is_string()) << r->body;
+    EXPECT_EQ(j["error"], "invalid_request") << r->body;
+    EXPECT_TRUE(j.contains("error_description")) << r->body;
+  }
 }
 
 TEST_F(RestAuthTest, FloeClientAuthenticatesWithACredential) {

@@ -114,6 +114,24 @@ void SendBusy(socket_t sock, int limit) {
   (void)send(sock, reply.data(), reply.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
+// A lingering close. A response may go out before the whole request was read (a refusal of a
+// body too large, answered when its headers arrive); closing with those bytes unread would
+// send a reset that can destroy the response before the client reads it. So when bytes are
+// waiting, our side is shut for writing first (the client sees the response end), and what
+// still arrives is dropped until the client closes, goes quiet for 200 ms, or 2 s pass.
+void DrainBeforeClose(socket_t sock) {
+  pollfd pfd{sock, POLLIN, 0};
+  if (poll(&pfd, 1, 0) <= 0) return;  // nothing unread: close at once
+  shutdown(sock, SHUT_WR);
+  const auto deadline = SteadyClock::now() + std::chrono::seconds(2);
+  std::array<char, 16384> scratch;
+  while (SteadyClock::now() < deadline) {
+    pfd.revents = 0;
+    if (poll(&pfd, 1, 200) <= 0) return;
+    if (recv(sock, scratch.data(), scratch.size(), 0) <= 0) return;
+  }
+}
+
 }  // namespace
 
 // ---- GrowingThreadPool ----
@@ -266,6 +284,7 @@ bool GuardedHttpServer::process_and_close_socket(socket_t sock) {
     }
     current_request = CurrentRequest{};
   }
+  DrainBeforeClose(sock);
   Release(sock, address);
   return ret;
 }

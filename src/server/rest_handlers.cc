@@ -486,7 +486,9 @@ RestReply HandleCatalogRequest(Catalog& catalog, const RestRequest& request, con
     case RouteKind::kUi:
     case RouteKind::kMetrics: break;  // the server answers these itself
   }
-  return ErrorReply(405, "MethodNotAllowedException", "method " + m + " is not allowed on this route");
+  // 400, as Iceberg's own server (RESTCatalogAdapter) answers a method no route takes: every
+  // route of the REST spec declares 400, none declares 405.
+  return ErrorReply(400, "BadRequestException", "no route for request: method " + m + " is not served on this route");
 }
 
 }  // namespace floe

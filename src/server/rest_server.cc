@@ -91,6 +91,22 @@ RestReply OAuthError(int status, const std::string& error, const std::string& de
   return RestReply{status, json{{"error", error}, {"error_description", description}}.dump(), {}};
 }
 
+bool IsOAuthPath(const httplib::Request& req) { return req.path == "/v1/oauth/tokens"; }
+
+// The token endpoint answers errors in OAuth2's form (RFC 6749 section 5.2, the spec's
+// OAuthError), never the catalog's ErrorModel: 401 invalid_client, any other refusal 400
+// invalid_request (the statuses the spec declares there); a 5xx keeps its status.
+void ToOAuthError(int* status, std::string* body) {
+  json parsed = json::parse(*body, nullptr, false);
+  if (parsed.is_object() && parsed.contains("error") && parsed["error"].is_string()) return;  // OAuth form already
+  std::string description = "HTTP error " + std::to_string(*status);
+  if (parsed.is_object() && parsed.contains("error") && parsed["error"].is_object()) {
+    description = parsed["error"].value("message", description);
+  }
+  if (*status >= 400 && *status < 500 && *status != 401) *status = 400;
+  *body = json{{"error", *status == 401 ? "invalid_client" : "invalid_request"}, {"error_description", description}}.dump();
+}
+
 }  // namespace
 
 bool IsLoopbackAddress(const std::string& host) {
@@ -189,6 +205,7 @@ Result<std::unique_ptr<RestServer>> RestServer::Create(RestServerOptions options
     Route route;
     const Principal* principal = nullptr;
     RestReply reply = self->Process(req, &route, &principal);
+    if (IsOAuthPath(req) && reply.status >= 400) ToOAuthError(&reply.status, &reply.body);
     self->Observe(req, route, principal, reply, started, started_ms);
     res.status = reply.status;
     std::string content_type = "application/json";
@@ -215,6 +232,7 @@ Result<std::unique_ptr<RestServer>> RestServer::Create(RestServerOptions options
     auto refused = CheckContentLength(req, self->options.max_body_bytes);
     if (!refused) refused = self->Admit(req, &route, &principal);
     if (!refused) return httplib::Server::HandlerResponse::Unhandled;
+    if (IsOAuthPath(req)) ToOAuthError(&refused->status, &refused->body);
     self->Observe(req, route, principal, *refused, started, started_ms);
     res.status = refused->status;
     for (const auto& [k, v] : refused->headers) res.set_header(k, v);
@@ -232,13 +250,18 @@ Result<std::unique_ptr<RestServer>> RestServer::Create(RestServerOptions options
     res.set_content(refused->body, "application/json");
     return httplib::Server::HandlerResponse::Handled;
   });
-  http.set_error_handler([self](const httplib::Request&, httplib::Response& res) {
+  // Errors httplib answers itself (a body over the limit: 413, a request line too long: 414).
+  // The REST spec declares neither status; Iceberg's own server (Jetty under its servlet)
+  // answers these two the same way, so they stay, with the ErrorModel body.
+  http.set_error_handler([self](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;
     std::string message = res.status == 413 ? "request body larger than " +
                                                   std::to_string(self->options.max_body_bytes) + " bytes"
                                             : "HTTP error " + std::to_string(res.status);
     std::string type = res.status == 413 ? "RequestTooLargeException" : "BadRequestException";
-    res.set_content(ErrorModelJson(res.status, type, message).dump(), "application/json");
+    std::string body = ErrorModelJson(res.status, type, message).dump();
+    if (IsOAuthPath(req)) ToOAuthError(&res.status, &body);
+    res.set_content(body, "application/json");
   });
   http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
     res.status = 500;
@@ -295,7 +318,14 @@ std::optional<RestReply> RestServer::Impl::Admit(const httplib::Request& req, Ro
   }
   auto parsed = ParseRoute(raw_path, info.prefix);
   if (!parsed) {
-    if (parsed.error().kind == ErrorKind::kNotFound) return ErrorReply(404, "NoSuchRouteException", parsed.error().message);
+    if (parsed.error().kind == ErrorKind::kNotFound) {
+      // Under /v1 (the REST spec's paths), as Iceberg's own server answers a request no route
+      // takes: 400, which every route of the spec declares. Elsewhere: 404.
+      if (raw_path.rfind("/v1/", 0) == 0) {
+        return ErrorReply(400, "BadRequestException", "no route for request " + req.method + ": " + parsed.error().message);
+      }
+      return ErrorReply(404, "NoSuchRouteException", parsed.error().message);
+    }
     return ErrorReply(400, "BadRequestException", parsed.error().message);
   }
   *route = std::move(*parsed);
@@ -381,7 +411,7 @@ RestReply RestServer::Impl::Process(const httplib::Request& req, Route* route, c
     return ServeMetrics(request.principal);
   }
   if (request.route.kind == RouteKind::kOAuthTokens) {
-    if (req.method != "POST") return ErrorReply(405, "MethodNotAllowedException", "use POST for /v1/oauth/tokens");
+    if (req.method != "POST") return ErrorReply(400, "BadRequestException", "no route for request: use POST for /v1/oauth/tokens");
     return IssueToken(req);
   }
   request.method = req.method;
@@ -389,7 +419,7 @@ RestReply RestServer::Impl::Process(const httplib::Request& req, Route* route, c
   request.body = req.body;
 
   if (request.route.kind == RouteKind::kConfig) {
-    if (req.method != "GET") return ErrorReply(405, "MethodNotAllowedException", "use GET for /v1/config");
+    if (req.method != "GET") return ErrorReply(400, "BadRequestException", "no route for request: use GET for /v1/config");
     return HandleConfig(request, info);
   }
   const bool mutating = req.method == "POST" || req.method == "DELETE";
