@@ -9,6 +9,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <csignal>
 #include <unistd.h>
 
 #include <chrono>
@@ -547,7 +548,7 @@ TEST_F(RestTenancyTest, NamespaceDepthNameLengthAndCountAre400NamingTheLimit) {
   EXPECT_EQ(PostAs(kAlice, "/v1/namespaces", json{{"namespace", seventeen}}.dump())->status, 200);
 
   const std::string long_name(256, 'n');
-  r = PostAs(kAlice, "/v1/namespaces", json{{"namespace", {"a", long_name}}}.dump());
+  r = PostAs(kAlice, "/v1/namespaces", json{{"namespace", json::array({"a", long_name})}}.dump());
   EXPECT_EQ(r->status, 400) << r->body;
   EXPECT_NE(Message(r).find("the limit is 255 bytes"), std::string::npos) << r->body;
   // A table name over 255 bytes was a 500 "File name too long" from the file system.

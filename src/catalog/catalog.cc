@@ -16,6 +16,7 @@
 // written into metadata mean the same thing from any working directory.
 #include "catalog/catalog.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <system_error>
 
@@ -132,6 +133,23 @@ Result<size_t> Catalog::CountNamespaces(size_t stop_after) {
     }
   }
   return count;
+}
+
+Result<std::vector<Namespace>> Catalog::ListNamespacesBelow(const Namespace& parent) {
+  std::vector<Namespace> out;
+  std::vector<Namespace> pending{parent};
+  while (!pending.empty()) {
+    Namespace next = std::move(pending.back());
+    pending.pop_back();
+    FLOE_ASSIGN_OR_RETURN(auto children, ListNamespaces(next));
+    for (auto& child : children) {
+      if (child.size() <= next.size()) continue;
+      out.push_back(child);
+      pending.push_back(std::move(child));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 Result<SharedTable> Catalog::CommitSharedTable(const TableCommit& commit) {

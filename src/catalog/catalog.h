@@ -129,6 +129,10 @@ class Catalog {
   // tell a limit is reached without a cost that grows with the catalog. The default walks
   // ListNamespaces (implied parents count); a SQL catalog counts its rows in one query.
   virtual Result<size_t> CountNamespaces(size_t stop_after);
+  // Every namespace below `parent` at any depth ({}: the whole catalog), implied parents
+  // included, sorted (so each comes before those below it). The default walks ListNamespaces,
+  // a call per namespace; a SQL catalog reads its rows once.
+  virtual Result<std::vector<Namespace>> ListNamespacesBelow(const Namespace& parent);
 };
 
 struct CatalogOptions {
