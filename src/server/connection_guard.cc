@@ -100,6 +100,7 @@ class DeadlineStream final : public httplib::Stream {
 struct CurrentRequest {
   DeadlineStream* stream = nullptr;
   int body_timeout_s = 0;
+  bool close_after = false;  // CloseAfterResponse() was called for the request being served
 };
 thread_local CurrentRequest current_request;
 
@@ -215,6 +216,8 @@ void GuardedHttpServer::HeadersDone() {
   }
 }
 
+void GuardedHttpServer::CloseAfterResponse() { current_request.close_after = true; }
+
 bool GuardedHttpServer::DiscardBody(size_t length) {
   if (!current_request.stream) return false;
   std::array<char, 8192> scratch;
@@ -279,8 +282,9 @@ bool GuardedHttpServer::process_and_close_socket(socket_t sock) {
       if (!stream.WaitForRequest(wait_ms, running)) break;
       stream.SetDeadline(SteadyClock::now() + std::chrono::seconds(limits_.header_timeout_s));
       bool connection_closed = false;
+      current_request.close_after = false;
       ret = process_request(stream, left == 1, connection_closed, nullptr);
-      if (!ret || connection_closed) break;
+      if (!ret || connection_closed || current_request.close_after) break;
     }
     current_request = CurrentRequest{};
   }

@@ -246,7 +246,11 @@ Result<std::unique_ptr<RestServer>> RestServer::Create(RestServerOptions options
     if (numeric) length = std::stoull(length_text);
     bool drained = !chunked && (length_text.empty() || (numeric && length <= self->options.max_body_bytes &&
                                                         GuardedHttpServer::DiscardBody(length)));
-    if (!drained) res.set_header("Connection", "close");
+    if (!drained) {
+      // Its unread body must never be taken for the next request.
+      res.set_header("Connection", "close");
+      GuardedHttpServer::CloseAfterResponse();
+    }
     res.set_content(refused->body, "application/json");
     return httplib::Server::HandlerResponse::Handled;
   });
