@@ -248,8 +248,9 @@ TEST_F(RestServerTest, PathTricksAndControlCharactersAreRefused) {
     EXPECT_EQ(t->status, 400) << t->body;
   }
   // Under /v1 a request no route takes is a 400, as Iceberg's own server answers it (the spec
-  // declares 400 on every route); outside the spec's paths, 404.
-  EXPECT_EQ(http_->Get("/v1/nothing/here/at/all")->status, 400);
+  // declares 400 on every route); a catalog prefix not served here and paths outside the
+  // spec's, 404.
+  EXPECT_EQ(http_->Get("/v1/nothing/here/at/all")->status, 404);
   EXPECT_EQ(http_->Get("/v2/config")->status, 404);
   EXPECT_EQ(http_->Get("/v1//namespaces")->status, 400);
   EXPECT_EQ(Files(), files);

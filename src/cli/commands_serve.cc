@@ -130,12 +130,19 @@ int RunServe(CliContext& ctx, const ServeOptions& o) {
   std::thread waiter([&, raw, signals] {
     int sig = 0;
     sigwait(&signals, &sig);
-    if (sig == SIGINT || sig == SIGTERM) raw->Stop();
+    if (sig != SIGINT && sig != SIGTERM) return;
+    // Stop is asked again every 100 ms: one that comes before the server started listening
+    // would otherwise be lost.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(stop_timeout_s);
     std::unique_lock lock(stop_mu);
-    if (!stop_cv.wait_for(lock, std::chrono::seconds(stop_timeout_s), [&] { return run_returned; })) {
-      std::cerr << "floe serve: requests still running " << stop_timeout_s
-                << " s after the stop signal (--stop-timeout); exiting without them" << std::endl;
-      std::_Exit(kExitOk);
+    while (!run_returned) {
+      if (std::chrono::steady_clock::now() >= deadline) {
+        std::cerr << "floe serve: requests still running " << stop_timeout_s
+                  << " s after the stop signal (--stop-timeout); exiting without them" << std::endl;
+        std::_Exit(kExitOk);
+      }
+      raw->Stop();
+      stop_cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return run_returned; });
     }
   });
   auto ran = raw->Run();

@@ -118,17 +118,19 @@ void SendBusy(socket_t sock, int limit) {
 // A lingering close. A response may go out before the whole request was read (a refusal of a
 // body too large, answered when its headers arrive); closing with those bytes unread would
 // send a reset that can destroy the response before the client reads it. So when bytes are
-// waiting, our side is shut for writing first (the client sees the response end), and what
-// still arrives is dropped until the client closes, goes quiet for 200 ms, or 2 s pass.
-void DrainBeforeClose(socket_t sock) {
+// waiting, or may still come (`body_left_unread`), our side is shut for writing first (the
+// client sees the response end), and what
+// still arrives is dropped until the client closes, goes quiet for 1 s, or 10 s pass (a
+// thread per such connection at most that long; the per-client cap bounds how many).
+void DrainBeforeClose(socket_t sock, bool body_left_unread) {
   pollfd pfd{sock, POLLIN, 0};
-  if (poll(&pfd, 1, 0) <= 0) return;  // nothing unread: close at once
+  if (!body_left_unread && poll(&pfd, 1, 0) <= 0) return;  // nothing unread: close at once
   shutdown(sock, SHUT_WR);
-  const auto deadline = SteadyClock::now() + std::chrono::seconds(2);
+  const auto deadline = SteadyClock::now() + std::chrono::seconds(10);
   std::array<char, 16384> scratch;
   while (SteadyClock::now() < deadline) {
     pfd.revents = 0;
-    if (poll(&pfd, 1, 200) <= 0) return;
+    if (poll(&pfd, 1, 1000) <= 0) return;
     if (recv(sock, scratch.data(), scratch.size(), 0) <= 0) return;
   }
 }
@@ -272,6 +274,7 @@ bool GuardedHttpServer::process_and_close_socket(socket_t sock) {
     return false;
   }
   bool ret = false;
+  bool body_left_unread = false;
   {
     DeadlineStream stream(sock, static_cast<int>(write_timeout_sec_));
     auto running = [this] { return svr_sock_ != INVALID_SOCKET; };
@@ -286,9 +289,10 @@ bool GuardedHttpServer::process_and_close_socket(socket_t sock) {
       ret = process_request(stream, left == 1, connection_closed, nullptr);
       if (!ret || connection_closed || current_request.close_after) break;
     }
+    body_left_unread = current_request.close_after;
     current_request = CurrentRequest{};
   }
-  DrainBeforeClose(sock);
+  DrainBeforeClose(sock, body_left_unread);
   Release(sock, address);
   return ret;
 }

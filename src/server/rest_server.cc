@@ -324,8 +324,9 @@ std::optional<RestReply> RestServer::Impl::Admit(const httplib::Request& req, Ro
   if (!parsed) {
     if (parsed.error().kind == ErrorKind::kNotFound) {
       // Under /v1 (the REST spec's paths), as Iceberg's own server answers a request no route
-      // takes: 400, which every route of the spec declares. Elsewhere: 404.
-      if (raw_path.rfind("/v1/", 0) == 0) {
+      // takes: 400, which every route of the spec declares. Elsewhere, and for a catalog prefix this server does not serve: 404.
+      const bool unknown_prefix = parsed.error().message.rfind("no such catalog prefix", 0) == 0;
+      if (raw_path.rfind("/v1/", 0) == 0 && !unknown_prefix) {
         return ErrorReply(400, "BadRequestException", "no route for request " + req.method + ": " + parsed.error().message);
       }
       return ErrorReply(404, "NoSuchRouteException", parsed.error().message);
