@@ -445,6 +445,25 @@ std::optional<RestReply> AuthorizeRoute(const RestRequest& request) {
   return std::nullopt;
 }
 
+std::string AllowedMethods(RouteKind kind) {
+  switch (kind) {
+    case RouteKind::kNamespaces:
+    case RouteKind::kTables: return "GET, HEAD, POST";
+    case RouteKind::kNamespace: return "GET, HEAD, DELETE";
+    case RouteKind::kTable: return "GET, HEAD, POST, DELETE";
+    case RouteKind::kConfig:
+    case RouteKind::kUi:
+    case RouteKind::kMetrics: return "GET, HEAD";
+    case RouteKind::kNamespaceProperties:
+    case RouteKind::kRegister:
+    case RouteKind::kTableMetrics:
+    case RouteKind::kRename:
+    case RouteKind::kTransactionsCommit:
+    case RouteKind::kOAuthTokens: return "POST";
+  }
+  return "";
+}
+
 RestReply HandleCatalogRequest(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy) {
   const std::string& m = request.method;
   const bool get = m == "GET" || m == "HEAD";
@@ -486,9 +505,10 @@ RestReply HandleCatalogRequest(Catalog& catalog, const RestRequest& request, con
     case RouteKind::kUi:
     case RouteKind::kMetrics: break;  // the server answers these itself
   }
-  // 400, as Iceberg's own server (RESTCatalogAdapter) answers a method no route takes: every
-  // route of the REST spec declares 400, none declares 405.
-  return ErrorReply(400, "BadRequestException", "no route for request: method " + m + " is not served on this route");
+  // A method the spec does not declare on this path: 405 with the methods that are (RFC 9110).
+  RestReply reply = ErrorReply(405, "MethodNotAllowedException", "method " + m + " is not allowed on this route");
+  reply.headers.emplace_back("Allow", AllowedMethods(request.route.kind));
+  return reply;
 }
 
 }  // namespace floe

@@ -95,7 +95,8 @@ bool IsOAuthPath(const httplib::Request& req) { return req.path == "/v1/oauth/to
 
 // The token endpoint answers errors in OAuth2's form (RFC 6749 section 5.2, the spec's
 // OAuthError), never the catalog's ErrorModel: 401 invalid_client, any other refusal 400
-// invalid_request (the statuses the spec declares there); a 5xx keeps its status.
+// invalid_request (the statuses the spec declares there); a 5xx keeps its status, and so does
+// a 405 (a method the spec does not declare there, answered with its Allow header).
 void ToOAuthError(int* status, std::string* body) {
   json parsed = json::parse(*body, nullptr, false);
   if (parsed.is_object() && parsed.contains("error") && parsed["error"].is_string()) return;  // OAuth form already
@@ -103,7 +104,7 @@ void ToOAuthError(int* status, std::string* body) {
   if (parsed.is_object() && parsed.contains("error") && parsed["error"].is_object()) {
     description = parsed["error"].value("message", description);
   }
-  if (*status >= 400 && *status < 500 && *status != 401) *status = 400;
+  if (*status >= 400 && *status < 500 && *status != 401 && *status != 405) *status = 400;
   *body = json{{"error", *status == 401 ? "invalid_client" : "invalid_request"}, {"error_description", description}}.dump();
 }
 
@@ -324,9 +325,9 @@ std::optional<RestReply> RestServer::Impl::Admit(const httplib::Request& req, Ro
   if (!parsed) {
     if (parsed.error().kind == ErrorKind::kNotFound) {
       // Under /v1 (the REST spec's paths), as Iceberg's own server answers a request no route
-      // takes: 400, which every route of the spec declares. Elsewhere, and for a catalog prefix this server does not serve: 404.
-      const bool unknown_prefix = parsed.error().message.rfind("no such catalog prefix", 0) == 0;
-      if (raw_path.rfind("/v1/", 0) == 0 && !unknown_prefix) {
+      // takes (a path floe does not serve, a catalog prefix not this server's): 400, which
+      // every route of the spec declares. Elsewhere: 404.
+      if (raw_path.rfind("/v1/", 0) == 0) {
         return ErrorReply(400, "BadRequestException", "no route for request " + req.method + ": " + parsed.error().message);
       }
       return ErrorReply(404, "NoSuchRouteException", parsed.error().message);
@@ -416,7 +417,11 @@ RestReply RestServer::Impl::Process(const httplib::Request& req, Route* route, c
     return ServeMetrics(request.principal);
   }
   if (request.route.kind == RouteKind::kOAuthTokens) {
-    if (req.method != "POST") return ErrorReply(400, "BadRequestException", "no route for request: use POST for /v1/oauth/tokens");
+    if (req.method != "POST") {
+      RestReply reply = ErrorReply(405, "MethodNotAllowedException", "use POST for /v1/oauth/tokens");
+      reply.headers.emplace_back("Allow", AllowedMethods(RouteKind::kOAuthTokens));
+      return reply;
+    }
     return IssueToken(req);
   }
   request.method = req.method;
@@ -424,7 +429,11 @@ RestReply RestServer::Impl::Process(const httplib::Request& req, Route* route, c
   request.body = req.body;
 
   if (request.route.kind == RouteKind::kConfig) {
-    if (req.method != "GET") return ErrorReply(400, "BadRequestException", "no route for request: use GET for /v1/config");
+    if (req.method != "GET" && req.method != "HEAD") {
+      RestReply reply = ErrorReply(405, "MethodNotAllowedException", "use GET for /v1/config");
+      reply.headers.emplace_back("Allow", AllowedMethods(RouteKind::kConfig));
+      return reply;
+    }
     return HandleConfig(request, info);
   }
   const bool mutating = req.method == "POST" || req.method == "DELETE";
