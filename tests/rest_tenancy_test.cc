@@ -628,6 +628,22 @@ TEST_F(RestTenancyTest, ATokenWithANulAndMoreBytesIsNotTheToken) {
   EXPECT_EQ(GetAs(kAlice, "/v1/namespaces/a")->status, 200);
 }
 
+// Issue 40, item 7: a method no route takes (TRACE, OPTIONS) is a 405 naming those it takes.
+TEST_F(RestTenancyTest, MethodsNoRouteTakesAre405WithAllow) {
+  MakeTenants();
+  for (const std::string method : {"TRACE", "OPTIONS"}) {
+    int fd = Connect(port_);
+    ASSERT_GE(fd, 0);
+    std::string request = method + " /v1/namespaces/a HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + kAlice +
+                          "\r\nConnection: close\r\n\r\n";
+    send(fd, request.data(), request.size(), MSG_NOSIGNAL);
+    std::string reply = ReadReply(fd, 5000);
+    close(fd);
+    EXPECT_EQ(reply.substr(0, 12), "HTTP/1.1 405") << method << ": " << reply;
+    EXPECT_NE(reply.find("Allow: GET, HEAD, DELETE"), std::string::npos) << method << ": " << reply;
+  }
+}
+
 // Issue 40, item 5: a Content-Length no body can satisfy is refused when the headers arrive,
 // not after the 60 s body deadline.
 TEST_F(RestTenancyTest, ImpossibleContentLengthIsRefusedAtOnce) {

@@ -335,6 +335,13 @@ std::optional<RestReply> RestServer::Impl::Admit(const httplib::Request& req, Ro
     return ErrorReply(400, "BadRequestException", parsed.error().message);
   }
   *route = std::move(*parsed);
+  // TRACE, OPTIONS, CONNECT reach no handler: a 405 naming the route's methods, as for the others.
+  if (req.method != "GET" && req.method != "HEAD" && req.method != "POST" && req.method != "DELETE" &&
+      req.method != "PUT" && req.method != "PATCH") {
+    RestReply reply = ErrorReply(405, "MethodNotAllowedException", "method " + req.method + " is not allowed here");
+    reply.headers.emplace_back("Allow", AllowedMethods(route->kind));
+    return reply;
+  }
   if (route->kind == RouteKind::kOAuthTokens) return std::nullopt;  // the token endpoint needs none
   if (auth->enabled()) {
     std::string why;
