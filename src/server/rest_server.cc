@@ -322,6 +322,14 @@ std::optional<RestReply> RestServer::Impl::Admit(const httplib::Request& req, Ro
     }
   }
   auto parsed = ParseRoute(raw_path, info.prefix);
+  // TRACE, OPTIONS, CONNECT: no route takes them, whatever the path. A 405 naming the methods
+  // the route takes (those of any route when the path names none), as for the other methods.
+  if (req.method != "GET" && req.method != "HEAD" && req.method != "POST" && req.method != "DELETE" &&
+      req.method != "PUT" && req.method != "PATCH") {
+    RestReply reply = ErrorReply(405, "MethodNotAllowedException", "method " + req.method + " is not allowed here");
+    reply.headers.emplace_back("Allow", parsed ? AllowedMethods(parsed->kind) : "GET, HEAD, POST, DELETE");
+    return reply;
+  }
   if (!parsed) {
     if (parsed.error().kind == ErrorKind::kNotFound) {
       // Under /v1 (the REST spec's paths), as Iceberg's own server answers a request no route
@@ -335,13 +343,6 @@ std::optional<RestReply> RestServer::Impl::Admit(const httplib::Request& req, Ro
     return ErrorReply(400, "BadRequestException", parsed.error().message);
   }
   *route = std::move(*parsed);
-  // TRACE, OPTIONS, CONNECT reach no handler: a 405 naming the route's methods, as for the others.
-  if (req.method != "GET" && req.method != "HEAD" && req.method != "POST" && req.method != "DELETE" &&
-      req.method != "PUT" && req.method != "PATCH") {
-    RestReply reply = ErrorReply(405, "MethodNotAllowedException", "method " + req.method + " is not allowed here");
-    reply.headers.emplace_back("Allow", AllowedMethods(route->kind));
-    return reply;
-  }
   if (route->kind == RouteKind::kOAuthTokens) return std::nullopt;  // the token endpoint needs none
   if (auth->enabled()) {
     std::string why;
