@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -185,6 +186,53 @@ TEST_P(KeyRaceTest, DisjointInterleavedKeysAllLand) {
   for (int w = 0; w < kWriters; ++w) EXPECT_EQ(codes[w], 0) << "writer " << w << ": " << errors[w];
   auto table = race.Table();
   EXPECT_EQ(table.size(), static_cast<size_t>(kWriters * 6));
+  for (const auto& [customer, amounts] : table) {
+    ASSERT_EQ(amounts.size(), 1u) << "customer " << customer;
+    EXPECT_EQ(amounts[0], 100 + customer % kWriters) << "customer " << customer;
+  }
+}
+
+// Six writers of disjoint keys of one copy-on-write file, with commit.retry.num-retries=1.
+// Every commit that lands rewrites the file the others rewrite, so the others are redone on
+// the new state, round after round: the last writer is redone up to five times, more than
+// the retry count allows. Each redo followed a commit that landed, so the redos are bounded by
+// commit.retry.total-timeout-ms (here 60 s), never by the count: every writer lands.
+TEST(KeyRaceRedoTest, RedosOfDisjointWritersAreBoundedByTimeNotRetryCount) {
+  KeyRace race("copy-on-write", "serializable");
+  const TableIdentifier id = race.env().id;
+  auto set = race.catalog().CommitTable(TableCommit{
+      id, {}, {SetProperties{{{"commit.retry.num-retries", "1"}, {"commit.retry.total-timeout-ms", "60000"}}}}});
+  ASSERT_TRUE(set.has_value()) << set.error().message;
+  constexpr int kWriters = 6;
+  std::vector<int64_t> seed;
+  for (int64_t k = 0; k < kWriters * 2; ++k) seed.push_back(k);
+  ASSERT_TRUE(AppendBatch(race.catalog(), id, Rows(seed, 0)).has_value());
+  std::vector<std::function<Status(Catalog&, const RowWriteOptions&)>> bodies;
+  for (int w = 0; w < kWriters; ++w) {
+    bodies.push_back([&race, w](Catalog& c, const RowWriteOptions& options) -> Status {
+      std::vector<int64_t> keys;
+      for (int64_t k = w; k < kWriters * 2; k += kWriters) keys.push_back(k);  // keys w and w + 6
+      auto r = Upsert(c, race.env().id, Rows(keys, 100 + w), {}, options);
+      if (r) std::ofstream(race.env().dir + "/rebases-" + std::to_string(w)) << r->rebases;
+      return Landed(r);
+    });
+  }
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<std::string> errors;
+  auto codes = race.Race(bodies, &errors);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  int most_rebases = 0;
+  for (int w = 0; w < kWriters; ++w) {
+    EXPECT_EQ(codes[w], 0) << "writer " << w << ": " << errors[w];
+    std::ifstream in(race.env().dir + "/rebases-" + std::to_string(w));
+    int rebases = 0;
+    if (in >> rebases) most_rebases = std::max(most_rebases, rebases);
+  }
+  // The race all writers join at once makes the last of them redo more than once.
+  EXPECT_GT(most_rebases, 1) << "no writer was redone more than commit.retry.num-retries (1) times";
+  EXPECT_LT(seconds, 60) << "the race took longer than its time budget";
+  auto table = race.Table();
+  ASSERT_EQ(table.size(), static_cast<size_t>(kWriters * 2));
   for (const auto& [customer, amounts] : table) {
     ASSERT_EQ(amounts.size(), 1u) << "customer " << customer;
     EXPECT_EQ(amounts[0], 100 + customer % kWriters) << "customer " << customer;

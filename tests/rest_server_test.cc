@@ -91,8 +91,9 @@ TEST_F(RestServerTest, ConfigAdvertisesIdempotencyEndpointsAndWarehouse) {
   CreateNamespace("db");
   EXPECT_EQ(http_->Get("/v1/default/namespaces/db")->status, 200);
   EXPECT_EQ(http_->Get("/v1/namespaces/db")->status, 200);
+  // (400, as Iceberg's own server answers a request no route takes: the spec declares it.)
   auto other = http_->Get("/v1/other/namespaces/db");
-  EXPECT_EQ(other->status, 404);
+  EXPECT_EQ(other->status, 400);
 }
 
 TEST_F(RestServerTest, IcebergJsCreatesLoadsCommitsAndGets409OnStaleRef) {
@@ -255,9 +256,11 @@ TEST_F(RestServerTest, PathTricksAndControlCharactersAreRefused) {
     auto t = Post("/v1/namespaces/db/tables", json{{"name", name}, {"schema", json::parse(kSchema)}}.dump());
     EXPECT_EQ(t->status, 400) << t->body;
   }
-  EXPECT_EQ(http_->Get("/v1/nothing/here/at/all")->status, 404);
+  // Under /v1 a request no route takes is a 400, as Iceberg's own server answers it (the spec
+  // declares 400 on every route); outside the spec's paths, 404.
+  EXPECT_EQ(http_->Get("/v1/nothing/here/at/all")->status, 400);
   EXPECT_EQ(http_->Get("/v2/config")->status, 404);
-  EXPECT_EQ(http_->Get("/v1//namespaces")->status, 404);
+  EXPECT_EQ(http_->Get("/v1//namespaces")->status, 400);
   EXPECT_EQ(Files(), files);
   EXPECT_EQ(Body(http_->Get("/v1/namespaces"))["namespaces"].size(), 1u);
 }
@@ -355,6 +358,36 @@ TEST_F(RestServerTest, StatusCodesOfTheSpec) {
   EXPECT_EQ(Body(http_->Get("/v1/namespaces/db/tables/t2"))["metadata"]["properties"]["tx"], "1");
 }
 
+// Issue 40, item 7: answers the OpenAPI spec declares. A path floe does not serve (remote
+// signing) or a catalog prefix not this server's is a 400 with the ErrorModel, as Iceberg's own
+// server answers (the spec declares no 404 on /sign, nor on create-namespace). A method the
+// spec does not declare on a path is a 405 naming the methods that are (Allow).
+TEST_F(RestServerTest, UnservedRoutesAre400AndUndeclaredMethods405) {
+  CreateNamespace("db");
+  CreateTable("db", "t");
+  std::vector<httplib::Result> replies;
+  replies.push_back(Post("/v1/namespaces/db/tables/t/sign", R"({"region":"x","uri":"s3://b/k","method":"GET","headers":{}})"));
+  replies.push_back(Post("/v1/elsewhere/namespaces", R"({"namespace":["x"]})"));
+  replies.push_back(Post("/v1/elsewhere/namespaces/db/tables/t/sign", "{}"));
+  for (auto& r : replies) {
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 400) << r->body;
+    EXPECT_EQ(ErrorType(r), "BadRequestException") << r->body;
+  }
+  const std::vector<std::pair<httplib::Result, std::string>> wrong_method = [&] {
+    std::vector<std::pair<httplib::Result, std::string>> out;
+    out.emplace_back(http_->Put("/v1/namespaces/db", "{}", "application/json"), "GET, HEAD, DELETE");
+    out.emplace_back(http_->Delete("/v1/config"), "GET, HEAD");
+    out.emplace_back(http_->Get("/v1/namespaces/db/register"), "POST");
+    return out;
+  }();
+  for (const auto& [r, allow] : wrong_method) {
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 405) << r->body;
+    EXPECT_EQ(r->get_header_value("Allow"), allow);
+  }
+}
+
 TEST_F(RestServerTest, StopsCleanlyOnSigterm) { EXPECT_EQ(server_->Stop(), 0); }
 
 TEST_F(RestServerTest, RefusesNonLoopbackListenWithoutTokens) {
@@ -449,6 +482,25 @@ TEST_F(RestAuthTest, OAuthClientCredentialsIssueWorkingTokens) {
   EXPECT_EQ(Body(wrong)["error"], "invalid_client");
   auto grant = http_->Post("/v1/oauth/tokens", "grant_type=password", "application/x-www-form-urlencoded");
   EXPECT_EQ(grant->status, 400);
+  EXPECT_EQ(Body(grant)["error"], "unsupported_grant_type");
+  // Issue 40, item 7: every error of the token endpoint is in OAuth2's form (the spec's
+  // OAuthError), with a status it declares there (400, 401), never the catalog's ErrorModel.
+  auto get = http_->Get("/v1/oauth/tokens");
+  ASSERT_TRUE(get);
+  EXPECT_EQ(get->status, 405);
+  EXPECT_EQ(get->get_header_value("Allow"), "POST");
+  EXPECT_EQ(Body(get)["error"], "invalid_request") << get->body;
+  std::vector<httplib::Result> refusals;
+  refusals.push_back(http_->Post("/v1/oauth/tokens", std::string(11 * 1024 * 1024, 'x'), "application/x-www-form-urlencoded"));
+  refusals.push_back(http_->Post("/v1/oauth/tokens?x=%FF", "grant_type=client_credentials", "application/x-www-form-urlencoded"));
+  for (auto& r : refusals) {
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 400) << r->body;
+    json j = Body(r);
+    ASSERT_TRUE(j.is_object() && j.contains("error") && j["error"].is_string()) << r->body;
+    EXPECT_EQ(j["error"], "invalid_request") << r->body;
+    EXPECT_TRUE(j.contains("error_description")) << r->body;
+  }
 }
 
 TEST_F(RestAuthTest, FloeClientAuthenticatesWithACredential) {

@@ -16,6 +16,7 @@
 // written into metadata mean the same thing from any working directory.
 #include "catalog/catalog.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <system_error>
 
@@ -116,6 +117,39 @@ SharedTable Share(LoadedTable&& table) {
 Result<SharedTable> Catalog::LoadSharedTable(const TableIdentifier& id) {
   FLOE_ASSIGN_OR_RETURN(LoadedTable table, LoadTable(id));
   return Share(std::move(table));
+}
+
+Result<size_t> Catalog::CountNamespaces(size_t stop_after) {
+  size_t count = 0;
+  std::vector<Namespace> pending{Namespace{}};
+  while (!pending.empty() && count <= stop_after) {
+    Namespace parent = std::move(pending.back());
+    pending.pop_back();
+    FLOE_ASSIGN_OR_RETURN(auto children, ListNamespaces(parent));
+    for (auto& child : children) {
+      if (child.size() <= parent.size()) continue;  // a catalog that lists a namespace as its own child
+      ++count;
+      pending.push_back(std::move(child));
+    }
+  }
+  return count;
+}
+
+Result<std::vector<Namespace>> Catalog::ListNamespacesBelow(const Namespace& parent) {
+  std::vector<Namespace> out;
+  std::vector<Namespace> pending{parent};
+  while (!pending.empty()) {
+    Namespace next = std::move(pending.back());
+    pending.pop_back();
+    FLOE_ASSIGN_OR_RETURN(auto children, ListNamespaces(next));
+    for (auto& child : children) {
+      if (child.size() <= next.size()) continue;
+      out.push_back(child);
+      pending.push_back(std::move(child));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 Result<SharedTable> Catalog::CommitSharedTable(const TableCommit& commit) {

@@ -40,6 +40,13 @@ struct TableIdentifier {
   friend auto operator<=>(const TableIdentifier&, const TableIdentifier&) = default;
 };
 
+// The longest namespace level or table name, in bytes: each is one path component, and 255 is
+// the longest file name common file systems (ext4, xfs, APFS, NTFS) and S3 tools allow.
+inline constexpr size_t kMaxNameBytes = 255;
+// The most levels a namespace may have. Every level is a folder under the warehouse and a
+// parent the catalog lists, so depth bounds both the paths and the cost of listing.
+inline constexpr size_t kMaxNamespaceDepth = 16;
+
 // Checks a namespace part or table name before it becomes part of a path.
 Status ValidateName(std::string_view name, std::string_view what);
 // Every part of a namespace (at least one; no part may hold '.', which separates levels).
@@ -127,6 +134,15 @@ class Catalog {
   // move the result; catalogs with a metadata cache override them.
   virtual Result<SharedTable> LoadSharedTable(const TableIdentifier& id);
   virtual Result<SharedTable> CommitSharedTable(const TableCommit& commit);
+
+  // How many namespaces the catalog holds, counting no further than `stop_after` + 1: enough to
+  // tell a limit is reached without a cost that grows with the catalog. The default walks
+  // ListNamespaces (implied parents count); a SQL catalog counts its rows in one query.
+  virtual Result<size_t> CountNamespaces(size_t stop_after);
+  // Every namespace below `parent` at any depth ({}: the whole catalog), implied parents
+  // included, sorted (so each comes before those below it). The default walks ListNamespaces,
+  // a call per namespace; a SQL catalog reads its rows once.
+  virtual Result<std::vector<Namespace>> ListNamespacesBelow(const Namespace& parent);
 };
 
 struct CatalogOptions {

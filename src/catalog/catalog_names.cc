@@ -26,9 +26,15 @@ std::string Printable(std::string_view name) {
 
 Status ValidateName(std::string_view name, std::string_view what) {
   auto bad = [&](std::string_view why) {
-    return InvalidArgument("invalid " + std::string(what) + " name '" + Printable(name) + "': " + std::string(why));
+    std::string shown = Printable(name.substr(0, 64)) + (name.size() > 64 ? "..." : "");
+    return InvalidArgument("invalid " + std::string(what) + " name '" + shown + "': " + std::string(why));
   };
   if (name.empty()) return bad("it is empty");
+  // Each name is one folder of a path: longer than a file name may be, it could never be created.
+  if (name.size() > kMaxNameBytes) {
+    return bad("it is " + std::to_string(name.size()) + " bytes long; the limit is " + std::to_string(kMaxNameBytes) +
+               " bytes (the longest file name a file system allows)");
+  }
   if (name == "." || name == "..") return bad("'.' and '..' name folders, not tables or namespaces");
   for (unsigned char c : name) {
     if (c == '/' || c == '\\') return bad("it contains a path separator ('/' or '\\')");
@@ -81,6 +87,11 @@ Result<TableIdentifier> TableIdentifier::Parse(std::string_view text) {
 
 Status ValidateNamespace(const Namespace& ns) {
   if (ns.empty()) return InvalidArgument("invalid namespace: it has no parts");
+  // Every level is a folder and a parent the catalog lists: the depth bounds both.
+  if (ns.size() > kMaxNamespaceDepth) {
+    return InvalidArgument("invalid namespace: it has " + std::to_string(ns.size()) + " levels; the limit is " +
+                           std::to_string(kMaxNamespaceDepth) + " (namespace depth)");
+  }
   for (const auto& part : ns) {
     FLOE_RETURN_IF_ERROR(ValidateName(part, "namespace"));
     // Catalogs store and print a namespace as its parts joined by '.', so a part holding a

@@ -49,6 +49,24 @@ TEST(CatalogNames, ValidateNameNamesTheProblem) {
   EXPECT_FALSE(ValidateName(std::string("a\x7f"), "table"));
 }
 
+// Each name is a folder of a path and each level a parent listed: both are bounded, and the
+// refusal names the limit.
+TEST(CatalogNames, NameLengthAndNamespaceDepthAreBounded) {
+  EXPECT_TRUE(ValidateName(std::string(255, 'n'), "table"));
+  auto long_name = ValidateName(std::string(256, 'n'), "table");
+  ASSERT_FALSE(long_name);
+  EXPECT_EQ(long_name.error().kind, ErrorKind::kInvalidArgument);
+  EXPECT_NE(long_name.error().message.find("256 bytes long; the limit is 255 bytes"), std::string::npos)
+      << long_name.error().message;
+  EXPECT_LT(long_name.error().message.size(), 200u) << "the name is shortened in the message";
+  EXPECT_TRUE(ValidateNamespace(Namespace(16, "x")));
+  auto deep = ValidateNamespace(Namespace(100000, "x"));
+  ASSERT_FALSE(deep);
+  EXPECT_NE(deep.error().message.find("100000 levels; the limit is 16 (namespace depth)"), std::string::npos)
+      << deep.error().message;
+  EXPECT_FALSE(ParseNamespace(std::string(300, 'a')));
+}
+
 TEST(CatalogUri, SchemesPathsAndFloeParameters) {
   auto s = ParseCatalogUri("sqlite:///tmp/x/catalog.db");
   ASSERT_TRUE(s);

@@ -35,6 +35,10 @@ class FaultInjectingCatalog : public Catalog {
   std::string warehouse_location() const override { return inner_->warehouse_location(); }
   Status CreateNamespace(const Namespace& ns, const Properties& p) override { return inner_->CreateNamespace(ns, p); }
   Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) override { return inner_->ListNamespaces(parent); }
+  Result<size_t> CountNamespaces(size_t stop_after) override { return inner_->CountNamespaces(stop_after); }
+  Result<std::vector<Namespace>> ListNamespacesBelow(const Namespace& parent) override {
+    return inner_->ListNamespacesBelow(parent);
+  }
   Result<Properties> LoadNamespaceProperties(const Namespace& ns) override { return inner_->LoadNamespaceProperties(ns); }
   Status UpdateNamespaceProperties(const Namespace& ns, const Properties& u, const std::vector<std::string>& r) override {
     return inner_->UpdateNamespaceProperties(ns, u, r);

@@ -2,7 +2,11 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
 #include <iostream>
+#include <mutex>
 #include <thread>
 
 #include "cli/commands.h"
@@ -18,6 +22,8 @@ struct ServeOptions {
   std::string tokens_file;
   int threads = 16;
   size_t max_body_mib = 10;
+  size_t max_namespaces = 10000;
+  int stop_timeout_s = 10;
   int timeout_s = 30;
   ConnectionLimits connections;
   std::vector<std::string> allowed_locations;
@@ -46,6 +52,7 @@ Result<std::pair<std::string, int>> ParseListen(const std::string& text) {
 int RunServe(CliContext& ctx, const ServeOptions& o) {
   auto listen = ParseListen(o.listen);
   if (!listen) return ctx.Usage(listen.error().message);
+  if (o.stop_timeout_s < 0) return ctx.Usage("--stop-timeout must be 0 or more seconds");
   int64_t maintain_every_ms = 0;
   if (!o.maintain_every.empty()) {
     auto every = ParseDurationMs(o.maintain_every);
@@ -62,6 +69,7 @@ int RunServe(CliContext& ctx, const ServeOptions& o) {
   options.port = listen->second;
   options.threads = o.threads;
   options.max_body_bytes = o.max_body_mib * 1024 * 1024;
+  options.max_namespaces = o.max_namespaces;
   options.write_timeout_s = o.timeout_s;
   options.connections = o.connections;
   options.allowed_locations = o.allowed_locations;
@@ -111,12 +119,38 @@ int RunServe(CliContext& ctx, const ServeOptions& o) {
     maintenance->Start();
   }
   RestServer* raw = server->get();
-  std::thread waiter([raw, signals] {
+  // Stopping waits for the requests being served, but not forever: one stuck in a long
+  // computation or a held database lock would otherwise keep the process alive after SIGTERM.
+  // Past the grace the process ends without them, as a crash would (every commit is one atomic
+  // swap, so an abandoned request either landed or changed nothing).
+  std::mutex stop_mu;
+  std::condition_variable stop_cv;
+  bool run_returned = false;
+  const int stop_timeout_s = o.stop_timeout_s;
+  std::thread waiter([&, raw, signals] {
     int sig = 0;
     sigwait(&signals, &sig);
-    if (sig == SIGINT || sig == SIGTERM) raw->Stop();
+    if (sig != SIGINT && sig != SIGTERM) return;
+    // Stop is asked again every 100 ms: one that comes before the server started listening
+    // would otherwise be lost.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(stop_timeout_s);
+    std::unique_lock lock(stop_mu);
+    while (!run_returned) {
+      if (std::chrono::steady_clock::now() >= deadline) {
+        std::cerr << "floe serve: requests still running " << stop_timeout_s
+                  << " s after the stop signal (--stop-timeout); exiting without them" << std::endl;
+        std::_Exit(kExitOk);
+      }
+      raw->Stop();
+      stop_cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return run_returned; });
+    }
   });
   auto ran = raw->Run();
+  {
+    std::lock_guard lock(stop_mu);
+    run_returned = true;
+  }
+  stop_cv.notify_all();
   // Wake the waiter if the server stopped on its own.
   pthread_kill(waiter.native_handle(), SIGTERM);
   waiter.join();
@@ -160,6 +194,12 @@ void RegisterServeCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
       ->default_val(o.connections.max_connections);
   serve->add_option("--max-body-mib", o.max_body_mib, "largest request body accepted (413 beyond)")
       ->default_val(o.max_body_mib);
+  serve->add_option("--max-namespaces", o.max_namespaces,
+                    "namespaces the catalog may hold; create-namespace beyond is refused (400)")
+      ->default_val(o.max_namespaces);
+  serve->add_option("--stop-timeout", o.stop_timeout_s,
+                    "seconds SIGTERM/SIGINT waits for requests still running before the process exits without them")
+      ->default_val(o.stop_timeout_s);
   serve->add_option("--timeout", o.timeout_s, "seconds writing a response may stall before the connection is closed")
       ->default_val(o.timeout_s);
   serve->add_option("--token-lifetime", o.token_lifetime_s, "seconds an issued OAuth token lives")

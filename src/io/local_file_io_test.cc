@@ -117,6 +117,19 @@ TEST_F(LocalFileIOTest, NoTemporaryFileIsLeftBehindAfterSuccessOrFailure) {
   EXPECT_EQ(FileNamesIn(root_), (std::vector<std::string>{"a", "b"}));
 }
 
+// A name longer than the file system allows is a bad name (InvalidArgument, which a server
+// answers 400), not an I/O failure (500).
+TEST_F(LocalFileIOTest, ANameTooLongForTheFileSystemIsInvalidArgument) {
+  LocalFileIO io;
+  const std::string path = root_ + "/" + std::string(300, 'n') + "/metadata/v1.metadata.json";
+  auto created = io.CreateIfAbsent(path, "{}");
+  ASSERT_FALSE(created);
+  EXPECT_EQ(created.error().kind, ErrorKind::kInvalidArgument) << created.error().message;
+  auto read = io.ReadAll(root_ + "/" + std::string(300, 'n'));
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().kind, ErrorKind::kInvalidArgument) << read.error().message;
+}
+
 TEST_F(LocalFileIOTest, UnreferencedFilesAreWrittenUnderTheirOwnNameWithNoTemporaryFile) {
   LocalFileIO io;
   auto out = io.NewUnreferencedOutputFile(root_ + "/m.avro");

@@ -21,6 +21,10 @@ Error ErrnoError(std::string_view operation, std::string_view path, int error_nu
       return Error{ErrorKind::kNotFound, std::move(message)};
     case EEXIST:
       return Error{ErrorKind::kAlreadyExists, std::move(message)};
+    case ENAMETOOLONG:
+      // The path names more than this file system allows (a component over its NAME_MAX, or the
+      // whole over PATH_MAX): a bad name or location, not a broken disk.
+      return Error{ErrorKind::kInvalidArgument, std::move(message) + " (a name in the path, or the whole path, is longer than the file system allows)"};
     default:
       return Error{ErrorKind::kIOError, std::move(message)};
   }

@@ -77,6 +77,13 @@ bool Principal::CanWrite(const Namespace& ns) const {
   return false;
 }
 
+bool Principal::CanReadEverything() const {
+  for (const auto& g : grants) {
+    if (g.everything) return true;
+  }
+  return false;
+}
+
 bool Principal::CanSee(const Namespace& ns) const {
   for (const auto& g : grants) {
     if (g.everything || IsPrefixOf(g.ns, ns) || IsPrefixOf(ns, g.ns)) return true;

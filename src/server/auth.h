@@ -43,6 +43,8 @@ struct Principal {
   bool CanWrite(const Namespace& ns) const;
   // True when the principal may read `ns` or anything below it (namespace listings).
   bool CanSee(const Namespace& ns) const;
+  // True when a grant covers every namespace (read@* or write@*).
+  bool CanReadEverything() const;
 };
 
 // Parses NAME:SECRET:GRANTS or NAME:sha256:HEX:GRANTS (see the top of this file).

@@ -15,6 +15,7 @@ struct CommitLimits {
   size_t max_snapshots = 100;            // add-snapshot updates in one commit
   int max_schema_depth = 32;             // types nested in one another (struct, list, map)
   size_t max_table_changes = 100;        // tables in one transaction
+  size_t max_namespaces = 10000;         // namespaces in the catalog (create-namespace refuses more)
 };
 
 Status CheckCommitLimits(const TableCommit& commit, const CommitLimits& limits = {});

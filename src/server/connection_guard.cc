@@ -100,6 +100,7 @@ class DeadlineStream final : public httplib::Stream {
 struct CurrentRequest {
   DeadlineStream* stream = nullptr;
   int body_timeout_s = 0;
+  bool close_after = false;  // CloseAfterResponse() was called for the request being served
 };
 thread_local CurrentRequest current_request;
 
@@ -112,6 +113,26 @@ void SendBusy(socket_t sock, int limit) {
                       "Retry-After: 1\r\nContent-Length: " +
                       std::to_string(body.size()) + "\r\n\r\n" + body;
   (void)send(sock, reply.data(), reply.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+// A lingering close. A response may go out before the whole request was read (a refusal of a
+// body too large, answered when its headers arrive); closing with those bytes unread would
+// send a reset that can destroy the response before the client reads it. So when bytes are
+// waiting, or may still come (`body_left_unread`), our side is shut for writing first (the
+// client sees the response end), and what
+// still arrives is dropped until the client closes, goes quiet for 1 s, or 10 s pass (a
+// thread per such connection at most that long; the per-client cap bounds how many).
+void DrainBeforeClose(socket_t sock, bool body_left_unread) {
+  pollfd pfd{sock, POLLIN, 0};
+  if (!body_left_unread && poll(&pfd, 1, 0) <= 0) return;  // nothing unread: close at once
+  shutdown(sock, SHUT_WR);
+  const auto deadline = SteadyClock::now() + std::chrono::seconds(10);
+  std::array<char, 16384> scratch;
+  while (SteadyClock::now() < deadline) {
+    pfd.revents = 0;
+    if (poll(&pfd, 1, 1000) <= 0) return;
+    if (recv(sock, scratch.data(), scratch.size(), 0) <= 0) return;
+  }
 }
 
 }  // namespace
@@ -197,6 +218,8 @@ void GuardedHttpServer::HeadersDone() {
   }
 }
 
+void GuardedHttpServer::CloseAfterResponse() { current_request.close_after = true; }
+
 bool GuardedHttpServer::DiscardBody(size_t length) {
   if (!current_request.stream) return false;
   std::array<char, 8192> scratch;
@@ -251,6 +274,7 @@ bool GuardedHttpServer::process_and_close_socket(socket_t sock) {
     return false;
   }
   bool ret = false;
+  bool body_left_unread = false;
   {
     DeadlineStream stream(sock, static_cast<int>(write_timeout_sec_));
     auto running = [this] { return svr_sock_ != INVALID_SOCKET; };
@@ -261,11 +285,14 @@ bool GuardedHttpServer::process_and_close_socket(socket_t sock) {
       if (!stream.WaitForRequest(wait_ms, running)) break;
       stream.SetDeadline(SteadyClock::now() + std::chrono::seconds(limits_.header_timeout_s));
       bool connection_closed = false;
+      current_request.close_after = false;
       ret = process_request(stream, left == 1, connection_closed, nullptr);
-      if (!ret || connection_closed) break;
+      if (!ret || connection_closed || current_request.close_after) break;
     }
+    body_left_unread = current_request.close_after;
     current_request = CurrentRequest{};
   }
+  DrainBeforeClose(sock, body_left_unread);
   Release(sock, address);
   return ret;
 }

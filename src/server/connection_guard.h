@@ -75,6 +75,9 @@ class GuardedHttpServer : public httplib::Server {
   // Reads and drops the next `length` bytes of the current request (a body left unread by a
   // refusal), so the connection stays usable and closes cleanly; false when they did not come.
   static bool DiscardBody(size_t length);
+  // Ends the connection once the current response is written. A "Connection: close" header on
+  // the response alone does not: httplib keeps a connection by what the request asked.
+  static void CloseAfterResponse();
   // Stops listening and shuts down every open connection.
   void StopAll();
   // Connections being served right now.

@@ -1,6 +1,7 @@
 #include "server/location_confinement.h"
 
-#include <deque>
+#include <algorithm>
+#include <set>
 
 #include "catalog/commit.h"
 
@@ -139,6 +140,19 @@ Status LocationConfinement::CheckCommit(Catalog& catalog, const TableCommit& com
   return Ok();
 }
 
+std::vector<Namespace> LocationConfinement::NamespacesAbove(const std::vector<NormalLocation>& locations) const {
+  std::set<Namespace> out;
+  for (const auto& location : locations) {
+    if (!location.IsWithin(warehouse_)) continue;
+    Namespace ns;
+    for (size_t i = warehouse_.segments.size(); i < location.segments.size() && ns.size() < kMaxNamespaceDepth; ++i) {
+      ns.push_back(location.segments[i]);
+      if (ValidateNamespace(ns)) out.insert(ns);
+    }
+  }
+  return std::vector<Namespace>(out.begin(), out.end());
+}
+
 Status LocationConfinement::CheckRegister(Catalog& catalog, const TableIdentifier& id,
                                           const std::string& metadata_location) const {
   FLOE_ASSIGN_OR_RETURN(auto scopes, NamespaceScopes(catalog, id.ns));
@@ -146,33 +160,7 @@ Status LocationConfinement::CheckRegister(Catalog& catalog, const TableIdentifie
   FLOE_RETURN_IF_ERROR(CheckWithin("metadata-location", metadata_location, scopes, ns_name));
   FLOE_ASSIGN_OR_RETURN(NormalLocation document, Normalize("metadata-location", metadata_location));
 
-  // No other table's document, current or earlier: registering it would hand over its files.
-  std::deque<Namespace> pending{Namespace{}};
-  while (!pending.empty()) {
-    Namespace parent = std::move(pending.front());
-    pending.pop_front();
-    FLOE_ASSIGN_OR_RETURN(auto children, catalog.ListNamespaces(parent));
-    for (auto& child : children) {
-      FLOE_ASSIGN_OR_RETURN(auto tables, catalog.ListTables(child));
-      for (const auto& other : tables) {
-        if (other == id) continue;  // the target itself: the catalog answers "already exists"
-        auto table = catalog.LoadSharedTable(other);
-        if (!table) continue;  // dropped meanwhile, or unreadable: it cannot be handed over
-        std::vector<std::string> documents{table->metadata_location};
-        for (const auto& entry : table->metadata->metadata_log) documents.push_back(entry.metadata_file);
-        for (const auto& d : documents) {
-          auto normal = NormalizeLocation(d);
-          if (normal && *normal == document) {
-            return InvalidArgument("metadata-location " + Quoted(metadata_location) +
-                                   " is a metadata document of table " + other.ToString() +
-                                   "; register a copy made for the new table instead");
-          }
-        }
-      }
-      if (child.size() > parent.size()) pending.push_back(std::move(child));
-    }
-  }
-
+  // The document first: a missing or unreadable one is refused before any table is looked at.
   auto metadata = ReadMetadataFile(*catalog.io(), metadata_location);
   if (!metadata) {
     // The parser's message may quote the file's bytes: say only what kind of problem it is.
@@ -182,7 +170,39 @@ Status LocationConfinement::CheckRegister(Catalog& catalog, const TableIdentifie
     return InvalidArgument("metadata-location " + Quoted(metadata_location) +
                            " is not a readable Iceberg table metadata document");
   }
-  return CheckWithin("the registered document's location", metadata->location, scopes, ns_name);
+  FLOE_RETURN_IF_ERROR(CheckWithin("the registered document's location", metadata->location, scopes, ns_name));
+  FLOE_ASSIGN_OR_RETURN(NormalLocation table_location, Normalize("the registered document's location", metadata->location));
+
+  // No other table's document, current or earlier: registering it would hand over its files.
+  // The tables that can hold it are those of the target namespace and of the namespaces whose
+  // default location lies above the document or its table: a cost bounded by the namespace
+  // depth and those namespaces' tables, never by the catalog's size. (A table placed under an
+  // --allow-location prefix by another namespace is not found this way: see README.)
+  std::vector<Namespace> owners = NamespacesAbove({document, table_location});
+  if (std::find(owners.begin(), owners.end(), id.ns) == owners.end()) owners.push_back(id.ns);
+  for (const auto& ns : owners) {
+    auto tables = catalog.ListTables(ns);
+    if (!tables) {
+      if (tables.error().kind == ErrorKind::kNotFound) continue;  // no such namespace
+      return std::unexpected(tables.error());
+    }
+    for (const auto& other : *tables) {
+      if (other == id) continue;  // the target itself: the catalog answers "already exists"
+      auto table = catalog.LoadSharedTable(other);
+      if (!table) continue;  // dropped meanwhile, or unreadable: it cannot be handed over
+      std::vector<std::string> documents{table->metadata_location};
+      for (const auto& entry : table->metadata->metadata_log) documents.push_back(entry.metadata_file);
+      for (const auto& d : documents) {
+        auto normal = NormalizeLocation(d);
+        if (normal && *normal == document) {
+          return InvalidArgument("metadata-location " + Quoted(metadata_location) +
+                                 " is a metadata document of table " + other.ToString() +
+                                 "; register a copy made for the new table instead");
+        }
+      }
+    }
+  }
+  return Ok();
 }
 
 }  // namespace floe

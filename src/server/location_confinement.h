@@ -39,8 +39,8 @@ class LocationConfinement {
   // commit does not set one. A table that does not exist yet (a staged create) must set it.
   Status CheckCommit(Catalog& catalog, const TableCommit& commit) const;
   // Register: the document inside the namespace's location, its own `location` too, and not a
-  // document (current or in the metadata log) of any other table in the catalog. Reads the
-  // document; its contents are never quoted in an error.
+  // document (current or in the metadata log) of another table that could own it (see the
+  // .cc). Reads the document first; its contents are never quoted in an error.
   Status CheckRegister(Catalog& catalog, const TableIdentifier& id, const std::string& metadata_location) const;
 
  private:
@@ -50,6 +50,8 @@ class LocationConfinement {
   Status CheckWithin(std::string_view field, std::string_view location, const std::vector<NormalLocation>& scopes,
                      std::string_view scope_name) const;
   Status CheckTablePaths(const Properties& properties, const NormalLocation& table, std::string_view table_text) const;
+  // The namespaces whose default location (<warehouse>/<levels>) lies above one of `locations`.
+  std::vector<Namespace> NamespacesAbove(const std::vector<NormalLocation>& locations) const;
 
   NormalLocation warehouse_;
   std::vector<NormalLocation> allowed_;

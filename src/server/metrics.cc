@@ -96,23 +96,37 @@ void MetricsRegistry::Observe(std::string_view name, const MetricLabels& labels,
   h.sum += value;
 }
 
-std::string MetricsRegistry::TableLabel(const std::string& table) {
+std::string MetricsRegistry::TableLabel(const std::string& table, const std::vector<std::string>& ns) {
   std::lock_guard lock(mu_);
   if (tables_.count(table) > 0) return table;
   if (tables_.size() >= max_tables_) return "other";
   tables_.insert(table);
+  if (!ns.empty()) table_namespaces_[table] = ns;
   return table;
 }
 
-std::string MetricsRegistry::Render() const {
+std::string MetricsRegistry::Render(const TableFilter& can_see) const {
   std::lock_guard lock(mu_);
+  auto shown = [&](const MetricLabels& labels) {
+    if (!can_see) return true;
+    for (const auto& [k, v] : labels) {
+      if (k != "table") continue;
+      if (v == "other") return can_see(nullptr);
+      auto ns = table_namespaces_.find(v);
+      return ns != table_namespaces_.end() && can_see(&ns->second);
+    }
+    return true;
+  };
   std::string out;
   for (const auto& [name, f] : families_) {
     static const char* kTypes[] = {"counter", "gauge", "histogram"};
     out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, Escape(f.help, false), name,
                        kTypes[static_cast<int>(f.kind)]);
-    for (const auto& [labels, v] : f.values) out += fmt::format("{}{} {}\n", name, LabelText(labels), Number(v));
+    for (const auto& [labels, v] : f.values) {
+      if (shown(labels)) out += fmt::format("{}{} {}\n", name, LabelText(labels), Number(v));
+    }
     for (const auto& [labels, h] : f.histograms) {
+      if (!shown(labels)) continue;
       uint64_t cumulative = 0;
       for (size_t i = 0; i < f.bounds.size(); ++i) {
         cumulative += h.counts[i];

@@ -6,6 +6,7 @@
 // registry without bound. Thread-safe; every call takes one mutex for a few map operations.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -33,11 +34,17 @@ class MetricsRegistry {
   void Observe(std::string_view name, const MetricLabels& labels, double value);   // histograms
 
   // `table` itself while fewer than max_tables tables have been seen (or it is one of them),
-  // else "other".
-  std::string TableLabel(const std::string& table);
+  // else "other". `ns` is the table's namespace, kept for Render's filter.
+  std::string TableLabel(const std::string& table, const std::vector<std::string>& ns = {});
 
-  // Every family in name order, samples in label order.
-  std::string Render() const;
+  // Decides whether a caller may see the samples of a table in namespace `ns`; called with
+  // nullptr for table="other", which counts tables of every namespace together.
+  using TableFilter = std::function<bool(const std::vector<std::string>* ns)>;
+
+  // Every family in name order, samples in label order. With a filter, a sample labelled with
+  // a table the filter refuses (or with no namespace known) is left out; samples without a
+  // table label are always shown.
+  std::string Render(const TableFilter& can_see = nullptr) const;
 
  private:
   enum class Kind { kCounter, kGauge, kHistogram };
@@ -59,6 +66,7 @@ class MetricsRegistry {
   mutable std::mutex mu_;
   std::map<std::string, Family, std::less<>> families_;
   std::set<std::string> tables_;
+  std::map<std::string, std::vector<std::string>> table_namespaces_;  // label -> namespace
 };
 
 // Buckets for request and commit latencies, in seconds: 1 ms to 30 s.

@@ -67,6 +67,28 @@ TEST(Metrics, TableLabelsAreCapped) {
   EXPECT_EQ(m.TableLabel("a.t2"), "a.t2") << "a table already tracked keeps its label";
 }
 
+// A caller sees a table's samples only when the filter lets it read the table's namespace;
+// table="other" mixes namespaces and asks the filter with no namespace.
+TEST(Metrics, RenderLeavesOutTheTablesTheFilterRefuses) {
+  MetricsRegistry m(2);
+  m.DeclareCounter("floe_commits_total", "Commits.");
+  m.DeclareCounter("floe_http_requests_total", "Requests.");
+  for (const auto& [table, ns] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"a.t", {"a"}}, {"b.t", {"b"}}, {"a.u", {"a"}}}) {
+    m.Add("floe_commits_total", {{"table", m.TableLabel(table, ns)}});
+  }
+  m.Add("floe_http_requests_total", {{"route", "config"}});
+  auto only_b = [](const std::vector<std::string>* ns) { return ns != nullptr && *ns == std::vector<std::string>{"b"}; };
+  const std::string seen = m.Render(only_b);
+  EXPECT_NE(seen.find(R"(floe_commits_total{table="b.t"} 1)"), std::string::npos) << seen;
+  EXPECT_EQ(seen.find("a.t"), std::string::npos) << seen;
+  EXPECT_EQ(seen.find("other"), std::string::npos) << seen;
+  EXPECT_NE(seen.find(R"(floe_http_requests_total{route="config"} 1)"), std::string::npos) << seen;
+  const std::string all = m.Render();
+  EXPECT_NE(all.find(R"(table="a.t")"), std::string::npos) << all;
+  EXPECT_NE(all.find(R"(table="other")"), std::string::npos) << all;
+}
+
 TEST(Metrics, UndeclaredOrMistypedNamesAreNotExported) {
   MetricsRegistry m;
   m.DeclareGauge("floe_g", "A gauge.");

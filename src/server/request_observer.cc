@@ -24,8 +24,9 @@ void RequestObserver::SetOpenConnections(size_t count) {
   metrics_.Set("floe_open_connections", {}, static_cast<double>(count));
 }
 
-void RequestObserver::RecordCommit(const CommitNote& note, double latency_s, int64_t now_ms) {
-  std::string table = metrics_.TableLabel(note.table);
+void RequestObserver::RecordCommit(const CommitNote& note, const std::vector<std::string>& ns, double latency_s,
+                                   int64_t now_ms) {
+  std::string table = metrics_.TableLabel(note.table, ns);
   metrics_.Add("floe_commits_total", {{"table", table}, {"operation", note.operation}, {"outcome", note.outcome}});
   if (note.outcome == "replayed") return;  // nothing ran
   metrics_.Observe("floe_commit_duration_seconds", {{"table", table}}, latency_s);
@@ -44,7 +45,7 @@ void RequestObserver::Finish(const ObservedRequest& r, const RestReply& reply) {
   metrics_.Add("floe_http_requests_total",
                {{"route", r.route}, {"method", r.method}, {"status", std::to_string(reply.status)}});
   metrics_.Observe("floe_http_request_duration_seconds", {{"route", r.route}}, r.latency_s);
-  if (reply.commit) RecordCommit(*reply.commit, r.latency_s, r.start_ms + static_cast<int64_t>(r.latency_s * 1000));
+  if (reply.commit) RecordCommit(*reply.commit, r.ns, r.latency_s, r.start_ms + static_cast<int64_t>(r.latency_s * 1000));
   if (!log_) return;
   AccessLogEntry e;
   e.request_id = r.request_id;

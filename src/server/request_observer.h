@@ -35,6 +35,7 @@ struct ObservedRequest {
   std::string path;
   std::string route;  // RouteName
   std::string table;
+  std::vector<std::string> ns;  // the table's namespace, when the route names one
   double latency_s = 0;
 };
 
@@ -47,11 +48,12 @@ class RequestObserver {
   void Finish(const ObservedRequest& request, const RestReply& reply);
   void SetOpenConnections(size_t count);
 
-  std::string RenderMetrics() const { return metrics_.Render(); }
+  // The metrics a caller may see: `filter` decides on each table's samples (nullptr: all).
+  std::string RenderMetrics(const MetricsRegistry::TableFilter& filter = nullptr) const { return metrics_.Render(filter); }
   const TableActivity& activity() const { return activity_; }
 
  private:
-  void RecordCommit(const CommitNote& note, double latency_s, int64_t now_ms);
+  void RecordCommit(const CommitNote& note, const std::vector<std::string>& ns, double latency_s, int64_t now_ms);
 
   const bool log_;
   const AccessLogFormat format_;

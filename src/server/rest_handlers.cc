@@ -63,6 +63,17 @@ Status CheckNamespaceProperties(const Namespace& ns, const Properties& propertie
   return Ok();
 }
 
+// Room for one more namespace. Concurrent creates may pass the limit by a few: it bounds the
+// cost of listing, it is not an exact quota.
+Status CheckNamespaceCount(Catalog& catalog, const CommitLimits& limits) {
+  FLOE_ASSIGN_OR_RETURN(size_t count, catalog.CountNamespaces(limits.max_namespaces));
+  if (count >= limits.max_namespaces) {
+    return InvalidArgument("the catalog already holds " + std::to_string(count) + " namespaces; the limit is " +
+                           std::to_string(limits.max_namespaces) + " namespaces per catalog (floe serve --max-namespaces)");
+  }
+  return Ok();
+}
+
 // What a commit may set: within the limits, every location inside the table.
 Status CheckCommit(Catalog& catalog, const TableCommit& commit, const RequestPolicy& policy) {
   FLOE_RETURN_IF_ERROR(CheckCommitLimits(commit, policy.limits));
@@ -108,6 +119,7 @@ RestReply CreateNamespace(Catalog& catalog, const RestRequest& request, const Re
   if (!props) return BadRequest(props.error().message);
   FLOE_REST_CHECK(NeedWrite(request, *ns));
   FLOE_REST_CHECK(Refusal(CheckNamespaceProperties(*ns, *props, policy)));
+  FLOE_REST_CHECK(Refusal(CheckNamespaceCount(catalog, policy.limits)));
   auto created = catalog.CreateNamespace(*ns, *props);
   if (!created) return ReplyFor(created.error(), ErrorSubject::kNamespace);
   return Json(200, json{{"namespace", NamespaceJson(*ns)}, {"properties", *props}});
@@ -445,10 +457,29 @@ std::optional<RestReply> AuthorizeRoute(const RestRequest& request) {
     case RouteKind::kRename:
     case RouteKind::kTransactionsCommit:
     case RouteKind::kUi:       // authenticated is enough here: each page checks its namespace
-    case RouteKind::kMetrics:  // any authenticated principal may read the server's counters
+    case RouteKind::kMetrics:  // any authenticated principal; each sees only the tables it may read
       break;
   }
   return std::nullopt;
+}
+
+std::string AllowedMethods(RouteKind kind) {
+  switch (kind) {
+    case RouteKind::kNamespaces:
+    case RouteKind::kTables: return "GET, HEAD, POST";
+    case RouteKind::kNamespace: return "GET, HEAD, DELETE";
+    case RouteKind::kTable: return "GET, HEAD, POST, DELETE";
+    case RouteKind::kConfig:
+    case RouteKind::kUi:
+    case RouteKind::kMetrics: return "GET, HEAD";
+    case RouteKind::kNamespaceProperties:
+    case RouteKind::kRegister:
+    case RouteKind::kTableMetrics:
+    case RouteKind::kRename:
+    case RouteKind::kTransactionsCommit:
+    case RouteKind::kOAuthTokens: return "POST";
+  }
+  return "";
 }
 
 RestReply HandleCatalogRequest(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy) {
@@ -492,7 +523,10 @@ RestReply HandleCatalogRequest(Catalog& catalog, const RestRequest& request, con
     case RouteKind::kUi:
     case RouteKind::kMetrics: break;  // the server answers these itself
   }
-  return ErrorReply(405, "MethodNotAllowedException", "method " + m + " is not allowed on this route");
+  // A method the spec does not declare on this path: 405 with the methods that are (RFC 9110).
+  RestReply reply = ErrorReply(405, "MethodNotAllowedException", "method " + m + " is not allowed on this route");
+  reply.headers.emplace_back("Allow", AllowedMethods(request.route.kind));
+  return reply;
 }
 
 }  // namespace floe

@@ -73,6 +73,9 @@ RestReply HandleConfig(const RestRequest& request, const ServerInfo& info);
 // names no namespace (those check the namespaces in their body).
 std::optional<RestReply> AuthorizeRoute(const RestRequest& request);
 
+// The methods a route takes, for a 405's Allow header ("GET, HEAD, POST").
+std::string AllowedMethods(RouteKind kind);
+
 // Every catalog route. The principal's grants are checked here too, where the namespaces a
 // request touches are known (some are only in its body).
 RestReply HandleCatalogRequest(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy = {});

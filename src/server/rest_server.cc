@@ -58,8 +58,54 @@ Result<std::unique_ptr<IdempotencyStore>> OpenIdempotencyStore(const std::string
   return std::unique_ptr<IdempotencyStore>(std::make_unique<MemoryIdempotencyStore>(times));
 }
 
+// A header's whole value. httplib's get_header_value goes through a C string and so stops at
+// the first NUL byte: "Bearer <token>\0<anything>" would read as "Bearer <token>".
+std::string HeaderValue(const httplib::Request& req, const std::string& name) {
+  auto it = req.headers.find(name);
+  return it == req.headers.end() ? std::string() : it->second;
+}
+
+// A Content-Length that no body can satisfy is refused as soon as the headers are read, never
+// after waiting out the body deadline: 400 when it is not a plain decimal number of bytes
+// (RFC 9110 allows digits only: no sign, no space), 413 when it is more than the server takes.
+std::optional<RestReply> CheckContentLength(const httplib::Request& req, size_t max_body_bytes) {
+  if (req.headers.count("Content-Length") > 1) {
+    return ErrorReply(400, "BadRequestException", "the request has more than one Content-Length header");
+  }
+  const std::string text = HeaderValue(req, "Content-Length");
+  if (text.empty()) return std::nullopt;
+  if (text.find_first_not_of("0123456789") != std::string::npos) {
+    std::string shown = EscapeInvalidUtf8(text.substr(0, 40));
+    return ErrorReply(400, "BadRequestException", "Content-Length '" + shown + "' is not a number of bytes");
+  }
+  const size_t digits = text.find_first_not_of('0') == std::string::npos ? 0 : text.size() - text.find_first_not_of('0');
+  if (digits > 19 || std::stoull(text) > max_body_bytes) {
+    return ErrorReply(413, "RequestTooLargeException",
+                      "Content-Length " + text.substr(0, 40) + " is more than the largest request body accepted, " +
+                          std::to_string(max_body_bytes) + " bytes (floe serve --max-body-mib)");
+  }
+  return std::nullopt;
+}
+
 RestReply OAuthError(int status, const std::string& error, const std::string& description) {
   return RestReply{status, json{{"error", error}, {"error_description", description}}.dump(), {}};
+}
+
+bool IsOAuthPath(const httplib::Request& req) { return req.path == "/v1/oauth/tokens"; }
+
+// The token endpoint answers errors in OAuth2's form (RFC 6749 section 5.2, the spec's
+// OAuthError), never the catalog's ErrorModel: 401 invalid_client, any other refusal 400
+// invalid_request (the statuses the spec declares there); a 5xx keeps its status, and so does
+// a 405 (a method the spec does not declare there, answered with its Allow header).
+void ToOAuthError(int* status, std::string* body) {
+  json parsed = json::parse(*body, nullptr, false);
+  if (parsed.is_object() && parsed.contains("error") && parsed["error"].is_string()) return;  // OAuth form already
+  std::string description = "HTTP error " + std::to_string(*status);
+  if (parsed.is_object() && parsed.contains("error") && parsed["error"].is_object()) {
+    description = parsed["error"].value("message", description);
+  }
+  if (*status >= 400 && *status < 500 && *status != 401 && *status != 405) *status = 400;
+  *body = json{{"error", *status == 401 ? "invalid_client" : "invalid_request"}, {"error_description", description}}.dump();
 }
 
 }  // namespace
@@ -87,7 +133,7 @@ struct RestServer::Impl {
   // Answers one admitted-or-not request; `route` and `principal` tell the observer what it was.
   RestReply Process(const httplib::Request& req, Route* route, const Principal** principal);
   RestReply ServeUi(const httplib::Request& req, const Principal* principal);
-  RestReply ServeMetrics();
+  RestReply ServeMetrics(const Principal* principal);
   // The request's metrics and access-log line; sets X-Request-Id on the response.
   void Observe(const httplib::Request& req, const Route& route, const Principal* principal, RestReply& reply,
                std::chrono::steady_clock::time_point started, int64_t started_ms);
@@ -127,6 +173,8 @@ Result<std::unique_ptr<RestServer>> RestServer::Create(RestServerOptions options
   impl->info.prefix = impl->info.catalog_name;
   FLOE_ASSIGN_OR_RETURN(impl->confinement, LocationConfinement::Create(impl->info.warehouse, options.allowed_locations));
   impl->policy.confinement = &impl->confinement;
+  if (options.max_namespaces < 1) return InvalidArgument("max namespaces must be at least 1");
+  impl->policy.limits.max_namespaces = options.max_namespaces;
   IdempotencyTimes times;
   times.lifetime_ms = options.idempotency_lifetime_s * 1000;
   times.stale_ms =
@@ -158,6 +206,7 @@ Result<std::unique_ptr<RestServer>> RestServer::Create(RestServerOptions options
     Route route;
     const Principal* principal = nullptr;
     RestReply reply = self->Process(req, &route, &principal);
+    if (IsOAuthPath(req) && reply.status >= 400) ToOAuthError(&reply.status, &reply.body);
     self->Observe(req, route, principal, reply, started, started_ms);
     res.status = reply.status;
     std::string content_type = "application/json";
@@ -181,32 +230,43 @@ Result<std::unique_ptr<RestServer>> RestServer::Create(RestServerOptions options
     int64_t started_ms = Clock::System().NowMillis();
     Route route;
     const Principal* principal = nullptr;
-    auto refused = self->Admit(req, &route, &principal);
+    auto refused = CheckContentLength(req, self->options.max_body_bytes);
+    if (!refused) refused = self->Admit(req, &route, &principal);
     if (!refused) return httplib::Server::HandlerResponse::Unhandled;
+    if (IsOAuthPath(req)) ToOAuthError(&refused->status, &refused->body);
     self->Observe(req, route, principal, *refused, started, started_ms);
     res.status = refused->status;
     for (const auto& [k, v] : refused->headers) res.set_header(k, v);
     // The body is dropped unread and unparsed (a refused caller's bytes are never parsed);
     // one too long, chunked or too slow ends the connection instead.
-    const std::string length_text = req.get_header_value("Content-Length");
-    const bool chunked = !req.get_header_value("Transfer-Encoding").empty();
+    const std::string length_text = HeaderValue(req, "Content-Length");
+    const bool chunked = !HeaderValue(req, "Transfer-Encoding").empty();
     size_t length = 0;
     bool numeric = !length_text.empty() && length_text.size() < 19 &&
                    length_text.find_first_not_of("0123456789") == std::string::npos;
     if (numeric) length = std::stoull(length_text);
     bool drained = !chunked && (length_text.empty() || (numeric && length <= self->options.max_body_bytes &&
                                                         GuardedHttpServer::DiscardBody(length)));
-    if (!drained) res.set_header("Connection", "close");
+    if (!drained) {
+      // Its unread body must never be taken for the next request.
+      res.set_header("Connection", "close");
+      GuardedHttpServer::CloseAfterResponse();
+    }
     res.set_content(refused->body, "application/json");
     return httplib::Server::HandlerResponse::Handled;
   });
-  http.set_error_handler([self](const httplib::Request&, httplib::Response& res) {
+  // Errors httplib answers itself (a body over the limit: 413, a request line too long: 414).
+  // The REST spec declares neither status; Iceberg's own server (Jetty under its servlet)
+  // answers these two the same way, so they stay, with the ErrorModel body.
+  http.set_error_handler([self](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;
     std::string message = res.status == 413 ? "request body larger than " +
                                                   std::to_string(self->options.max_body_bytes) + " bytes"
                                             : "HTTP error " + std::to_string(res.status);
     std::string type = res.status == 413 ? "RequestTooLargeException" : "BadRequestException";
-    res.set_content(ErrorModelJson(res.status, type, message).dump(), "application/json");
+    std::string body = ErrorModelJson(res.status, type, message).dump();
+    if (IsOAuthPath(req)) ToOAuthError(&res.status, &body);
+    res.set_content(body, "application/json");
   });
   http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
     res.status = 500;
@@ -262,15 +322,31 @@ std::optional<RestReply> RestServer::Impl::Admit(const httplib::Request& req, Ro
     }
   }
   auto parsed = ParseRoute(raw_path, info.prefix);
+  // TRACE, OPTIONS, CONNECT: no route takes them, whatever the path. A 405 naming the methods
+  // the route takes (those of any route when the path names none), as for the other methods.
+  if (req.method != "GET" && req.method != "HEAD" && req.method != "POST" && req.method != "DELETE" &&
+      req.method != "PUT" && req.method != "PATCH") {
+    RestReply reply = ErrorReply(405, "MethodNotAllowedException", "method " + req.method + " is not allowed here");
+    reply.headers.emplace_back("Allow", parsed ? AllowedMethods(parsed->kind) : "GET, HEAD, POST, DELETE");
+    return reply;
+  }
   if (!parsed) {
-    if (parsed.error().kind == ErrorKind::kNotFound) return ErrorReply(404, "NoSuchRouteException", parsed.error().message);
+    if (parsed.error().kind == ErrorKind::kNotFound) {
+      // Under /v1 (the REST spec's paths), as Iceberg's own server answers a request no route
+      // takes (a path floe does not serve, a catalog prefix not this server's): 400, which
+      // every route of the spec declares. Elsewhere: 404.
+      if (raw_path.rfind("/v1/", 0) == 0) {
+        return ErrorReply(400, "BadRequestException", "no route for request " + req.method + ": " + parsed.error().message);
+      }
+      return ErrorReply(404, "NoSuchRouteException", parsed.error().message);
+    }
     return ErrorReply(400, "BadRequestException", parsed.error().message);
   }
   *route = std::move(*parsed);
   if (route->kind == RouteKind::kOAuthTokens) return std::nullopt;  // the token endpoint needs none
   if (auth->enabled()) {
     std::string why;
-    *principal = auth->Authenticate(req.get_header_value("Authorization"), Clock::System().NowMillis() / 1000, &why);
+    *principal = auth->Authenticate(HeaderValue(req, "Authorization"), Clock::System().NowMillis() / 1000, &why);
     if (!*principal) {
       RestReply reply = ErrorReply(401, "NotAuthorizedException", why);
       reply.headers.emplace_back("WWW-Authenticate", "Bearer");
@@ -297,6 +373,7 @@ void RestServer::Impl::Observe(const httplib::Request& req, const Route& route, 
   seen.path = req.target.substr(0, req.target.find('?'));  // a query may carry what is not ours to log
   seen.route = RouteName(route, req.method);
   if (!route.table.empty()) seen.table = NamespaceToString(route.ns) + "." + route.table;
+  seen.ns = route.ns;
   seen.latency_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   bool replayed = false;
   for (const auto& [k, v] : reply.headers) replayed |= k == "Idempotent-Replayed";
@@ -320,9 +397,17 @@ RestReply RestServer::Impl::ServeUi(const httplib::Request& req, const Principal
   return reply;
 }
 
-RestReply RestServer::Impl::ServeMetrics() {
+RestReply RestServer::Impl::ServeMetrics(const Principal* principal) {
   observer->SetOpenConnections(http->open_connections());
-  return RestReply{200, observer->RenderMetrics(), {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}}};
+  // A table's samples name it and count its commits: shown only to a caller who may read its
+  // namespace. table="other" mixes every namespace's tables: shown only to a reader of all (read@*).
+  MetricsRegistry::TableFilter filter;
+  if (principal != nullptr) {
+    filter = [principal](const std::vector<std::string>* ns) {
+      return ns != nullptr ? principal->CanRead(*ns) : principal->CanReadEverything();
+    };
+  }
+  return RestReply{200, observer->RenderMetrics(filter), {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}}};
 }
 
 RestReply RestServer::Impl::Process(const httplib::Request& req, Route* route, const Principal** principal) {
@@ -337,10 +422,14 @@ RestReply RestServer::Impl::Process(const httplib::Request& req, Route* route, c
   if (request.route.kind == RouteKind::kUi) return ServeUi(req, request.principal);
   if (request.route.kind == RouteKind::kMetrics) {
     if (req.method != "GET") return ErrorReply(405, "MethodNotAllowedException", "use GET for /metrics");
-    return ServeMetrics();
+    return ServeMetrics(request.principal);
   }
   if (request.route.kind == RouteKind::kOAuthTokens) {
-    if (req.method != "POST") return ErrorReply(405, "MethodNotAllowedException", "use POST for /v1/oauth/tokens");
+    if (req.method != "POST") {
+      RestReply reply = ErrorReply(405, "MethodNotAllowedException", "use POST for /v1/oauth/tokens");
+      reply.headers.emplace_back("Allow", AllowedMethods(RouteKind::kOAuthTokens));
+      return reply;
+    }
     return IssueToken(req);
   }
   request.method = req.method;
@@ -348,7 +437,11 @@ RestReply RestServer::Impl::Process(const httplib::Request& req, Route* route, c
   request.body = req.body;
 
   if (request.route.kind == RouteKind::kConfig) {
-    if (req.method != "GET") return ErrorReply(405, "MethodNotAllowedException", "use GET for /v1/config");
+    if (req.method != "GET" && req.method != "HEAD") {
+      RestReply reply = ErrorReply(405, "MethodNotAllowedException", "use GET for /v1/config");
+      reply.headers.emplace_back("Allow", AllowedMethods(RouteKind::kConfig));
+      return reply;
+    }
     return HandleConfig(request, info);
   }
   const bool mutating = req.method == "POST" || req.method == "DELETE";
@@ -432,7 +525,7 @@ RestReply RestServer::Impl::IssueToken(const httplib::Request& req) {
   }
   if (client_id.empty() && client_secret.empty()) {
     // OAuth2 also allows the credentials in a Basic Authorization header.
-    std::string basic = req.get_header_value("Authorization");
+    std::string basic = HeaderValue(req, "Authorization");
     if (basic.rfind("Basic ", 0) == 0) {
       std::string decoded(basic.size(), '\0');
       int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(decoded.data()),

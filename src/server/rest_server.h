@@ -28,6 +28,7 @@ struct RestServerOptions {
   std::vector<Principal> principals;
   int64_t token_lifetime_s = 3600;
   size_t max_body_bytes = 10 * 1024 * 1024;  // larger bodies get 413
+  size_t max_namespaces = 10000;             // create-namespace refused (400) beyond
   int write_timeout_s = 30;                  // per socket write
   // Request deadlines (header, body, keep-alive idle) and connection caps: see connection_guard.h.
   ConnectionLimits connections;

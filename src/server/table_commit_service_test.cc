@@ -16,6 +16,7 @@
 #include "catalog/intent_store.h"
 #include "expr/expression.h"
 #include "scan/manifest_reading.h"
+#include "server/rest_handlers.h"
 #include "txn/append_rebase.h"
 #include "txn/commit_loop.h"
 #include "txn/files_operation.h"
@@ -174,6 +175,38 @@ TEST_F(TableCommitServiceTest, StaleAppendIsRebasedOntoTheNewHead) {
   // New entries inherit the rebased sequence number; the others keep theirs.
   EXPECT_EQ(live.at(File("b").file_path), head->sequence_number);
   EXPECT_LT(live.at(File("a").file_path), live.at(File("c").file_path));
+}
+
+// A stale append whose own manifest list is gone, or is not Avro, is the request's fault: a 400
+// naming the file. Never a 404 (a client takes NoSuchTable for "the table was dropped") nor a
+// 5xx; the table is left as it was.
+TEST_F(TableCommitServiceTest, StaleAppendWithAMissingOrBrokenManifestListIsA400NamingIt) {
+  Append(*catalog_, {File("a")});
+  for (bool missing : {true, false}) {
+    SCOPED_TRACE(missing ? "missing" : "not Avro");
+    TableCommit stale = Captured(FastAppend({File(missing ? "b" : "b2")}));
+    Append(*catalog_, {File(missing ? "c" : "c2")});
+    std::string list;
+    for (const auto& u : stale.updates) {
+      if (auto* add = std::get_if<AddSnapshot>(&u)) list = add->snapshot.manifest_list;
+    }
+    ASSERT_FALSE(list.empty());
+    if (missing) {
+      ASSERT_TRUE(catalog_->io()->Delete(list));
+    } else {
+      ASSERT_TRUE(catalog_->io()->Delete(list));
+      ASSERT_TRUE(catalog_->io()->CreateIfAbsent(list, "this is not an Avro file"));
+    }
+    const std::string before = catalog_->LoadTable(kTable)->metadata_location;
+    auto refused = CommitTableOnServer(*catalog_, stale);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().kind, ErrorKind::kInvalidArgument) << refused.error().ToString();
+    EXPECT_NE(refused.error().message.find(list), std::string::npos) << refused.error().message;
+    RestReply reply = ReplyFor(refused.error(), ErrorSubject::kTable);
+    EXPECT_EQ(reply.status, 400) << reply.body;
+    EXPECT_EQ(reply.body.find("NoSuchTable"), std::string::npos) << reply.body;
+    EXPECT_EQ(catalog_->LoadTable(kTable)->metadata_location, before);
+  }
 }
 
 // The manifest list a rebase writes is named in a write intent first: when the swap's outcome

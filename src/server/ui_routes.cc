@@ -19,16 +19,14 @@ UiReply FromError(const Error& error) {
   return ErrorPage(status, error.message);
 }
 
-// Every namespace, depth first, that `principal` may see.
+// Every namespace, depth first, that `principal` may see: one listing of the catalog, not one
+// per namespace. (A namespace the principal cannot see has nothing visible below it.)
 Result<std::vector<std::string>> VisibleNamespaces(Catalog& catalog, const Namespace& parent,
                                                    const Principal* principal) {
   std::vector<std::string> out;
-  FLOE_ASSIGN_OR_RETURN(auto children, catalog.ListNamespaces(parent));
-  for (const Namespace& ns : children) {
-    if (principal != nullptr && !principal->CanSee(ns)) continue;
-    out.push_back(NamespaceToString(ns));
-    FLOE_ASSIGN_OR_RETURN(auto below, VisibleNamespaces(catalog, ns, principal));
-    out.insert(out.end(), below.begin(), below.end());
+  FLOE_ASSIGN_OR_RETURN(auto below, catalog.ListNamespacesBelow(parent));
+  for (const Namespace& ns : below) {
+    if (principal == nullptr || principal->CanSee(ns)) out.push_back(NamespaceToString(ns));
   }
   return out;
 }

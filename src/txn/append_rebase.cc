@@ -62,6 +62,19 @@ Result<std::vector<ManifestFile>> ManifestsOf(FileIO& io, const Snapshot* snapsh
   return std::move(list.manifests);
 }
 
+// A file the request named (its manifest list, its manifests) that cannot be read is bad input:
+// InvalidArgument naming it, never NotFound (a client takes that as "the table is gone") or
+// Corrupt (a server fault). A storage failure stays what it is: that is not the request's fault.
+Error RequestFileError(std::string_view what, const std::string& path, const Error& error) {
+  if (error.kind == ErrorKind::kIOError || error.kind == ErrorKind::kUnavailable) return error;
+  std::string shown = path.substr(0, 300);
+  if (error.kind == ErrorKind::kNotFound) {
+    return Error{ErrorKind::kInvalidArgument, "the append's " + std::string(what) + " " + shown + " does not exist"};
+  }
+  return Error{ErrorKind::kInvalidArgument, "the append's " + std::string(what) + " " + shown + " is not readable: " +
+                                                error.message.substr(0, 300)};
+}
+
 // Whether a manifest the append lists beyond the old head's only adds data files of its own
 // snapshot whose sequence numbers are left to be inherited.
 Result<bool> OnlyAddsOwnFiles(FileIO& io, const TableMetadata& table, const ManifestFile& m, int64_t snapshot_id) {
@@ -173,7 +186,9 @@ Result<std::optional<RebasedAppend>> RebaseAppend(FileIO& io, const TableMetadat
   if (!written || !SchemaReadsFilesOf(current.CurrentSchema(), *written)) return no;
 
   FLOE_ASSIGN_OR_RETURN(std::vector<ManifestFile> old_manifests, ManifestsOf(io, old_head));
-  FLOE_ASSIGN_OR_RETURN(std::vector<ManifestFile> my_manifests, ManifestsOf(io, &mine));
+  auto my_list = ManifestsOf(io, &mine);
+  if (!my_list) return std::unexpected(RequestFileError("manifest list", mine.manifest_list, my_list.error()));
+  std::vector<ManifestFile> my_manifests = std::move(*my_list);
   std::set<std::string> in_old, in_mine;
   for (const auto& m : old_manifests) in_old.insert(m.manifest_path);
   for (const auto& m : my_manifests) in_mine.insert(m.manifest_path);
@@ -183,8 +198,9 @@ Result<std::optional<RebasedAppend>> RebaseAppend(FileIO& io, const TableMetadat
   std::vector<ManifestFile> added;
   for (const auto& m : my_manifests) {
     if (in_old.count(m.manifest_path)) continue;
-    FLOE_ASSIGN_OR_RETURN(bool only_adds, OnlyAddsOwnFiles(io, current, m, mine.snapshot_id));
-    if (!only_adds || !current.SpecById(m.partition_spec_id)) return no;
+    auto only_adds = OnlyAddsOwnFiles(io, current, m, mine.snapshot_id);
+    if (!only_adds) return std::unexpected(RequestFileError("manifest", m.manifest_path, only_adds.error()));
+    if (!*only_adds || !current.SpecById(m.partition_spec_id)) return no;
     added.push_back(m);
   }
 

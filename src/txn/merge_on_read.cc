@@ -1,5 +1,7 @@
 #include "txn/merge_on_read.h"
 
+#include <chrono>
+
 #include "catalog/intent_store.h"
 #include "expr/binder.h"
 #include "expr/row_evaluator.h"
@@ -53,6 +55,11 @@ Result<CommitReport> CommitWrittenFiles(Catalog& catalog, const TableIdentifier&
 
 Result<RowWriteResult> WithRebase(Catalog& catalog, const TableIdentifier& id, const RowWriteOptions& options,
                                   const RowWrite& write) {
+  // A redo follows a commit that landed (it removed or rewrote this write's input files
+  // without touching its rows): the table made progress, as when an append loses its race. So
+  // the redos are bounded by the time budget (commit.retry.total-timeout-ms), not by the retry
+  // count, which bounds the attempts of one state against the swap (DESIGN.md, What conflicts).
+  const auto started = std::chrono::steady_clock::now();
   std::optional<RetryPolicy> policy;
   RowWriteOptions redo = options;
   redo.after_files_written = nullptr;
@@ -68,9 +75,13 @@ Result<RowWriteResult> WithRebase(Catalog& catalog, const TableIdentifier& id, c
       FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
       FLOE_ASSIGN_OR_RETURN(policy, RetryPolicy::Resolve(options.commit.retry, table.metadata.properties));
     }
-    if (rebases >= policy->num_retries)
-      return std::unexpected(result.error().WithContext("redone on new table states " + std::to_string(rebases) +
-                                                        " times (commit.retry.num-retries), still refused"));
+    const auto elapsed_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+    if (elapsed_ms >= policy->total_timeout_ms) {
+      return std::unexpected(result.error().WithContext(
+          "redone on new table states " + std::to_string(rebases) + " times in " + std::to_string(elapsed_ms) +
+          " ms (commit.retry.total-timeout-ms is " + std::to_string(policy->total_timeout_ms) + "), still refused"));
+    }
   }
 }
 

@@ -47,8 +47,9 @@ Result<CommitReport> CommitWrittenFiles(Catalog& catalog, const TableIdentifier&
                                         const std::function<void()>& abort, bool* rebase_possible = nullptr);
 
 // Runs `write` (read, write files, commit, all from the table's state at the call) and, while
-// its commit is refused with *rebase_possible set, runs it again on the new state: a rebase,
-// at most the retry policy's num-retries times (commit.retry.num-retries, or options.commit.retry).
+// its commit is refused with *rebase_possible set, runs it again on the new state: a rebase.
+// Each follows a commit that landed, so rebases go on until the retry policy's time budget is
+// spent (commit.retry.total-timeout-ms, or options.commit.retry), whatever num-retries says.
 // The result counts the rebases. A redo gets the options without after_files_written (the
 // hook runs once, on the first run).
 using RowWrite = std::function<Result<RowWriteResult>(const RowWriteOptions& options, bool* rebase_possible)>;

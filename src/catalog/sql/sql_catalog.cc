@@ -159,6 +159,38 @@ Result<std::vector<Namespace>> SqlCatalog::ListNamespaces(const Namespace& paren
   return std::vector<Namespace>(children.begin(), children.end());
 }
 
+Result<std::vector<Namespace>> SqlCatalog::ListNamespacesBelow(const Namespace& parent) {
+  if (!parent.empty()) FLOE_RETURN_IF_ERROR(ValidateNamespace(parent));
+  std::lock_guard lock(mu_);
+  const std::string parent_key = NamespaceToString(parent);
+  if (!parent.empty()) {
+    FLOE_ASSIGN_OR_RETURN(bool exists, NamespaceExistsLocked(parent_key));
+    if (!exists) return NotFound("namespace " + parent_key + " does not exist in catalog " + name_);
+  }
+  FLOE_ASSIGN_OR_RETURN(auto all, AllNamespacesLocked());
+  std::set<Namespace> below;
+  for (const auto& candidate : all) {
+    if (!parent.empty() && !IsBelow(candidate, parent_key)) continue;
+    auto parts = SplitDots(candidate);
+    for (size_t depth = parent.size() + 1; depth <= parts.size(); ++depth) {
+      below.insert(Namespace(parts.begin(), parts.begin() + static_cast<long>(depth)));
+    }
+  }
+  return std::vector<Namespace>(below.begin(), below.end());
+}
+
+Result<size_t> SqlCatalog::CountNamespaces(size_t /*stop_after*/) {
+  // One counting query: the namespaces created and those holding a table (implied parents are
+  // not rows, and the depth limit bounds how many each row implies).
+  std::lock_guard lock(mu_);
+  FLOE_ASSIGN_OR_RETURN(auto rows, conn_->Query("SELECT COUNT(*) FROM (SELECT namespace FROM iceberg_namespace_properties "
+                                                "WHERE catalog_name = ? UNION SELECT table_namespace FROM iceberg_tables "
+                                                "WHERE catalog_name = ?) AS found",
+                                                {name_, name_}));
+  if (rows.empty() || rows[0].empty() || !rows[0][0]) return Corrupt("counting namespaces returned no row");
+  return static_cast<size_t>(std::stoull(*rows[0][0]));
+}
+
 Result<Properties> SqlCatalog::LoadNamespaceProperties(const Namespace& ns) {
   FLOE_RETURN_IF_ERROR(ValidateNamespace(ns));
   const std::string key = NamespaceToString(ns);

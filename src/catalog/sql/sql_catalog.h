@@ -44,6 +44,8 @@ class SqlCatalog : public Catalog, public PointerStore, public IntentStore {
 
   Status CreateNamespace(const Namespace& ns, const Properties& properties) override;
   Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) override;
+  Result<size_t> CountNamespaces(size_t stop_after) override;
+  Result<std::vector<Namespace>> ListNamespacesBelow(const Namespace& parent) override;
   Result<Properties> LoadNamespaceProperties(const Namespace& ns) override;
   Status UpdateNamespaceProperties(const Namespace& ns, const Properties& updates,
                                    const std::vector<std::string>& removals) override;
