@@ -237,13 +237,16 @@ def message_of(error):
     Java exception whose cause names the conflict better (a procedure wraps it), with that cause."""
     text = str(error)
     causes = []
-    throwable = getattr(error, "_origin", None)
+    # PySpark keeps the Java exception as _origin (a converted error) or java_exception (py4j's).
+    throwable = getattr(error, "_origin", None) or getattr(error, "java_exception", None)
     for _ in range(8):  # the cause chain, bounded
         if throwable is None:
             break
         causes.append("%s: %s" % (throwable.getClass().getSimpleName(), throwable.getMessage()))
         throwable = throwable.getCause()
-    validation = [c for c in causes[1:] if c.startswith("ValidationException")]
+    validation = [c for c in causes[1:] if c.startswith("ValidationException")] or [
+        line.split("exceptions.", 1)[-1] for line in text.splitlines()
+        if line.startswith("Caused by:") and "ValidationException" in line]
     if validation:
         return first_line(text).split(". ")[0] + ". [cause: " + clean(validation[-1]) + "]"
     line = first_line(text)
@@ -500,9 +503,9 @@ def races():
 try:
     failures.run("the seeds' race", races)
 finally:
-    print("\n%-52s %-38s %-12s %-9s %s" % ("writer", "other writer", "isolation", "outcome", "message"))
+    print("\n%-58s %-38s %-12s %-9s %s" % ("writer", "other writer", "isolation", "outcome", "message"))
     for row in OUTCOMES:
-        print("%-52s %-38s %-12s %-9s %s" % row)
+        print("%-58s %-38s %-12s %-9s %s" % row)
     print(flush=True)
     spark.stop()
     relay.shutdown()
