@@ -453,10 +453,12 @@ def races():
     record("Spark INSERT 2 US", "PyIceberg append 2 US", "-", spark_v.get("outcome"),
            spark_v.get("message") or "floe serve answered Spark's stale commit %s" % commits, [], "committed")
     record("PyIceberg append 2 US", "Spark INSERT 2 US", "-", py_v["outcome"], py_v["message"], [], "committed")
-    # What floe serve did with Spark's stale append (a rebase answers 200 at once; a 409 makes
-    # Spark refresh and retry): reported, not judged, since both land either way.
-    print("note: floe serve answered Spark's stale append commit(s) %s%s" % (commits, "".join(
-        "; refused with %s" % answer_text(r[4]) for r in traffic["refusals"] if on_table(r[1]))), flush=True)
+    # floe serve rebases a stale append (DESIGN.md, "What conflicts"): one POST, answered 200. A
+    # 409 would make Spark refresh and retry (both still land, one round trip later). Spark's
+    # list leaves out the manifests of DELETED entries only that PyIceberg's delete (race 4) left.
+    failures.check("floe serve rebased Spark's stale append (one commit request, answered 200): %s" % commits,
+                   commits == [200], "".join("refused with %s; " % answer_text(r[4])
+                                             for r in traffic["refusals"] if on_table(r[1])))
 
     # 6. PyIceberg's stale table object: alone (its SQL catalog) refused; through floe serve it lands.
     # PyIceberg's own retry (refresh, re-validate, recommit) is off, so that what is judged is the
