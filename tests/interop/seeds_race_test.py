@@ -6,16 +6,29 @@ The table: orders(order_id long, country string, amount long, ts timestamp), par
 country, ORDERS rows (order_id 0..ORDERS-1, country COUNTRIES[order_id % 5]), in a SQLite catalog
 of floe's whose warehouse is a moto bucket (scripts/s3.sh; FLOE_TEST_S3_ENDPOINT).
 
+The races and their expected outcomes (printed as a table from the run, each one asserted):
+  1. Spark DELETE ... country = 'DE' AND order_id % 2 = 0 (copy-on-write, serializable) while
+     PyIceberg appends two even German orders: Spark refused ("Found conflicting files that can
+     contain records matching ..."), PyIceberg's rows kept;
+  2. the same with write.delete.isolation-level=snapshot: both commit, PyIceberg's rows survive;
+  3. a DE delete while PyIceberg appends in FR (serializable): both commit;
+  4. Spark's rewrite_data_files of DE while PyIceberg deletes a row of one of its inputs: the
+     compaction is refused (Missing required files to delete), the delete stays;
+  5. Spark INSERT and PyIceberg append: both land, Spark's stale commit rebased by floe serve;
+  6. PyIceberg's stale table object (its own retry off): refused by its SqlCatalog alone
+     ("Requirement failed: branch main has changed"), rebased and landed through floe serve.
+Then the rows per country (count, distinct ids, sum of ids) must be the model's exactly.
+
 How each race is ordered, every time: Spark reaches floe serve through a relay in this script
-(GatedRelay). Spark runs its statement in a thread under a job group; once a Spark job of that
-group has started, Spark has planned (its table and snapshot are fixed), and the relay holds
-Spark's next requests on the table until PyIceberg, talking to floe serve directly, has committed.
-So PyIceberg always commits between Spark's planning and Spark's commit:
+(GatedRelay). Spark runs its statement in a thread under a job group; once a Spark job has
+started, Spark has planned (its table and snapshot are fixed), and the relay holds Spark's next
+requests on the table until PyIceberg, talking to floe serve through a relay of its own, has
+committed. So PyIceberg always commits between Spark's planning and Spark's commit:
 - hold "table": every request for the table is held, including the refresh Spark's commit starts
   with, so Spark validates its commit client-side against PyIceberg's snapshot (Iceberg Java's
   ValidationException is Spark's own verdict);
-- hold "commit": only the POST that commits is held, so Spark's commit reaches floe serve stale
-  (its branch moved on) and the server has to rebase it.
+- hold "commit": PyIceberg commits once Spark's commit POST is held, so that commit reaches floe
+  serve stale (its branch moved on) and the server has to rebase it.
 
 Run: FLOE_BINARY=build/floe FLOE_TEST_S3_ENDPOINT=http://127.0.0.1:PORT $FLOE_PEERS_PYTHON \
      tests/interop/seeds_race_test.py   (FLOE_SEEDS_RACE_ORDERS=N changes the table's size)
