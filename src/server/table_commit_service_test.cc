@@ -383,3 +383,75 @@ TEST_F(TableCommitServiceTest, GroupCommitLandsEveryoneInOneChainAndFailsTheBadR
 }
 }  // namespace
 }  // namespace floe
+
+namespace floe {
+namespace {
+
+// `commit`'s snapshot with its manifest list rewritten without the manifests `drop` names; true
+// when one was left out.
+bool LeaveOut(FileIO& io, const TableMetadata& table, TableCommit& commit, const std::set<std::string>& drop) {
+  for (auto& u : commit.updates) {
+    auto* add = std::get_if<AddSnapshot>(&u);
+    if (!add) continue;
+    auto listed = ReadManifestList(io, table, add->snapshot);
+    EXPECT_TRUE(listed) << listed.error().ToString();
+    if (!listed) return false;
+    std::vector<ManifestFile> kept;
+    for (const auto& m : *listed) {
+      if (!drop.count(m.manifest_path)) kept.push_back(m);
+    }
+    if (kept.size() == listed->size()) return false;
+    Snapshot& s = add->snapshot;
+    s.manifest_list = MetadataFolder(table) + "/snap-" + std::to_string(s.snapshot_id) + "-left-out.avro";
+    Status written = WriteManifestListFile(io, table, kept, s.snapshot_id, s.parent_snapshot_id, s.sequence_number,
+                                           s.manifest_list);
+    EXPECT_TRUE(written) << written.error().ToString();
+    return bool(written);
+  }
+  return false;
+}
+
+// Iceberg Java and PyIceberg leave a manifest whose entries are all DELETED out of their next
+// snapshot's list (Spark's append after PyIceberg's delete did: tests/interop/seeds_race_test.py).
+// Such a snapshot still only adds files and is rebased; one that leaves out a live manifest is not.
+TEST_F(TableCommitServiceTest, AppendLeavingOutAManifestWithoutLiveFilesIsRebased) {
+  Append(*catalog_, {File("a")});
+  Append(*catalog_, {File("b")});
+  const int64_t start = catalog_->LoadTable(kTable)->metadata.CurrentSnapshot()->snapshot_id;
+  {
+    FilesOperation del(CopyOnWrite({File("a")}, {}, start, True(), IsolationLevel::kSerializable));
+    auto done = CommitOperation(*catalog_, kTable, del);
+    ASSERT_TRUE(done) << done.error().ToString();
+  }
+  auto base = catalog_->LoadTable(kTable);
+  ASSERT_TRUE(base);
+  auto manifests = ReadManifestList(*catalog_->io(), base->metadata, *base->metadata.CurrentSnapshot());
+  ASSERT_TRUE(manifests) << manifests.error().ToString();
+  std::set<std::string> dead, live;
+  for (const auto& m : *manifests) {
+    (m.has_added_files() || m.has_existing_files() ? live : dead).insert(m.manifest_path);
+  }
+  ASSERT_FALSE(dead.empty()) << "the delete left no manifest of DELETED entries only";
+  ASSERT_FALSE(live.empty());
+
+  TableCommit stale = Captured(FastAppend({File("c")}));
+  LeaveOut(*catalog_->io(), base->metadata, stale, dead);
+  TableCommit dropping_live = Captured(FastAppend({File("e")}));
+  ASSERT_TRUE(LeaveOut(*catalog_->io(), base->metadata, dropping_live, live));
+  Append(*catalog_, {File("d")});  // the branch moves on
+
+  auto landed = CommitTableOnServer(*catalog_, stale);
+  ASSERT_TRUE(landed) << landed.error().ToString();
+  EXPECT_EQ(landed->metadata->CurrentSnapshot()->snapshot_id, SnapshotIdOf(stale));
+  auto files = LiveFiles();
+  EXPECT_EQ(files.size(), 3u);
+  for (const char* name : {"b", "c", "d"}) EXPECT_EQ(files.count(File(name).file_path), 1u) << name;
+
+  auto refused = CommitTableOnServer(*catalog_, dropping_live);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind, ErrorKind::kCommitConflict);
+  EXPECT_EQ(LiveFiles().count(File("b").file_path), 1u);
+}
+
+}  // namespace
+}  // namespace floe

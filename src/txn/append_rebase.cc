@@ -96,6 +96,23 @@ Result<bool> OnlyAddsOwnFiles(FileIO& io, const TableMetadata& table, const Mani
   }
 }
 
+// Whether a manifest lists no live file: every entry is DELETED (read from the manifest, not
+// taken from the list's counts). Writers leave such manifests of their base out of their own
+// list (Iceberg Java and PyIceberg do on every commit): the table's files are the same without.
+Result<bool> ListsNoLiveFile(FileIO& io, const TableMetadata& table, const ManifestFile& m) {
+  if (m.has_added_files() || m.has_existing_files() || !InsideTable(table, m.manifest_path)) return false;
+  FLOE_ASSIGN_OR_RETURN(std::string bytes, io.ReadAll(m.manifest_path));
+  ManifestReadOptions options;
+  options.table = &table;
+  FLOE_ASSIGN_OR_RETURN(ManifestReader reader, ManifestReader::Open(bytes, m.manifest_path, options));
+  ManifestEntry entry;
+  while (true) {
+    FLOE_ASSIGN_OR_RETURN(bool more, reader.Next(&entry));
+    if (!more) return true;
+    if (entry.status != EntryStatus::kDeleted) return false;
+  }
+}
+
 bool FieldsReadable(const std::vector<NestedField>& current, const Type* written);
 
 bool FieldReadable(const NestedField& field, const NestedField* written) {
@@ -192,8 +209,12 @@ Result<std::optional<RebasedAppend>> RebaseAppend(FileIO& io, const TableMetadat
   std::set<std::string> in_old, in_mine;
   for (const auto& m : old_manifests) in_old.insert(m.manifest_path);
   for (const auto& m : my_manifests) in_mine.insert(m.manifest_path);
-  for (const auto& path : in_old) {
-    if (!in_mine.count(path)) return no;  // a manifest of the old head was dropped or rewritten
+  for (const auto& m : old_manifests) {
+    if (in_mine.count(m.manifest_path)) continue;
+    // A manifest of the old head left out: only one without live files may be (else the
+    // append dropped or rewrote files and must be validated by its writer).
+    FLOE_ASSIGN_OR_RETURN(bool dead, ListsNoLiveFile(io, current, m));
+    if (!dead) return no;
   }
   std::vector<ManifestFile> added;
   for (const auto& m : my_manifests) {

@@ -11,7 +11,8 @@
 //     requirement still holds; the failed one is the branch's assert-ref-snapshot-id and S's
 //     parent is the head it asserted;
 //   - S's summary says operation=append, the table is format v2;
-//   - S's manifest list keeps every manifest of the old head, and every other manifest in it
+//   - S's manifest list keeps every manifest of the old head that lists a live file (one whose
+//     entries are all DELETED may be left out, as Iceberg Java and PyIceberg do), and every other manifest in it
 //     was added by S, holds data, counts no existing or deleted files, and each of its entries
 //     is ADDED with its snapshot id null or S's and both sequence numbers null (read from the
 //     manifest itself);

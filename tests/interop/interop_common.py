@@ -429,3 +429,49 @@ def workdir(name):
     folder = tempfile.mkdtemp(prefix="floe-interop-%s-" % name, dir=base)
     WORKDIRS.append(folder)
     return folder
+
+
+class FloeServer:
+    """`floe serve` on a catalog URI, with a tokens file granting one bearer token write access
+    to everything; stopped with SIGTERM by stop(). env: extra environment (S3 credentials)."""
+
+    def __init__(self, floe, home, catalog=None, env=None):
+        import hashlib
+        self.secret = "interop-secret-%d" % os.getpid()
+        self.port = free_port()
+        self.uri = "http://127.0.0.1:%d" % self.port
+        tokens = os.path.join(home, "tokens")
+        with open(tokens, "w") as f:
+            f.write("interop:sha256:%s:write@*\n" % hashlib.sha256(self.secret.encode()).hexdigest())
+        self.log = open(os.path.join(home, "serve.log"), "w")
+        self.process = subprocess.Popen(
+            [floe.binary, "--catalog", catalog or floe.catalog, "serve", "--listen", "127.0.0.1:%d" % self.port,
+             "--tokens-file", tokens, "--log-format", "off"],
+            stdout=self.log, stderr=self.log, env=dict(os.environ, **(env or {})))
+
+    def wait_ready(self, seconds=30):
+        """True once GET /v1/config answers 200; False if the server died or never answered."""
+        import urllib.request
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
+                request = urllib.request.Request(self.uri + "/v1/config",
+                                                 headers={"Authorization": "Bearer " + self.secret})
+                with urllib.request.urlopen(request, timeout=2) as answer:
+                    return answer.status == 200
+            except OSError:
+                if self.process.poll() is not None:
+                    return False
+                time.sleep(0.1)
+        return False
+
+    def stop(self):
+        """Returns the exit status (0 or -15 on a clean SIGTERM shutdown)."""
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+        return self.process.returncode

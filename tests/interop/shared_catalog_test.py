@@ -12,12 +12,9 @@ Run: FLOE_BINARY=build/floe $FLOE_PEERS_PYTHON tests/interop/shared_catalog_test
 (FLOE_INTEROP_NO_SPARK=1 leaves Spark out.)
 """
 
-import hashlib
 import os
-import subprocess
 import sys
 import time
-import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import interop_common as ic  # noqa: E402
@@ -30,9 +27,10 @@ floe = ic.Floe(home)  # sqlite://<home>/warehouse/catalog.db: catalog_name 'defa
 use_spark = ic.spark_available() and not os.environ.get("FLOE_INTEROP_NO_SPARK")
 
 COLUMNS = [("id", "long"), ("who", "string"), ("amount", "long")]
-SECRET = "interop-secret-%d" % os.getpid()
-port = ic.free_port()
-rest_uri = "http://127.0.0.1:%d" % port
+# floe serve over the same database (a bearer token from a tokens file).
+server = ic.FloeServer(floe, home)
+SECRET = server.secret
+rest_uri = server.uri
 
 # The README's .pyiceberg.yaml, both catalogs (README: "Using floe with Spark, PyIceberg, DuckDB and Java").
 with open(os.path.join(home, ".pyiceberg.yaml"), "w") as f:
@@ -49,29 +47,6 @@ with open(os.path.join(home, ".pyiceberg.yaml"), "w") as f:
 os.environ["PYICEBERG_HOME"] = home
 from pyiceberg.catalog import load_catalog  # noqa: E402
 
-# ---- floe serve over the same database ------------------------------------------------------
-tokens = os.path.join(home, "tokens")
-with open(tokens, "w") as f:
-    f.write("interop:sha256:%s:write@*\n" % hashlib.sha256(SECRET.encode()).hexdigest())
-server_log = open(os.path.join(home, "serve.log"), "w")
-server = subprocess.Popen([floe.binary, "--catalog", floe.catalog, "serve", "--listen", "127.0.0.1:%d" % port,
-                           "--tokens-file", tokens, "--log-format", "off"], stdout=server_log, stderr=server_log)
-
-
-def wait_for_server():
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            request = urllib.request.Request(rest_uri + "/v1/config", headers={"Authorization": "Bearer " + SECRET})
-            with urllib.request.urlopen(request, timeout=2) as answer:
-                return answer.status == 200
-        except OSError:
-            if server.poll() is not None:
-                return False
-            time.sleep(0.1)
-    return False
-
-
 spark = None
 if use_spark:
     spark_started = time.monotonic()
@@ -83,7 +58,7 @@ if use_spark:
         extra_jars=[ic.java_jar("sqlite-jdbc")])
     print("spark started in %.1f s" % (time.monotonic() - spark_started), flush=True)
 
-failures.check("floe serve answers GET /v1/config", wait_for_server())
+failures.check("floe serve answers GET /v1/config", server.wait_ready())
 duck = ic.duckdb_connect()
 
 
@@ -262,11 +237,6 @@ try:
 finally:
     if spark is not None:
         spark.stop()
-    server.terminate()
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
-    server_log.close()
-failures.check("floe serve exited cleanly on SIGTERM", server.returncode in (0, -15), "exit %s" % server.returncode)
+    status = server.stop()
+failures.check("floe serve exited cleanly on SIGTERM", status in (0, -15), "exit %s" % status)
 failures.finish(STARTED)
