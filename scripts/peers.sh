@@ -104,6 +104,11 @@ install_java() {
 
 install_sdist() { fetch_pyiceberg_tests; }
 
+# One install at a time: two test runs (or worktrees) starting together wait for each other
+# instead of filling the same folders at once.
+mkdir -p "$dir"
+exec 9>"$dir/.lock"
+flock 9
 parts=()
 for part in python java sdist; do
   is_current "$part" || parts+=("$part")
