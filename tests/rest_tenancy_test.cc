@@ -642,6 +642,17 @@ TEST_F(RestTenancyTest, MethodsNoRouteTakesAre405WithAllow) {
     EXPECT_EQ(reply.substr(0, 12), "HTTP/1.1 405") << method << ": " << reply;
     EXPECT_NE(reply.find("Allow: GET, HEAD, DELETE"), std::string::npos) << method << ": " << reply;
   }
+  // A path that names no route of this server (another catalog prefix) has no methods to list:
+  // it is answered as any method there is, 400 "no route", never a 405 with a made-up Allow.
+  int fd = Connect(port_);
+  ASSERT_GE(fd, 0);
+  std::string request = "OPTIONS /v1/other-prefix/namespaces/a HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
+                        std::string(kAlice) + "\r\nConnection: close\r\n\r\n";
+  send(fd, request.data(), request.size(), MSG_NOSIGNAL);
+  std::string reply = ReadReply(fd, 5000);
+  close(fd);
+  EXPECT_EQ(reply.substr(0, 12), "HTTP/1.1 400") << reply;
+  EXPECT_EQ(reply.find("Allow:"), std::string::npos) << reply;
 }
 
 // Issue 40, item 5: a Content-Length no body can satisfy is refused when the headers arrive,

@@ -322,12 +322,13 @@ std::optional<RestReply> RestServer::Impl::Admit(const httplib::Request& req, Ro
     }
   }
   auto parsed = ParseRoute(raw_path, info.prefix);
-  // TRACE, OPTIONS, CONNECT: no route takes them, whatever the path. A 405 naming the methods
-  // the route takes (those of any route when the path names none), as for the other methods.
-  if (req.method != "GET" && req.method != "HEAD" && req.method != "POST" && req.method != "DELETE" &&
+  // TRACE, OPTIONS, CONNECT: no route takes them. On a route, a 405 naming exactly the methods
+  // that route takes, as for the other methods; a path that names no route of this server is
+  // answered below as for any method (there is no resource whose methods an Allow could list).
+  if (parsed && req.method != "GET" && req.method != "HEAD" && req.method != "POST" && req.method != "DELETE" &&
       req.method != "PUT" && req.method != "PATCH") {
     RestReply reply = ErrorReply(405, "MethodNotAllowedException", "method " + req.method + " is not allowed here");
-    reply.headers.emplace_back("Allow", parsed ? AllowedMethods(parsed->kind) : "GET, HEAD, POST, DELETE");
+    reply.headers.emplace_back("Allow", AllowedMethods(parsed->kind));
     return reply;
   }
   if (!parsed) {
