@@ -32,21 +32,17 @@ trap cleanup EXIT
 # pytest writes caches beside the tests: run a copy, never the peers' folder.
 cp -r "$suite/tests" "$work/tests"
 
+source "$(dirname "${BASH_SOURCE[0]}")/floe_serve.sh"
+
 # Starts floe serve on CATALOG_URI at a free port; sets server_pid and server_url.
 start_server() {
   local uri="$1" log="$work/serve-$2.log"
-  "$floe" --catalog "$uri" serve --listen 127.0.0.1:0 --log-format off >"$log" 2>&1 &
-  server_pid=$!
-  server_url=""
-  for _ in $(seq 1 100); do
-    server_url="$(sed -n 's/^floe serve: listening on //p' "$log")"
-    [[ -n "$server_url" ]] && return 0
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  echo "floe serve did not start; its log:" >&2
-  cat "$log" >&2
-  exit 1
+  floe_serve_start "$log" "$log.err" "$floe" --catalog "$uri" serve --listen 127.0.0.1:0 --log-format off || {
+    server_pid="$FLOE_SERVE_PID"
+    exit 1
+  }
+  server_pid="$FLOE_SERVE_PID"
+  server_url="$FLOE_SERVE_URL"
 }
 
 stop_server() {

@@ -49,16 +49,11 @@ trap cleanup EXIT
 secret="fuzz-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
 printf 'fuzzer:%s:write@*\n' "$secret" >"$work/tokens"
 mkdir -p "$work/wh"
-"$floe" --catalog "sqlite:///$work/wh/catalog.db" serve --listen 127.0.0.1:0 \
-  --tokens-file "$work/tokens" --log-format off >"$work/serve.log" 2>&1 &
-server_pid=$!
-url=""
-for _ in $(seq 1 100); do
-  url="$(sed -n 's/^floe serve: listening on //p' "$work/serve.log")"
-  [[ -n "$url" ]] && break
-  sleep 0.1
-done
-[[ -n "$url" ]] || { echo "floe serve did not start:" >&2; cat "$work/serve.log" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/floe_serve.sh"
+floe_serve_start "$work/serve.log" "$work/serve.err" "$floe" --catalog "sqlite:///$work/wh/catalog.db" \
+  serve --listen 127.0.0.1:0 --tokens-file "$work/tokens" --log-format off || { server_pid="$FLOE_SERVE_PID"; exit 1; }
+server_pid="$FLOE_SERVE_PID"
+url="$FLOE_SERVE_URL"
 
 # A watchdog: the server must answer /v1/config within a second all the time.
 alive_log="$work/alive.log"
@@ -90,8 +85,8 @@ if [[ -s "$alive_log" ]]; then
   cat "$alive_log" >&2
   status=1
 fi
-if grep -qE 'AddressSanitizer|terminate called|Segmentation' "$work/serve.log"; then
-  cat "$work/serve.log" >&2
+if grep -qE 'AddressSanitizer|terminate called|Segmentation' "$work/serve.err"; then
+  cat "$work/serve.err" >&2
   status=1
 fi
 exit "$status"

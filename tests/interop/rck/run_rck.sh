@@ -87,24 +87,14 @@ case "$backend" in
 esac
 
 # start_server NAME: `floe serve` on the catalog, on a free port; sets url.
+source "$here/../floe_serve.sh"
 start_server() {
-  local name="$1" pid
-  "$floe" --catalog "$catalog" serve --listen 127.0.0.1:0 --tokens-file "$work/tokens" "${allow[@]}" \
-    --log-format "${RCK_LOG_FORMAT:-off}" >"$work/$name.out" 2>"$work/$name.err" &
-  pid=$!
-  server_pids+=("$pid")
-  url=""
-  for _ in $(seq 1 100); do  # at most 10 s for the server to listen
-    url="$(sed -n 's/^floe serve: listening on //p' "$work/$name.out")"
-    [[ -n "$url" ]] && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if [[ -z "$url" ]]; then
-    echo "rck: floe serve did not start:" >&2
-    cat "$work/$name.err" >&2
-    exit 1
-  fi
+  local name="$1"
+  floe_serve_start "$work/$name.out" "$work/$name.err" \
+    "$floe" --catalog "$catalog" serve --listen 127.0.0.1:0 --tokens-file "$work/tokens" "${allow[@]}" \
+    --log-format "${RCK_LOG_FORMAT:-off}" || { server_pids+=("$FLOE_SERVE_PID"); exit 1; }
+  server_pids+=("$FLOE_SERVE_PID")
+  url="$FLOE_SERVE_URL"
   echo "rck: floe serve ($backend) at $url"
 }
 start_server serve
