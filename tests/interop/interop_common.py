@@ -279,12 +279,23 @@ class Floe:
         return [(f["name"], f["type"]) for f in map(json.loads, filter(str.strip, out.splitlines()))]
 
     def metadata_location(self, table):
-        """The current metadata file, as the catalog database records it."""
-        import sqlite3
+        """The current metadata file, as the catalog database records it (SQLite, or PostgreSQL
+        for a postgresql:// catalog URI with its ?catalog= name)."""
         namespace, name = table.rsplit(".", 1)
-        with sqlite3.connect(self.db) as conn:
-            row = conn.execute("SELECT metadata_location FROM iceberg_tables WHERE table_namespace = ? AND "
-                               "table_name = ?", (namespace, name)).fetchone()
+        if self.catalog.startswith("postgresql://"):
+            import urllib.parse
+            import psycopg2
+            base, _, query = self.catalog.partition("?")
+            catalog_name = urllib.parse.parse_qs(query).get("catalog", ["default"])[0]
+            with psycopg2.connect(base) as conn, conn.cursor() as cursor:
+                cursor.execute("SELECT metadata_location FROM iceberg_tables WHERE catalog_name = %s AND "
+                               "table_namespace = %s AND table_name = %s", (catalog_name, namespace, name))
+                row = cursor.fetchone()
+        else:
+            import sqlite3
+            with sqlite3.connect(self.db) as conn:
+                row = conn.execute("SELECT metadata_location FROM iceberg_tables WHERE table_namespace = ? AND "
+                                   "table_name = ?", (namespace, name)).fetchone()
         if not row:
             raise RuntimeError("no table %s in %s" % (table, self.db))
         location = row[0]

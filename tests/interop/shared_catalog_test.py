@@ -8,6 +8,10 @@ JDBC catalog (sqlite-jdbc) and DuckDB (iceberg_scan on the metadata file the dat
 Part 2, through `floe serve` on that database: PyIceberg's RestCatalog and Spark (type=rest)
 create, insert, delete, update and merge; DuckDB attaches the REST catalog; floe reads it all.
 
+Part 3, one PostgreSQL catalog database (when FLOE_TEST_PG_URI names a server; a database of its
+own): floe, PyIceberg's SqlCatalog (psycopg2) and Spark with Iceberg's JDBC catalog (the
+PostgreSQL driver) take turns under one catalog name; every engine, DuckDB too, sees every commit.
+
 Run: FLOE_BINARY=build/floe $FLOE_PEERS_PYTHON tests/interop/shared_catalog_test.py
 (FLOE_INTEROP_NO_SPARK=1 leaves Spark out.)
 """
@@ -55,7 +59,7 @@ if use_spark:
     spark = ic.start_spark({
         "default": dict(ic.spark_jdbc_catalog(floe), **{"cache-enabled": "false"}),
         "rest": {"type": "rest", "uri": rest_uri, "token": SECRET, "cache-enabled": "false"}},
-        extra_jars=[ic.java_jar("sqlite-jdbc")])
+        extra_jars=[ic.java_jar("sqlite-jdbc"), ic.java_jar("postgresql")])
     print("spark started in %.1f s" % (time.monotonic() - spark_started), flush=True)
 
 failures.check("floe serve answers GET /v1/config", server.wait_ready())
@@ -66,21 +70,23 @@ def spark_rows(sql):
     return ic.spark_values(COLUMNS, [tuple(r) for r in spark.sql(sql).collect()])
 
 
-def everyone_sees(step, namespace, table, model, rest=False):
-    """Every engine reads `namespace.table` after `step` and must find exactly `model`."""
+def everyone_sees(step, namespace, table, model, rest=False, on=None):
+    """Every engine reads `namespace.table` after `step` and must find exactly `model`.
+    on: (floe, PyIceberg catalog, Spark catalog name) of another shared database (part 3)."""
     expected = ic.canon_rows(COLUMNS, model)
     name = "%s.%s" % (namespace, table)
+    floe_, catalog, spark_catalog = on or (floe, None, None)
     failures.run("floe after %s" % step, lambda: failures.same_rows(
-        "floe reads %s after %s" % (name, step), expected, floe.scan(name, COLUMNS)))
-    catalog = load_catalog("floe_rest" if rest else "default")
+        "floe reads %s after %s" % (name, step), expected, floe_.scan(name, COLUMNS)))
+    catalog = catalog or load_catalog("floe_rest" if rest else "default")
     failures.run("pyiceberg after %s" % step, lambda: failures.same_rows(
         "pyiceberg reads %s after %s" % (name, step), expected,
         ic.canon_rows(COLUMNS, catalog.load_table(name).scan().to_arrow().to_pylist())))
     failures.run("duckdb after %s" % step, lambda: failures.same_rows(
         "duckdb reads %s after %s" % (name, step), expected,
-        ic.duckdb_read(duck, "iceberg_scan('%s')" % floe.metadata_location(name), COLUMNS)))
+        ic.duckdb_read(duck, "iceberg_scan('%s')" % floe_.metadata_location(name), COLUMNS)))
     if spark is not None:
-        source = "rest.%s" % name if rest else "`default`.%s" % name
+        source = "rest.%s" % name if rest else "`%s`.%s" % (spark_catalog or "default", name)
         failures.run("spark after %s" % step, lambda: failures.same_rows(
             "spark reads %s after %s" % (name, step), expected, spark_rows("SELECT id, who, amount FROM " + source)))
 
@@ -232,8 +238,73 @@ def write_jsonl(rows):
     return path
 
 
+# ---- part 3: writers take turns on one PostgreSQL catalog database ---------------------------
+def part_three(pg_uri):
+    import pyarrow as pa
+    import subprocess
+    base = pg_uri.split("?", 1)[0].rsplit("/", 1)[0]
+    database = "shared_catalog_%d" % os.getpid()
+    subprocess.run(["psql", base + "/postgres", "-qc", "CREATE DATABASE " + database], check=True,
+                   capture_output=True, timeout=60)
+    try:
+        # One catalog name for all three: Iceberg's JDBC catalog and PyIceberg's SqlCatalog use
+        # their own catalog's name as catalog_name, floe the ?catalog= of its URI.
+        name = "pgshared"
+        warehouse = os.path.join(home, "pg-warehouse")
+        os.makedirs(warehouse, exist_ok=True)
+        pg_floe = ic.Floe(home, catalog="%s/%s?catalog=%s&warehouse=%s" % (base, database, name, warehouse))
+        sql_catalog = load_catalog(name, **{"type": "sql", "uri": "postgresql+psycopg2://%s/%s" % (
+            base.split("://", 1)[1], database), "warehouse": "file://" + warehouse})
+        if spark is not None:
+            host = base.split("://", 1)[1]
+            user, _, hostport = host.rpartition("@")
+            spark.conf.set("spark.sql.catalog.%s" % name, "org.apache.iceberg.spark.SparkCatalog")
+            for key, value in {"type": "jdbc", "uri": "jdbc:postgresql://%s/%s" % (hostport, database),
+                               "jdbc.user": user or "postgres", "warehouse": warehouse,
+                               "jdbc.schema-version": "V0", "cache-enabled": "false"}.items():
+                spark.conf.set("spark.sql.catalog.%s.%s" % (name, key), value)
+        on = (pg_floe, sql_catalog, name)
+
+        pg_floe.run("namespace", "create", "pg")
+        pg_floe.run("create", "pg.events", "--schema", "id long, who string, amount long", "--partition-by", "who",
+                    "--property", "write.delete.mode=merge-on-read")
+        model = [[n, "floe", n] for n in range(8)]
+        pg_floe.append_rows("pg.events", COLUMNS, model)
+        everyone_sees("floe append (PostgreSQL)", "pg", "events", model, on=on)
+
+        rows = [[n, "pyiceberg", n] for n in range(8, 16)]
+        sql_catalog.load_table("pg.events").append(pa.table({
+            "id": pa.array([r[0] for r in rows], pa.int64()), "who": [r[1] for r in rows],
+            "amount": pa.array([r[2] for r in rows], pa.int64())}))
+        model += rows
+        everyone_sees("pyiceberg append (PostgreSQL)", "pg", "events", model, on=on)
+
+        if spark is not None:
+            spark.sql("""MERGE INTO %s.pg.events t USING (SELECT id, 'spark' AS who, id * 100 AS amount
+                         FROM range(12, 20)) s ON t.id = s.id
+                         WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *""" % name)
+            model = [r for r in model if r[0] < 12] + [[n, "spark", n * 100] for n in range(12, 20)]
+            everyone_sees("spark merge (PostgreSQL)", "pg", "events", model, on=on)
+
+        pg_floe.run("delete", "pg.events", "--where", "id % 2 = 1")
+        model = [r for r in model if r[0] % 2 == 0]
+        everyone_sees("floe delete (PostgreSQL)", "pg", "events", model, on=on)
+
+        sql_catalog.load_table("pg.events").delete(delete_filter="id >= 14")
+        model = [r for r in model if r[0] < 14]
+        everyone_sees("pyiceberg delete (PostgreSQL)", "pg", "events", model, on=on)
+    finally:
+        subprocess.run(["psql", base + "/postgres", "-qc", "DROP DATABASE IF EXISTS %s WITH (FORCE)" % database],
+                       capture_output=True, timeout=60)
+
+
 try:
     failures.run("through floe serve", part_two)
+    if os.environ.get("FLOE_TEST_PG_URI"):
+        failures.run("shared PostgreSQL catalog", lambda: part_three(os.environ["FLOE_TEST_PG_URI"]))
+        print("part 3 done at %.1f s" % (time.monotonic() - STARTED), flush=True)
+    else:
+        print("part 3 (PostgreSQL): not run (FLOE_TEST_PG_URI unset; scripts/pg.sh)")
 finally:
     if spark is not None:
         spark.stop()
