@@ -224,6 +224,17 @@ cases.append(Case("t.refs", ROWS, [
     Read("snapshot 2", base_rows[:10], snapshot_id=s2, spark_version=s2),
     Read("branch audit", base_rows[:12], ref="audit", spark_version="branch_audit")]))
 
+# ---- a format 1 table ----------------------------------------------------------------------
+floe.run("create", "t.v1", "--schema", "id long, cat string, amount long", "--partition-by", "cat",
+         "--format-version", "1")
+floe.append_rows("t.v1", ROWS, base_rows[:12])
+v1_first = current_snapshot("t.v1")
+floe.append_rows("t.v1", ROWS, base_rows[12:20])
+floe.run("delete", "t.v1", "--where", "id % 5 = 0")
+cases.append(Case("t.v1", ROWS, [Read("after two appends and a delete", [r for r in base_rows[:20] if r[0] % 5]),
+                                 Read("first snapshot", base_rows[:12], snapshot_id=v1_first,
+                                      spark_version=v1_first)]))
+
 # ---- after compaction and expiry -----------------------------------------------------------
 floe.run("create", "t.maintained", "--schema", "id long, cat string, amount long", "--partition-by", "cat",
          "--property", "write.delete.mode=merge-on-read")
