@@ -42,7 +42,7 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "floe maintainers <floe@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Apache Iceberg tables: library, command line and REST catalog server")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libavro-dev, libzstd-dev, libcpp-httplib-dev, libsqlite3-dev, libpq-dev, libfmt-dev, zlib1g-dev, libssl-dev, libsnappy-dev, libdeflate-dev, nlohmann-json3-dev")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libavro-dev, libzstd-dev, libcpp-httplib-dev, libsqlite3-dev, libpq-dev, libfmt-dev, zlib1g-dev, libssl-dev, libsnappy-dev, libdeflate-dev, libroaring-dev, nlohmann-json3-dev")
 set(CPACK_GENERATOR DEB)
 include(CPack)
 

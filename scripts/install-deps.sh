@@ -15,7 +15,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates
   libavro-dev nlohmann-json3-dev libcli11-dev libfmt-dev libcpp-httplib-dev
-  libzstd-dev libsnappy-dev zlib1g-dev libdeflate-dev libssl-dev
+  libzstd-dev libsnappy-dev zlib1g-dev libdeflate-dev libroaring-dev libssl-dev
   libsqlite3-dev libpq-dev libgtest-dev libgmock-dev googletest
   ccache libcurl4-openssl-dev
 )

@@ -1,7 +1,10 @@
 #include "parquet/deletion_vector.h"
 
+#include <roaring/roaring.h>
 #include <zlib.h>
 
+#include <algorithm>
+#include <memory>
 #include <string>
 
 namespace floe::parquet {
@@ -136,6 +139,68 @@ Result<std::vector<int64_t>> DecodeDeletionVector(std::string_view blob) {
   }
   if (in.Has(1)) return bad("bytes left after the bitmap");
   return positions;
+}
+
+namespace {
+
+void PutBigEndian32(std::string& out, uint32_t v) {
+  for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<char>((v >> shift) & 0xFF));
+}
+
+void PutLittleEndian(std::string& out, uint64_t v, int width) {
+  for (int i = 0; i < width; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+
+struct RoaringFree {
+  void operator()(roaring_bitmap_t* r) const { roaring_bitmap_free(r); }
+};
+
+}  // namespace
+
+Result<std::string> EncodeDeletionVector(const std::vector<int64_t>& positions) {
+  std::vector<int64_t> sorted = positions;
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  if (!sorted.empty() && sorted.front() < 0)
+    return InvalidArgument("deletion vector: negative position " + std::to_string(sorted.front()));
+  if (!sorted.empty() && (sorted.back() >> 32) > 0x7FFFFFFF)
+    return InvalidArgument("deletion vector: position " + std::to_string(sorted.back()) + " is past the spec's range");
+
+  // magic, then the count of 32-bit bitmaps and each as key + portable bitmap.
+  std::string body(reinterpret_cast<const char*>(kMagic), 4);
+  size_t bitmaps = 0;
+  std::string bitmap_bytes;
+  for (size_t i = 0; i < sorted.size();) {
+    const uint64_t high = static_cast<uint64_t>(sorted[i]) >> 32;
+    size_t end = i;
+    std::vector<uint32_t> low;
+    while (end < sorted.size() && (static_cast<uint64_t>(sorted[end]) >> 32) == high) {
+      low.push_back(static_cast<uint32_t>(sorted[end] & 0xFFFFFFFF));
+      ++end;
+    }
+    std::unique_ptr<roaring_bitmap_t, RoaringFree> bitmap(roaring_bitmap_of_ptr(low.size(), low.data()));
+    if (!bitmap) return IOError("deletion vector: out of memory building a bitmap");
+    roaring_bitmap_run_optimize(bitmap.get());
+    PutLittleEndian(bitmap_bytes, high, 4);
+    const size_t size = roaring_bitmap_portable_size_in_bytes(bitmap.get());
+    const size_t at = bitmap_bytes.size();
+    bitmap_bytes.resize(at + size);
+    if (roaring_bitmap_portable_serialize(bitmap.get(), bitmap_bytes.data() + at) != size)
+      return IOError("deletion vector: CRoaring wrote an unexpected size");
+    ++bitmaps;
+    i = end;
+  }
+  PutLittleEndian(body, bitmaps, 8);
+  body += bitmap_bytes;
+  if (body.size() > 0x7FFFFFFF) return InvalidArgument("deletion vector: blob past 2 GiB");
+
+  std::string blob;
+  PutBigEndian32(blob, static_cast<uint32_t>(body.size()));
+  blob += body;
+  const uint32_t crc = static_cast<uint32_t>(
+      crc32(0L, reinterpret_cast<const unsigned char*>(body.data()), static_cast<uInt>(body.size())));
+  PutBigEndian32(blob, crc);
+  return blob;
 }
 
 }  // namespace floe::parquet

@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
 #include <string>
 
 namespace floe::parquet {
@@ -85,6 +89,84 @@ TEST(DeletionVector, DamagedBlobsAreCorruptNeverACrash) {
   // Every truncation of the bitmap, re-framed with a valid length and checksum, is refused too.
   const std::string bitmap = SampleBitmap();
   for (size_t cut = 0; cut < bitmap.size(); cut += 5) EXPECT_FALSE(DecodeDeletionVector(Blob(bitmap.substr(0, cut)))) << cut;
+}
+
+TEST(DeletionVector, EncodedVectorsReadBackExactly) {
+  std::mt19937_64 random(7);
+  std::vector<std::vector<int64_t>> cases = {
+      {},
+      {0},
+      {5, 3, 3, 1},                                                  // any order, duplicates once
+      {int64_t{1} << 32, (int64_t{1} << 32) + 1, (int64_t{5} << 32)},  // several 32-bit bitmaps
+      {(int64_t{0x7FFFFFFF} << 32) | 0xFFFFFFFF},                    // the largest position
+  };
+  std::vector<int64_t> runs;  // long runs: run containers
+  for (int64_t v = 1000; v < 200000; ++v) runs.push_back(v);
+  cases.push_back(runs);
+  std::vector<int64_t> dense;  // every other row: bitmap containers
+  for (int64_t v = 0; v < 300000; v += 2) dense.push_back(v);
+  cases.push_back(dense);
+  std::vector<int64_t> scattered;
+  for (int i = 0; i < 5000; ++i) scattered.push_back(static_cast<int64_t>(random() % (int64_t{3} << 33)));
+  cases.push_back(scattered);
+  for (const auto& positions : cases) {
+    auto blob = EncodeDeletionVector(positions);
+    ASSERT_TRUE(blob) << blob.error().message;
+    auto back = DecodeDeletionVector(*blob);
+    ASSERT_TRUE(back) << back.error().message;
+    std::vector<int64_t> want = positions;
+    std::sort(want.begin(), want.end());
+    want.erase(std::unique(want.begin(), want.end()), want.end());
+    EXPECT_EQ(*back, want);
+  }
+  // Run containers keep a run of 199,000 positions (four 16-bit containers) to a few bytes each.
+  EXPECT_LT(EncodeDeletionVector(runs)->size(), 128u);
+}
+
+TEST(DeletionVector, PositionsOutsideTheSpecAreRefused) {
+  auto negative = EncodeDeletionVector({4, -1});
+  ASSERT_FALSE(negative);
+  EXPECT_EQ(negative.error().kind, ErrorKind::kInvalidArgument);
+  EXPECT_FALSE(EncodeDeletionVector({int64_t{0x80000000} << 32}));
+}
+
+// Iceberg Java's own serialized position indexes (deletion-vector blobs) from iceberg-core's
+// test resources, in the peers' jars: floe reads each, and CRoaring writes the same positions
+// back byte for byte as Java did.
+std::string JavaVector(const std::string& name) {
+  const char* jars = std::getenv("FLOE_PEERS_JAVA_JARS");
+  if (!jars || !*jars) return {};
+  const std::string command = "python3 -c \"import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1])"
+                              ".read('org/apache/iceberg/deletes/' + sys.argv[2]))\" '" +
+                              std::string(jars) + "/iceberg-core-1.11.0-tests.jar' " + name + " 2>/dev/null";
+  std::string out;
+  if (FILE* pipe = popen(command.c_str(), "r")) {
+    char buffer[4096];
+    size_t n;
+    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
+    pclose(pipe);
+  }
+  return out;
+}
+
+TEST(DeletionVector, JavaWrittenVectorsReadAndRewriteIdentically) {
+  if (!std::getenv("FLOE_PEERS_JAVA_JARS")) GTEST_SKIP() << "skipped: no peers (FLOE_PEERS_JAVA_JARS)";
+  const std::vector<std::pair<std::string, size_t>> files = {
+      {"empty-position-index.bin", 0}, {"small-alternating-values-position-index.bin", 5},
+      {"small-and-large-values-position-index.bin", 4}, {"all-container-types-position-index.bin", 0}};
+  for (const auto& [name, count] : files) {
+    const std::string java = JavaVector(name);
+    ASSERT_FALSE(java.empty()) << name << " not found in iceberg-core-1.11.0-tests.jar";
+    auto positions = DecodeDeletionVector(java);
+    ASSERT_TRUE(positions) << name << ": " << positions.error().message;
+    if (count) EXPECT_EQ(positions->size(), count) << name;
+    auto ours = EncodeDeletionVector(*positions);
+    ASSERT_TRUE(ours) << ours.error().message;
+    EXPECT_EQ(*ours, java) << name << ": CRoaring's bytes differ from Java's";
+  }
+  auto alternating = DecodeDeletionVector(JavaVector("small-alternating-values-position-index.bin"));
+  ASSERT_TRUE(alternating);
+  EXPECT_EQ(*alternating, (std::vector<int64_t>{1, 3, 5, 7, 9}));
 }
 
 }  // namespace
