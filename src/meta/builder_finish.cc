@@ -69,4 +69,29 @@ Status CheckDefaultsFitSchema(const TableMetadata& m) {
   return Ok();
 }
 
+namespace {
+
+Status NoDefaultsBelow(const Type& type, int format_version) {
+  for (const auto& f : type.fields()) {
+    for (auto [text, which] : {std::pair{&f.initial_default, "initial"}, std::pair{&f.write_default, "write"}}) {
+      if (*text && *text != "null")
+        return InvalidArgument("Invalid " + std::string(which) + " default for " + f.name + ": non-null default (" +
+                               **text + ") is not supported until v3 (this table is v" +
+                               std::to_string(format_version) + ")");
+    }
+    if (f.type->is_nested()) FLOE_RETURN_IF_ERROR(NoDefaultsBelow(*f.type, format_version));
+  }
+  return Ok();
+}
+
+}  // namespace
+
+Status CheckFieldDefaultsNeedV3(const TableMetadata& m, const std::set<int>& added_schema_ids) {
+  if (m.format_version >= 3) return Ok();
+  for (int id : added_schema_ids) {
+    if (const Schema* s = m.SchemaById(id)) FLOE_RETURN_IF_ERROR(NoDefaultsBelow(*s->AsStruct(), m.format_version));
+  }
+  return Ok();
+}
+
 }  // namespace floe::builder_internal

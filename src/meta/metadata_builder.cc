@@ -86,6 +86,7 @@ class MetadataBuilderAccess {
     }
     if (!found) {
       m_.schemas.emplace_back(id, u.schema.fields(), u.schema.identifier_field_ids());
+      b_.added_schema_ids_.insert(id);
       b_.changed_ = true;
     }
     b_.last_added_schema_id_ = id;
@@ -434,6 +435,7 @@ Result<TableMetadata> MetadataBuilder::Build(int64_t now_ms) {
   if (base_location_) builder_internal::AppendMetadataLog(m, base_last_updated_ms_.value_or(0), *base_location_);
   FLOE_RETURN_IF_ERROR(m.Validate());
   FLOE_RETURN_IF_ERROR(builder_internal::CheckDefaultsFitSchema(m));
+  FLOE_RETURN_IF_ERROR(builder_internal::CheckFieldDefaultsNeedV3(m, added_schema_ids_));
   return m;
 }
 

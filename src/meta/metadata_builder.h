@@ -42,6 +42,7 @@ class MetadataBuilder {
   std::optional<std::string> base_location_;
   std::optional<int64_t> base_last_updated_ms_;
   std::optional<int> last_added_schema_id_;
+  std::set<int> added_schema_ids_;  // schemas this builder added (their defaults are checked)
   std::optional<int> last_added_spec_id_;
   std::optional<int> last_added_order_id_;
   bool changed_ = false;

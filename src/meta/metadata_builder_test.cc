@@ -526,5 +526,33 @@ TEST(Builder, PropertiesFloeReadsMustHoldValuesItCanRead) {
   EXPECT_EQ(applied->properties.at("write.update.isolation-level"), "snapshot");
 }
 
+// Field defaults are format 3: a v2 table refuses a schema carrying one, a v3 table keeps it
+// (also through the updates that create a table, which give fields fresh ids).
+TEST(MetadataBuilder, FieldDefaultsNeedFormatThree) {
+  NestedField level{2, "level", Type::Int(), false, ""};
+  level.initial_default = "3";
+  level.write_default = "4";
+  Schema schema(0, {NestedField{1, "id", Type::Long(), true, ""}, level});
+  for (int version : {2, 3}) {
+    auto b = MetadataBuilder::ForNewTable(version);
+    auto updates = NewTableUpdates(schema, PartitionSpec::Unpartitioned(), SortOrder::Unsorted(), "/t", {}, version);
+    ASSERT_TRUE(updates) << updates.error().ToString();
+    ASSERT_TRUE(b.ApplyAll(*updates));
+    auto m = b.Build(1000);
+    if (version == 2) {
+      ASSERT_FALSE(m);
+      EXPECT_NE(m.error().message.find("Invalid initial default for level: non-null default (3) is not supported until v3"),
+                std::string::npos)
+          << m.error().message;
+      continue;
+    }
+    ASSERT_TRUE(m) << m.error().ToString();
+    const NestedField* kept = m->CurrentSchema().FindField("level");
+    ASSERT_NE(kept, nullptr);
+    EXPECT_EQ(kept->initial_default, "3");
+    EXPECT_EQ(kept->write_default, "4");
+  }
+}
+
 }  // namespace
 }  // namespace floe

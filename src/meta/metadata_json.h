@@ -19,8 +19,8 @@ namespace floe {
 //
 // Reading fills what older versions leave implicit: v1's single schema / partition-spec, the
 // unsorted order, last-sequence-number 0, and a main branch at current-snapshot-id when the
-// document has no main ref. Not modelled (read past, not written back): v3 field defaults
-// (initial-default / write-default) and encryption-keys.
+// document has no main ref. Fields' v3 defaults (initial-default / write-default) are kept and
+// written back. Not modelled (read past, not written back): encryption-keys.
 Result<TableMetadata> ParseTableMetadata(std::string_view json_text);
 Result<TableMetadata> TableMetadataFromJson(const nlohmann::json& j);
 nlohmann::json TableMetadataToJson(const TableMetadata& m);

@@ -235,11 +235,21 @@ TEST(MetadataJson, TypeErrors) {
   EXPECT_NE(TypeFromJson(nlohmann::json{{"type", "list"}, {"element", "int"}}).error().message.find("element-id"),
             std::string::npos);
   EXPECT_NE(TypeFromJson(42).error().message.find("Cannot parse type"), std::string::npos);
-  // v3 defaults are read past rather than refused.
+  // v3 defaults are kept and written back as they came.
   auto t = TypeFromJson(nlohmann::json::parse(
       R"({"type":"struct","fields":[{"id":1,"name":"a","required":false,"type":"int","initial-default":3,"write-default":4}]})"));
   ASSERT_TRUE(t) << t.error().ToString();
   EXPECT_EQ(t.value()->fields()[0].name, "a");
+  EXPECT_EQ(t.value()->fields()[0].initial_default, "3");
+  EXPECT_EQ(t.value()->fields()[0].write_default, "4");
+  EXPECT_EQ(TypeToJson(**t)["fields"][0]["initial-default"], 3);
+  EXPECT_EQ(TypeToJson(**t)["fields"][0]["write-default"], 4);
+  // A default that is no value of the field's type is refused, naming the field.
+  auto bad = TypeFromJson(nlohmann::json::parse(
+      R"({"type":"struct","fields":[{"id":1,"name":"when","required":false,"type":"date","initial-default":"soon"}]})"));
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("field 'when': initial-default \"soon\" is not a date"), std::string::npos)
+      << bad.error().message;
 }
 
 TEST(MetadataJson, V1PartitionSpecWithoutFieldIds) {

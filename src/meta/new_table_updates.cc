@@ -25,8 +25,12 @@ class FreshIds {
         std::vector<int> ids;
         for (const auto& f : fields) ids.push_back(Take(f.id));
         std::vector<NestedField> out;
-        for (size_t i = 0; i < fields.size(); ++i)
-          out.push_back(NestedField{ids[i], fields[i].name, Assign(fields[i].type), fields[i].required, fields[i].doc});
+        for (size_t i = 0; i < fields.size(); ++i) {
+          NestedField field = fields[i];  // name, doc and defaults as given
+          field.id = ids[i];
+          field.type = Assign(fields[i].type);
+          out.push_back(std::move(field));
+        }
         return Type::Struct(std::move(out));
       }
       case TypeId::kList: {

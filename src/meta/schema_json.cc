@@ -4,6 +4,7 @@
 #include "meta/json_fields.h"
 #include "meta/json_internal.h"
 #include "meta/metadata_json.h"
+#include "types/field_defaults.h"
 
 namespace floe {
 
@@ -32,7 +33,10 @@ Result<NestedField> StructFieldFromJson(const Json& j) {
   f.type = *parsed;
   FLOE_ASSIGN_OR_RETURN(auto doc, jf::GetOptionalString(j, "doc"));
   f.doc = doc.value_or("");
-  // initial-default and write-default (v3) are not modelled yet; they are read past.
+  // Format 3 defaults, kept as their JSON (a null one is no default).
+  if (const Json* d = jf::Find(j, "initial-default")) f.initial_default = d->dump();
+  if (const Json* d = jf::Find(j, "write-default")) f.write_default = d->dump();
+  FLOE_RETURN_IF_ERROR(CheckFieldDefaults(f));
   return f;
 }
 
@@ -106,6 +110,8 @@ Ordered TypeToOrdered(const Type& t) {
         field["required"] = f.required;
         field["type"] = TypeToOrdered(*f.type);
         if (!f.doc.empty()) field["doc"] = f.doc;
+        if (f.initial_default) field["initial-default"] = Ordered::parse(*f.initial_default, nullptr, false);
+        if (f.write_default) field["write-default"] = Ordered::parse(*f.write_default, nullptr, false);
         fields.push_back(std::move(field));
       }
       Ordered out;

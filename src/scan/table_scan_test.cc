@@ -261,6 +261,42 @@ TEST(TableScan, SchemaEvolutionProjectsByFieldId) {
   EXPECT_EQ(RowStrings(*then), (std::vector<std::string>{"1|a|gone|7"}));
 }
 
+TEST(TableScan, ColumnAddedWithInitialDefaultReadsItInOlderFiles) {
+  // Format 3: a column added with initial-default 7 reads 7 in files written before it existed;
+  // a filter on it sees that value, and a file holding a null keeps the null.
+  Schema v0(0, {NestedField{1, "id", Type::Long(), true, ""}});
+  TestTable t(v0, PartitionSpec::Unpartitioned(), 3);
+  ColumnBatch a(v0);
+  ASSERT_TRUE(a.AppendRow({Literal::Long(1)}));
+  auto fa = t.WriteData(a);
+  ASSERT_TRUE(fa) << fa.error().ToString();
+  ASSERT_TRUE(t.Commit({*fa}));
+
+  NestedField level{2, "level", Type::Int(), false, ""};
+  level.initial_default = "7";
+  level.write_default = "7";
+  Schema v1(1, {NestedField{1, "id", Type::Long(), true, ""}, level});
+  t.EvolveSchema(v1);
+  ColumnBatch b(v1);
+  ASSERT_TRUE(b.AppendRow({Literal::Long(2), Literal::Int(3)}));
+  ASSERT_TRUE(b.AppendRow({Literal::Long(3), Literal::Null(Type::Int())}));
+  auto fb = t.WriteData(b);
+  ASSERT_TRUE(fb);
+  ASSERT_TRUE(t.Commit({*fb}));
+
+  EXPECT_EQ(ReadTableRows(t, {}), (std::vector<std::string>{"1|7", "2|3", "3|NULL"}));
+  ScanOptions seven;
+  seven.filter_text = "level = 7";
+  EXPECT_EQ(ReadTableRows(t, seven), (std::vector<std::string>{"1|7"}));
+
+  // A default that is not a value of the field's type is an error naming the field, not a null.
+  t.mutable_metadata().schemas.back() = Schema(1, {NestedField{1, "id", Type::Long(), true, ""},
+                                                   NestedField{2, "level", Type::Int(), false, "", "\"x\"", {}}});
+  auto bad = ReadTable(t.io(), t.metadata(), {});
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("field 'level': initial-default"), std::string::npos) << bad.error().message;
+}
+
 TEST(TableScan, SelectColumnsKeepsOrderAndPrunesStructs) {
   Schema s(0, {NestedField{1, "a", Type::Long(), false, ""},
                NestedField{2, "s", Type::Struct({NestedField{3, "x", Type::Int(), false, ""}, NestedField{4, "y", Type::Int(), false, ""}}), false, ""},

@@ -12,6 +12,7 @@
 #include "scan/ordered_reads.h"
 #include "scan/table_scan.h"
 #include "scan/task_stream.h"
+#include "types/field_defaults.h"
 
 namespace floe {
 
@@ -176,7 +177,8 @@ Status ReadBatches(FileIO& io, const TableMetadata& table, const FileScanTask& t
   Schema read_schema(projection.schema_id(), read_fields);
   FLOE_ASSIGN_OR_RETURN(auto pq, OpenParquetFile(io, file.file_path));
 
-  // Columns the file lacks: an identity partition value, else null.
+  // Columns the file lacks: an identity partition value, else the field's initial-default
+  // (format 3: what rows written before the field existed read as), else null.
   std::vector<std::optional<Literal>> constants(read_fields.size());
   std::set<int> present_ids;
   for (size_t i = 0; i < read_fields.size(); ++i) {
@@ -186,8 +188,12 @@ Status ReadBatches(FileIO& io, const TableMetadata& table, const FileScanTask& t
       if (f.type->is_nested()) CollectIds(*f.type, &present_ids);
       continue;
     }
+    auto initial = InitialDefault(f);
+    if (!initial) return std::unexpected(initial.error().WithContext("reading data file " + file.file_path));
     if (const Literal* v = IdentityPartitionValue(table, file, f.id)) {
       constants[i] = *v;
+    } else if (*initial) {
+      constants[i] = std::move(**initial);
     } else if (f.required) {
       return Corrupt("data file " + file.file_path + " lacks required column '" + f.name + "' (field id " +
                      std::to_string(f.id) + ")");

@@ -165,7 +165,8 @@ bool Type::Equals(const Type& other) const {
   for (size_t i = 0; i < fields_.size(); ++i) {
     const auto& a = fields_[i];
     const auto& b = other.fields_[i];
-    if (a.id != b.id || a.name != b.name || a.required != b.required || a.doc != b.doc || !a.type->Equals(*b.type))
+    if (a.id != b.id || a.name != b.name || a.required != b.required || a.doc != b.doc || !a.type->Equals(*b.type) ||
+        a.initial_default != b.initial_default || a.write_default != b.write_default)
       return false;
   }
   return true;

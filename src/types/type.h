@@ -45,6 +45,11 @@ struct NestedField {
   TypePtr type;
   bool required = false;
   std::string doc;  // empty when absent
+  // Format 3 default values, as the JSON text of Iceberg's single-value form (absent: none).
+  // initial-default: what rows written before the field existed read as; write-default: what
+  // a writer stores when its rows leave the field out. types/field_defaults.h reads them.
+  std::optional<std::string> initial_default;
+  std::optional<std::string> write_default;
 };
 
 class Type {

@@ -73,5 +73,43 @@ TEST(CsvRecords, ManySmallRecordsAcrossChunkBoundaries) {
   EXPECT_EQ(rows, 200000);
 }
 
+// Format 3 write-default: a column the input leaves out (absent from a CSV header, a key
+// absent from a JSON line) holds the field's write-default; a column given as null stays null.
+TEST(TextRows, LeftOutColumnsTakeTheirWriteDefault) {
+  NestedField level{2, "level", Type::Int(), true, ""};
+  level.initial_default = "1";
+  level.write_default = "5";
+  Schema schema(0, {NestedField{1, "id", Type::Long(), true, ""}, level,
+                    NestedField{3, "note", Type::String(), false, ""}});
+  {
+    std::istringstream in("id,note\n1,a\n2,\n");
+    auto reader = TextRowReader::Open(in, TextFormat::kCsv, schema, "d.csv");
+    ASSERT_TRUE(reader.has_value()) << reader.error().message;  // level is required but has a default
+    ColumnBatch batch;
+    ASSERT_TRUE((*reader)->Next(10, &batch).value());
+    ASSERT_EQ(batch.num_rows, 2u);
+    EXPECT_EQ(batch.columns[1].Get(0), Literal::Int(5));
+    EXPECT_EQ(batch.columns[1].Get(1), Literal::Int(5));
+  }
+  {
+    std::istringstream in("{\"id\": 1}\n{\"id\": 2, \"level\": 9}\n{\"id\": 3, \"note\": null}\n");
+    auto reader = TextRowReader::Open(in, TextFormat::kJsonLines, schema, "d.jsonl");
+    ASSERT_TRUE(reader.has_value()) << reader.error().message;
+    ColumnBatch batch;
+    ASSERT_TRUE((*reader)->Next(10, &batch).value());
+    ASSERT_EQ(batch.num_rows, 3u);
+    EXPECT_EQ(batch.columns[1].Get(0), Literal::Int(5));
+    EXPECT_EQ(batch.columns[1].Get(1), Literal::Int(9));
+    EXPECT_EQ(batch.columns[1].Get(2), Literal::Int(5));
+    EXPECT_TRUE(batch.columns[2].Get(2).is_null());
+  }
+  // Without a default, a required column absent from the header is still refused.
+  Schema plain(0, {NestedField{1, "id", Type::Long(), true, ""}, NestedField{2, "level", Type::Int(), true, ""}});
+  std::istringstream in("id\n1\n");
+  auto reader = TextRowReader::Open(in, TextFormat::kCsv, plain, "p.csv");
+  ASSERT_FALSE(reader.has_value());
+  EXPECT_NE(reader.error().message.find("lacks the required column"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace floe

@@ -1,5 +1,7 @@
 #include "write/data_writer.h"
 
+#include "types/field_defaults.h"
+
 #include <algorithm>
 #include <thread>
 
@@ -115,10 +117,20 @@ Result<ColumnBatch> DataWriter::ConformToSchema(ColumnBatch batch) const {
       out.columns[i] = std::move(converted);
       continue;
     }
-    if (field.required) return InvalidArgument("required column '" + field.name + "' is missing from the rows");
-    Column nulls(field.type);
-    for (size_t r = 0; r < batch.num_rows; ++r) nulls.AppendNull();
-    out.columns[i] = std::move(nulls);
+    // A column the rows leave out holds the field's write-default (format 3), else null.
+    auto fill = WriteDefault(field);
+    if (!fill) return std::unexpected(fill.error());
+    if (!*fill && field.required)
+      return InvalidArgument("required column '" + field.name + "' is missing from the rows");
+    Column filled(field.type);
+    for (size_t r = 0; r < batch.num_rows; ++r) {
+      if (*fill) {
+        FLOE_RETURN_IF_ERROR(filled.Append(**fill));
+      } else {
+        filled.AppendNull();
+      }
+    }
+    out.columns[i] = std::move(filled);
   }
   return out;
 }

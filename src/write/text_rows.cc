@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "types/field_defaults.h"
 #include "write/text_values.h"
 #include "util/strings.h"
 
@@ -51,6 +52,10 @@ Result<std::unique_ptr<TextRowReader>> TextRowReader::Open(std::istream& in, Tex
                                                            std::string source_name, TextReadOptions options) {
   std::unique_ptr<TextRowReader> reader(
       new TextRowReader(in, format, schema, std::move(source_name), std::move(options)));
+  for (const auto& field : schema.fields()) {
+    FLOE_ASSIGN_OR_RETURN(auto fill, WriteDefault(field));
+    reader->write_defaults_.push_back(std::move(fill));
+  }
   if (format == TextFormat::kCsv) FLOE_RETURN_IF_ERROR(reader->ReadHeader());
   return reader;
 }
@@ -93,7 +98,8 @@ Status TextRowReader::ReadHeader() {
   }
   csv_header_size_ = fields_.size();
   for (size_t i = 0; i < schema_.fields().size(); ++i)
-    if (csv_column_of_field_[i] < 0 && schema_.fields()[i].required) missing.push_back(schema_.fields()[i].name);
+    if (csv_column_of_field_[i] < 0 && schema_.fields()[i].required && !write_defaults_[i])
+      missing.push_back(schema_.fields()[i].name);
   std::string problems;
   auto add = [&](const std::vector<std::string>& names, const std::string& one, const std::string& many) {
     if (names.empty()) return;
@@ -113,6 +119,10 @@ Status TextRowReader::AppendCsvRecord(ColumnBatch* out) {
   for (size_t i = 0; i < schema_fields.size(); ++i) {
     Column& column = out->columns[i];
     const int c = csv_column_of_field_[i];
+    if (c < 0 && write_defaults_[i]) {
+      FLOE_RETURN_IF_ERROR(column.Append(*write_defaults_[i]));
+      continue;
+    }
     const CsvField* field = c >= 0 ? &fields_[c] : nullptr;
     bool is_null = !field || (!field->quoted && field->text == options_.null_string) ||
                    (field->text.empty() && column.type->id() != TypeId::kString);
@@ -132,7 +142,9 @@ Status TextRowReader::AppendJsonLine(const std::string& line, ColumnBatch* out) 
   nlohmann::json obj = nlohmann::json::parse(line, nullptr, false);
   if (obj.is_discarded() || !obj.is_object()) return InvalidArgument(Where("") + ": not a JSON object");
   std::vector<Literal> row;
-  for (const auto& f : schema_.fields()) row.push_back(Literal::Null(f.type));
+  // A key the line leaves out holds the field's write-default, else null.
+  for (size_t i = 0; i < schema_.fields().size(); ++i)
+    row.push_back(write_defaults_[i] ? *write_defaults_[i] : Literal::Null(schema_.fields()[i].type));
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     int index = FieldIndexByName(schema_, it.key());
     if (index < 0) return InvalidArgument(Where("") + ": field '" + it.key() + "' is not in the table's schema");

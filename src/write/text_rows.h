@@ -10,10 +10,12 @@
 
 #include <istream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "types/column_batch.h"
+#include "types/literal.h"
 #include "write/csv_records.h"
 #include "types/schema.h"
 
@@ -58,6 +60,8 @@ class TextRowReader {
   std::vector<CsvField> fields_;           // the current CSV record
   std::vector<int> csv_column_of_field_;  // for each schema field, its CSV column or -1
   size_t csv_header_size_ = 0;
+  // For each schema field, what a row that leaves it out holds: its write-default (format 3).
+  std::vector<std::optional<Literal>> write_defaults_;
 };
 
 // Infers a schema from a CSV or JSON-lines sample: long, double, boolean, date, timestamp or
