@@ -28,6 +28,9 @@
 #     of what killed attempts left (clients' data files of lost attempts: a REST client keeps no
 #     intents), and the table still reads identically.
 #
+# FLOE_KILL_TEST_CATALOG=sqlite runs the same on a SQLite catalog (one database file shared by
+# the servers): only the servers are killed there (bench/soak.sh runs both).
+#
 # Bounded: each scenario's chaos phase lasts FLOE_KILL_TEST_SECONDS (default 45) and at most 40
 # batches per client; every command runs under `timeout`. Exit 77 without PostgreSQL binaries.
 set -uo pipefail
@@ -35,7 +38,9 @@ set -uo pipefail
 floe="${1:?usage: kill_mid_commit_test.sh FLOE_BINARY}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
-if ! bash "$repo/scripts/pg.sh" bindir >/dev/null 2>&1; then
+backend="${FLOE_KILL_TEST_CATALOG:-postgresql}"
+[[ "$backend" == postgresql || "$backend" == sqlite ]] || { echo "FLOE_KILL_TEST_CATALOG: postgresql or sqlite" >&2; exit 2; }
+if [[ "$backend" == postgresql ]] && ! bash "$repo/scripts/pg.sh" bindir >/dev/null 2>&1; then
   echo "skipped: no PostgreSQL server binaries (initdb, pg_ctl; scripts/install-deps.sh installs them)"
   exit 77
 fi
@@ -64,18 +69,30 @@ cleanup() {
     while read -r pid; do kill -9 "$pid" 2>/dev/null; done <"$pids_file"
   fi
   wait 2>/dev/null
-  bash "$repo/scripts/pg.sh" stop >/dev/null 2>&1
+  [[ "$backend" == postgresql ]] && bash "$repo/scripts/pg.sh" stop >/dev/null 2>&1
   if [[ -n "${FLOE_KILL_TEST_KEEP:-}" ]]; then echo "kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-bash "$repo/scripts/pg.sh" start || { echo "FAIL: could not start PostgreSQL" >&2; exit 1; }
-pg_port="$(sed -n 's/^FLOE_TEST_PG_PORT=//p' "$FLOE_BUILD_DIR/pg.env")"
-pg_uri="$(sed -n 's/^FLOE_TEST_PG_URI=//p' "$FLOE_BUILD_DIR/pg.env")"
 warehouse="$work/wh"
 mkdir -p "$warehouse"
-direct=(--catalog "$pg_uri?warehouse=$warehouse" --catalog-name kill)
+if [[ "$backend" == postgresql ]]; then
+  bash "$repo/scripts/pg.sh" start || { echo "FAIL: could not start PostgreSQL" >&2; exit 1; }
+  pg_port="$(sed -n 's/^FLOE_TEST_PG_PORT=//p' "$FLOE_BUILD_DIR/pg.env")"
+  pg_uri="$(sed -n 's/^FLOE_TEST_PG_URI=//p' "$FLOE_BUILD_DIR/pg.env")"
+  direct=(--catalog "$pg_uri?warehouse=$warehouse" --catalog-name kill)
+else
+  direct=(--catalog "sqlite:///$warehouse/catalog.db" --catalog-name kill)
+fi
+# The catalog the servers open: PostgreSQL through the proxy that cuts, or the SQLite file.
+served_catalog() {
+  if [[ "$backend" == postgresql ]]; then
+    echo "postgresql://postgres@127.0.0.1:$db_proxy_port/floe_test?warehouse=$warehouse"
+  else
+    echo "sqlite:///$warehouse/catalog.db"
+  fi
+}
 
 # Starts tests/tcp_proxy.py to the target ports; sets proxy_pid and proxy_port.
 start_proxy() {
@@ -99,7 +116,7 @@ start_server() {
   for try in $(seq 1 20); do
     starts=$((starts + 1))
     if floe_serve_start "$work/serve-$starts.out" "$work/serve-$starts.err" "$floe" \
-        --catalog "postgresql://postgres@127.0.0.1:$db_proxy_port/floe_test?warehouse=$warehouse" \
+        --catalog "$(served_catalog)" \
         --catalog-name kill serve --listen "127.0.0.1:$port" --log-format off 2>/dev/null; then
       track "$FLOE_SERVE_PID"
       server_pid[$slot]="$FLOE_SERVE_PID"
@@ -200,9 +217,12 @@ reader() {
 scenario() {
   local name="$1" servers="$2" dir="$work/$1" table="kill.events_$1" url s i event end start_time
   mkdir -p "$dir"
-  note "== scenario $name: $servers floe serve process(es), $clients clients, ${chaos_seconds}s of kills"
-  start_proxy "$pg_port"
-  db_proxy_port="$proxy_port" db_proxy_pid="$proxy_pid"
+  note "== scenario $name ($backend): $servers floe serve process(es), $clients clients, ${chaos_seconds}s of kills"
+  db_proxy_pid=""
+  if [[ "$backend" == postgresql ]]; then
+    start_proxy "$pg_port"
+    db_proxy_port="$proxy_port" db_proxy_pid="$proxy_pid"
+  fi
   for ((s = 0; s < servers; s++)); do start_server "$s" 0; done
   if ((servers == 1)); then
     url="http://127.0.0.1:${server_port[0]}"
@@ -234,6 +254,7 @@ scenario() {
   for ((i = 0; i < 200 && $(date +%s) < end; i++)); do
     nap $((15 + RANDOM % 16))
     event=$((i % 4))
+    [[ "$backend" == sqlite ]] && event=0  # no database server to crash, no connection to cut
     case $event in
       0|2)  # SIGKILL a server mid-commit, restart it on its port
         victim=$(( (kills) % servers ))
@@ -308,7 +329,13 @@ scenario() {
   find "$location" -type f | sort >"$dir/files-before"
   now="$(date +%s%3N)"
   psql_count() {
-    psql -X -qtA "$pg_uri" -c "SELECT count(*) FROM floe_write_intents WHERE catalog_name = 'kill' AND table_name = 'events_$name'" 2>/dev/null
+    local sql="SELECT count(*) FROM floe_write_intents WHERE catalog_name = 'kill' AND table_name = 'events_$name'"
+    if [[ "$backend" == postgresql ]]; then
+      psql -X -qtA "$pg_uri" -c "$sql" 2>/dev/null
+    else
+      python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' \
+        "$warehouse/catalog.db" "$sql" 2>/dev/null
+    fi
   }
   local intents_before intents_after
   intents_before="$(psql_count)"
@@ -351,8 +378,7 @@ scenario() {
   # Stop this scenario's processes (the database stays for the next).
   for ((s = 0; s < servers; s++)); do kill_server "$s"; done
   ((servers > 1)) && { kill "$proxy_pid" 2>/dev/null; wait "$proxy_pid" 2>/dev/null; }
-  kill "$db_proxy_pid" 2>/dev/null
-  wait "$db_proxy_pid" 2>/dev/null
+  if [[ -n "$db_proxy_pid" ]]; then kill "$db_proxy_pid" 2>/dev/null; wait "$db_proxy_pid" 2>/dev/null; fi
 }
 
 started=$(date +%s)
