@@ -30,10 +30,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-# The peers' paths for the fuzzer (schemathesis), and the fixtures (the OpenAPI spec).
-while IFS='=' read -r key value; do
-  [[ "$key" == FLOE_PEERS_* ]] && export "$key=$value"
-done < <(bash "$repo/scripts/peers.sh" env 2>/dev/null)
+# The peers' paths for the fuzzer (schemathesis), unless given, and the fixtures (the OpenAPI spec).
+if [[ -z "${FLOE_PEERS_DIR:-}" ]]; then
+  while IFS='=' read -r key value; do
+    [[ "$key" == FLOE_PEERS_* ]] && export "$key=$value"
+  done < <(bash "$repo/scripts/peers.sh" env 2>/dev/null)
+fi
 if [[ -z "${FLOE_FIXTURES:-}" && -d "$repo/../shared/fixtures" ]]; then
   FLOE_FIXTURES="$(cd "$repo/../shared/fixtures" && pwd)"
   export FLOE_FIXTURES
