@@ -16,7 +16,8 @@
 #
 # Asserted, per scenario:
 #   - every batch a client was told landed is in the table exactly once (3 rows of its key), and
-#     no batch a client was told failed is there; the table holds no other rows;
+#     no batch a client was told failed is there; the table holds no other rows; the snapshot a
+#     client was answered carries its key, and no key is in two snapshots;
 #   - every client got a definite answer for every batch it started (none gave up);
 #   - no error a client saw, other than the server or the database being down or a commit's
 #     outcome being unknown (no 404 for the table, no other 5xx, no missing file);
@@ -253,23 +254,23 @@ scenario() {
   end=$((start_time + chaos_seconds))
   for ((i = 0; i < 200 && $(date +%s) < end; i++)); do
     nap $((15 + RANDOM % 16))
-    event=$((i % 4))
+    event=$((i % 5))
     [[ "$backend" == sqlite ]] && event=0  # no database server to crash, no connection to cut
     case $event in
-      0|2)  # SIGKILL a server mid-commit, restart it on its port
+      0|4)  # SIGKILL a server mid-commit, restart it on its port
         victim=$(( (kills) % servers ))
         kill_server "$victim"
         kills=$((kills + 1))
         nap $((3 + RANDOM % 8))
         start_server "$victim" "${server_port[$victim]}"
         ;;
-      1)  # the database crashes and comes back
+      2)  # the database crashes and comes back
         if ! bash "$repo/scripts/pg.sh" crash; then fail "$name: pg_ctl stop -m immediate failed"; fi
         crashes=$((crashes + 1))
         nap $((5 + RANDOM % 10))
         if ! bash "$repo/scripts/pg.sh" restart; then fail "$name: PostgreSQL did not restart"; return; fi
         ;;
-      3)  # the network between the servers and the database breaks
+      1|3)  # the network between the servers and the database breaks
         kill -USR1 "$db_proxy_pid"
         cuts=$((cuts + 1))
         ;;
@@ -309,6 +310,30 @@ scenario() {
     grep -q "^$key " "$dir/answers" || fail "$name: rows of batch $key that no client started"
     [[ "$n" == "$rows_per_batch" ]] || fail "$name: batch $key has $n rows (lands exactly once: $rows_per_batch)"
   done <"$dir/in-table"
+  # The snapshot each client was answered is in the table's history and carries its key; no key
+  # is in two snapshots.
+  "$floe" "${direct[@]}" snapshots "$table" --format jsonl >"$dir/snapshots.jsonl" 2>&1 ||
+    fail "$name: floe snapshots failed: $(head -c 300 "$dir/snapshots.jsonl")"
+  local snapshot_check
+  snapshot_check="$(python3 - "$dir/snapshots.jsonl" "$dir/answers" <<'PY'
+import collections, json, sys
+key_of, count = {}, collections.Counter()
+for line in open(sys.argv[1]):
+    s = json.loads(line)
+    key = s.get("summary", {}).get("floe.idempotency-key")
+    key_of[str(s["snapshot_id"])] = key
+    if key:
+        count[key] += 1
+for key, n in count.items():
+    if n > 1:
+        print(f"key {key} is in {n} snapshots")
+for line in open(sys.argv[2]):
+    key, outcome, snapshot, _ = line.split()
+    if outcome.startswith("landed") and key_of.get(snapshot) != key:
+        print(f"batch {key} was answered snapshot {snapshot}, which holds {key_of.get(snapshot, 'no such snapshot')}")
+PY
+)"
+  [[ -z "$snapshot_check" ]] || fail "$name: $(head -n 5 <<<"$snapshot_check")"
   local odd
   odd="$(cat "$dir"/errors-* 2>/dev/null | grep -vE "$transient" | head -n 5)"
   [[ -z "$odd" ]] || fail "$name: clients saw errors other than a server or database down: $odd"
