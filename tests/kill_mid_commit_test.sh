@@ -8,7 +8,8 @@
 # default) reaches it through a TCP proxy (tests/tcp_proxy.py) that can cut every connection
 # mid-stream. 8 client processes append keyed batches through the server with `floe append
 # --idempotency-key KEY` (3 rows, each carrying KEY); a client re-runs a batch with the same key
-# until it gets a definite answer (exit 0: landed or "already committed"; exit 2 or 3: refused).
+# until it gets a definite answer (exit 0: landed or "already committed"; exit 2 or 3: refused);
+# a quarter of the first attempts are themselves SIGKILLed 0.1-0.3 s in.
 # A reader scans the table in a loop. Meanwhile the test, in turns: SIGKILLs `floe serve` and
 # restarts it on the same port; stops PostgreSQL with `pg_ctl stop -m immediate` and restarts it;
 # cuts the server's connections to PostgreSQL. Two scenarios: one server; two servers on the one
@@ -139,13 +140,13 @@ kill_server() {  # SLOT
 
 # What a client or the reader may see while the server, the database or the network is down,
 # or when a commit's outcome could not be learnt: anything else is a wrong answer.
-transient='failed: Connection|Could not establish|Read|Write|outcome is unknown|may or may not|ServiceUnavailableException|connection lost|cannot connect|cannot reconnect|CommitStateUnknownException'
+transient='rc 137:|failed: Connection|Could not establish|Read|Write|outcome is unknown|may or may not|ServiceUnavailableException|connection lost|cannot connect|cannot reconnect|CommitStateUnknownException'
 
 # client C URL TABLE DIR: appends batches c<C>-b<B> until DIR/stop appears (or max_batches); one
 # line per batch in DIR/client-C: "KEY landed SNAPSHOT ATTEMPTS", "KEY failed - ATTEMPTS" or
 # "KEY gave-up - ATTEMPTS"; every unsuccessful attempt's message in DIR/errors-C.
 client() {
-  local c="$1" url="$2" table="$3" dir="$4" b key csv out rc attempt outcome snapshot child=""
+  local c="$1" url="$2" table="$3" dir="$4" b key csv out rc attempt outcome snapshot patience child=""
   trap '[[ -n "$child" ]] && kill -9 "$child" 2>/dev/null; exit 0' TERM
   for ((b = 0; b < max_batches; b++)); do
     [[ -e "$dir/stop" ]] && break
@@ -156,7 +157,11 @@ client() {
     # Retried with the same key until a definite answer: at most 150 attempts and 90 s after
     # the chaos ends (the servers are all up by then).
     for ((attempt = 1; attempt <= 150; attempt++)); do
-      timeout -s KILL 60 "$floe" --catalog "$url" append "$table" "$csv" --idempotency-key "$key" \
+      # A quarter of the batches have their first attempt killed 0.1-0.3 s in, as an orchestrator
+      # kills a job it thinks hung: its request may still be on the server when the re-run starts.
+      patience=60
+      if ((attempt == 1 && RANDOM % 4 == 0)); then patience="0.$((1 + RANDOM % 3))"; fi
+      timeout -s KILL "$patience" "$floe" --catalog "$url" append "$table" "$csv" --idempotency-key "$key" \
         >"$dir/out-$c" 2>&1 &
       child=$!
       wait "$child"
