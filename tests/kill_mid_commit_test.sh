@@ -245,7 +245,8 @@ scenario() {
 
   local client_pids=() reader_pid
   for ((c = 0; c < clients; c++)); do
-    client "$c" "$url" "$table" "$dir" &
+    # (the shell's own "Killed" notices for the attempts killed on purpose go to a file)
+    client "$c" "$url" "$table" "$dir" 2>>"$dir/client-shell.err" &
     client_pids+=($!)
     track "$!"
   done
