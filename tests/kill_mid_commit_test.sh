@@ -25,8 +25,8 @@
 #   - the reader: every scan that answered reads every data file of the head, shows each batch
 #     0 or 3 times, and never fewer rows than a scan before it; no error but the server down;
 #   - afterwards, on the catalog directly: `floe remove-orphan-files --from-intents` deletes
-#     only files that existed and are referenced by no metadata (the table reads identically
-#     after), leaves no write intent of the table behind; the listing sweep then finds the rest
+#     what it names (what a killed attempt named but never wrote is named too) and nothing else,
+#     the table reads identically after, and no write intent of the table is left; the listing sweep then finds the rest
 #     of what killed attempts left (clients' data files of lost attempts: a REST client keeps no
 #     intents), and the table still reads identically.
 #
@@ -140,7 +140,7 @@ kill_server() {  # SLOT
 
 # What a client or the reader may see while the server, the database or the network is down,
 # or when a commit's outcome could not be learnt: anything else is a wrong answer.
-transient='rc 137:|failed: Connection|Could not establish|Read|Write|outcome is unknown|may or may not|ServiceUnavailableException|connection lost|cannot connect|cannot reconnect|CommitStateUnknownException'
+transient='killed on purpose|failed: (Connection|Read|Write)|Could not establish connection|outcome is unknown|may or may not|ServiceUnavailableException|connection lost|cannot connect|cannot reconnect|CommitStateUnknownException'
 
 # client C URL TABLE DIR: appends batches c<C>-b<B> until DIR/stop appears (or max_batches); one
 # line per batch in DIR/client-C: "KEY landed SNAPSHOT ATTEMPTS", "KEY failed - ATTEMPTS" or
@@ -178,6 +178,7 @@ client() {
         echo "$key attempt $attempt rc $rc: $(tr '\n' ' ' <<<"$out")" >>"$dir/errors-$c"
         break
       fi
+      if [[ $rc -eq 137 && "$patience" != 60 ]]; then out="killed on purpose"; fi
       echo "$key attempt $attempt rc $rc: $(tr '\n' ' ' <<<"$out")" >>"$dir/errors-$c"
       if [[ -e "$dir/stop" && $(( $(date +%s) - $(stat -c %Y "$dir/stop") )) -gt 90 ]]; then break; fi
       sleep 0.2
@@ -246,7 +247,7 @@ scenario() {
   local client_pids=() reader_pid
   for ((c = 0; c < clients; c++)); do
     # (the shell's own "Killed" notices for the attempts killed on purpose go to a file)
-    client "$c" "$url" "$table" "$dir" 2>>"$dir/client-shell.err" &
+    client "$c" "$url" "$table" "$dir" 2>>"$dir/shell-notices.err" &
     client_pids+=($!)
     track "$!"
   done
