@@ -5,6 +5,7 @@
 // Usage:
 //   hot_table_bench --floe build/floe --pg postgresql://postgres@127.0.0.1:PORT/floe_test
 //                   [--seconds 5] [--latency-ms 0,20] [--clients 1,8,32] [--paths direct,group]
+//                   [--servers 1,2]
 // Paths (the server's FLOE_SERVE_COMMIT): direct = the catalog's commit as before (every lost
 // swap is a 409 the client retries), retry = server-side retry and append rebase, group = those
 // and group commit; catalog = no server: every writer opens the (delayed) PostgreSQL catalog
@@ -12,6 +13,10 @@
 // writers are threads sharing one catalog object, with the library's group commit of their
 // appends on / off (CommitOptions::coalesce_appends). Every writer uses Iceberg's default
 // commit.retry.* (the table sets none).
+// --servers N runs N `floe serve` processes on the one catalog for the server paths, writer w
+// sending to server w mod N (clients alternating: one address per writer, round-robin over the
+// fleet); per-attempt success is the servers' landed commits over their swap attempts (from
+// each server's /metrics: floe_commits_total{outcome="landed"} / floe_commit_attempts_total).
 // Per run: landed commits/s, the 1/RTT ceiling (one commit per added round trip), client
 // retries per landed commit, p50/p99 commit latency, the unluckiest writer's share of the
 // mean, and commits that gave up.
@@ -33,6 +38,8 @@
 #include <sstream>
 #include <thread>
 #include <vector>
+
+#include <httplib.h>
 
 #include "catalog/catalog.h"
 #include "catalog/rest/serve_process_for_tests.h"
@@ -168,7 +175,28 @@ std::string WithPort(const std::string& uri, int port, int* old_port) {
 struct RunResult {
   double rate = 0, retries_per_commit = 0, p50 = 0, p99 = 0, fewest_share = 0;
   int64_t landed = 0, gave_up = 0;
+  double server_landed = 0, server_attempts = 0;  // from the servers' /metrics (server paths)
 };
+
+// Adds one server's landed commits and swap attempts (its /metrics) to `r`.
+void AddServerCounts(const std::string& url, RunResult* r) {
+  httplib::Client http(url);
+  http.set_read_timeout(10, 0);
+  auto res = http.Get("/metrics");
+  if (!res || res->status != 200) Die("GET " + url + "/metrics failed");
+  std::stringstream in(res->body);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const size_t space = line.rfind(' ');
+    if (space == std::string::npos) continue;
+    const double value = std::stod(line.substr(space + 1));
+    if (line.rfind("floe_commit_attempts_total{", 0) == 0) r->server_attempts += value;
+    if (line.rfind("floe_commits_total{", 0) == 0 && line.find("outcome=\"landed\"") != std::string::npos) {
+      r->server_landed += value;
+    }
+  }
+}
 
 // Appends one data file per commit to the table until `seconds` have passed since `dir`/go
 // appeared; one line per commit in `out` (milliseconds, retries or -1 when it gave up).
@@ -201,7 +229,14 @@ void AppendLoop(Catalog& catalog, const std::string& dir, int w, double seconds,
 }
 
 [[noreturn]] void Writer(const std::string& url, const std::string& dir, int w, double seconds) {
-  auto catalog = OpenCatalog(url, catalog_options);
+  // url: one address, or several separated by spaces (writer w takes the (w mod n)-th).
+  std::vector<std::string> urls;
+  {
+    std::stringstream in(url);
+    for (std::string u; in >> u;) urls.push_back(u);
+  }
+  const std::string mine = urls[static_cast<size_t>(w) % urls.size()];
+  auto catalog = OpenCatalog(mine, catalog_options);
   if (!catalog) Die(catalog.error().ToString());
   std::ofstream out(dir + "/writer-" + std::to_string(w));
   AppendLoop(**catalog, dir, w, seconds, /*coalesce=*/true, out);
@@ -302,6 +337,7 @@ RunResult Summarize(const std::string& dir, int clients) {
 
 int main(int argc, char** argv) {
   std::string floe_binary = "build/floe", pg, latencies = "0,20", client_counts = "1,8,32", paths = "direct,group";
+  std::string server_counts = "1";
   double seconds = 5;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string flag = argv[i];
@@ -311,6 +347,7 @@ int main(int argc, char** argv) {
     else if (flag == "--latency-ms") latencies = argv[i + 1];
     else if (flag == "--clients") client_counts = argv[i + 1];
     else if (flag == "--paths") paths = argv[i + 1];
+    else if (flag == "--servers") server_counts = argv[i + 1];
     else Die("unknown flag " + flag);
   }
   if (pg.empty()) Die("--pg is required (bash scripts/pg.sh start; . build/pg.env)");
@@ -320,22 +357,32 @@ int main(int argc, char** argv) {
     std::string p;
     while (std::getline(in, p, ',')) path_names.push_back(p);
   }
-  std::printf("| catalog RTT added | path | clients | commits/s | vs 1 client | 1/RTT ceiling | retries per commit "
-              "| p50 ms | p99 ms | fewest / mean | gave up |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+  // Each path with each server count (a path without servers once, with 0).
+  std::vector<std::pair<std::string, int>> variants;
+  for (const auto& path : path_names) {
+    if (path == "catalog" || path == "threads" || path == "threads-alone") {
+      variants.emplace_back(path, 0);
+      continue;
+    }
+    for (int servers : Ints(server_counts)) variants.emplace_back(path, servers);
+  }
+  std::printf("| catalog RTT added | path | servers | clients | commits/s | vs 1 client | 1/RTT ceiling | retries per commit "
+              "| per-attempt success | p50 ms | p99 ms | fewest / mean | gave up |\n"
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (int rtt : Ints(latencies)) {
     int proxy_port = 0, pg_port = 0;
     int listen_fd = Listen(&proxy_port);
     const std::string proxied = WithPort(pg, proxy_port, &pg_port);
     pid_t proxy = StartProxy(listen_fd, pg_port, rtt);
     close(listen_fd);
-    for (const auto& path : path_names) {
+    for (const auto& [path, servers] : variants) {
       double single = 0;
       for (int clients : Ints(client_counts)) {
         // A fresh catalog name per run: its own table, nothing left from the run before.
         const std::string name = "hot" + RandomUuidString().substr(0, 8);
         const std::string uri = proxied + (proxied.find('?') == std::string::npos ? "?" : "&") + "warehouse=" +
                                 (std::filesystem::temp_directory_path() / name).string();
-        std::unique_ptr<testing_env::ServeProcess> server;
+        std::vector<std::unique_ptr<testing_env::ServeProcess>> fleet;
         std::string writers_uri = uri;
         const bool threads = path == "threads" || path == "threads-alone";
         const bool serverless = path == "catalog" || threads;
@@ -347,14 +394,18 @@ int main(int argc, char** argv) {
           // guards against one greedy client, not a fleet on one host: raise it as an operator
           // would (each writer holds a connection or two).
           const std::string per_client = std::to_string(std::max(64, 2 * clients + 8));
-          server = testing_env::ServeProcess::Start(
-              floe_binary,
-              {"--catalog", uri, "--catalog-name", name, "serve", "--max-connections-per-client", per_client}, &error);
-          if (!server) Die(error);
-          writers_uri = server->url();
+          writers_uri.clear();
+          for (int s = 0; s < servers; ++s) {
+            auto server = testing_env::ServeProcess::Start(
+                floe_binary,
+                {"--catalog", uri, "--catalog-name", name, "serve", "--max-connections-per-client", per_client}, &error);
+            if (!server) Die(error);
+            writers_uri += (s ? " " : "") + server->url();
+            fleet.push_back(std::move(server));
+          }
         }
         {
-          auto catalog = OpenCatalog(writers_uri, catalog_options);
+          auto catalog = OpenCatalog(serverless ? writers_uri : fleet.front()->url(), catalog_options);
           if (!catalog) Die(catalog.error().ToString());
           if (auto ns = (*catalog)->CreateNamespace({"hot"}, {}); !ns) Die(ns.error().ToString());
           Schema schema(0, {NestedField{1, "id", Type::Long(), true, ""}, NestedField{2, "data", Type::String(), false, ""}});
@@ -362,14 +413,19 @@ int main(int argc, char** argv) {
         }
         RunResult r = threads ? RunThreads(writers_uri, clients, seconds, path == "threads")
                               : Run(writers_uri, clients, seconds);
-        if (server) server->Stop();
+        for (auto& server : fleet) {
+          AddServerCounts(server->url(), &r);
+          server->Stop();
+        }
         std::filesystem::remove_all(std::filesystem::temp_directory_path() / name);
         if (clients == 1) single = r.rate;
         char ceiling[32] = "-";
         if (rtt > 0) std::snprintf(ceiling, sizeof ceiling, "%.0f", 1000.0 / rtt);
-        std::printf("| %d ms | %s | %d | %.1f | %.2f | %s | %.2f | %.1f | %.1f | %.2f | %lld |\n", rtt, path.c_str(),
-                    clients, r.rate, single > 0 ? r.rate / single : 0.0, ceiling, r.retries_per_commit, r.p50, r.p99,
-                    r.fewest_share, static_cast<long long>(r.gave_up));
+        char success[32] = "-";
+        if (r.server_attempts > 0) std::snprintf(success, sizeof success, "%.2f", r.server_landed / r.server_attempts);
+        std::printf("| %d ms | %s | %d | %d | %.1f | %.2f | %s | %.2f | %s | %.1f | %.1f | %.2f | %lld |\n", rtt,
+                    path.c_str(), servers, clients, r.rate, single > 0 ? r.rate / single : 0.0, ceiling,
+                    r.retries_per_commit, success, r.p50, r.p99, r.fewest_share, static_cast<long long>(r.gave_up));
         std::fflush(stdout);
       }
     }

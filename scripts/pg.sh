@@ -6,6 +6,14 @@
 #                         folder), create database floe_test, and write
 #                         <build>/pg.env with FLOE_TEST_PG_URI=postgresql://postgres@127.0.0.1:PORT/floe_test
 #   scripts/pg.sh stop    stop that server and remove its folder and pg.env
+#   scripts/pg.sh crash   stop that server as a crash would (pg_ctl stop -m immediate: no
+#                         checkpoint, clients cut; the next start replays the WAL)
+#   scripts/pg.sh restart start it again on the same port and folder
+#   scripts/pg.sh bindir  print the folder of the server binaries (exit 1 without them)
+#
+# FLOE_PG_TMP_PREFIX (default /tmp/floe-pg) names the cluster folders: a test that crashes its
+# cluster on purpose uses another prefix, so that a concurrent `start` (which removes the folders
+# of dead /tmp/floe-pg.* clusters) never takes its folder while it is down.
 #
 # fsync and synchronous_commit stay ON: the catalog benchmarks measure commits
 # that are really durable. Authentication is trust, which is safe only because
@@ -107,7 +115,7 @@ cmd_start() {
   if [[ $(id -u) -eq 0 ]] && ! id postgres >/dev/null 2>&1; then
     die "running as root but there is no 'postgres' OS user to own the cluster"
   fi
-  dir="$(mktemp -d /tmp/floe-pg.XXXXXX)"
+  dir="$(mktemp -d "${FLOE_PG_TMP_PREFIX:-/tmp/floe-pg}.XXXXXX")"
   mkdir -p "$dir/sock"
   echo "$env_file" >"$dir/owner"
   [[ $(id -u) -eq 0 ]] && chown -R postgres: "$dir"
@@ -165,8 +173,31 @@ ENV
   echo "pg.sh: PostgreSQL $("$bindir/postgres" --version | awk '{print $3}') at $uri (settings in $env_file)"
 }
 
+# The cluster folder pg.env names.
+env_dir() {
+  local dir=""
+  [[ -f "$env_file" ]] && dir="$(sed -n 's/^FLOE_TEST_PG_DIR=//p' "$env_file")"
+  [[ -n "$dir" && -d "$dir/data" ]] || die "no cluster started from $env_file"
+  echo "$dir"
+}
+
+cmd_crash() {
+  local dir
+  dir="$(env_dir)"
+  as_owner "$dir" "$(find_bindir)/pg_ctl" -D "$dir/data" -m immediate -w -t 30 stop >/dev/null
+}
+
+cmd_restart() {
+  local dir
+  dir="$(env_dir)"
+  as_owner "$dir" "$(find_bindir)/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >/dev/null
+}
+
 case "${1:-}" in
   start) cmd_start ;;
   stop) cmd_stop ;;
-  *) echo "usage: $0 start|stop" >&2; exit 2 ;;
+  crash) cmd_crash ;;
+  restart) cmd_restart ;;
+  bindir) find_bindir ;;
+  *) echo "usage: $0 start|stop|crash|restart|bindir" >&2; exit 2 ;;
 esac

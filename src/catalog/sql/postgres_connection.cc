@@ -25,6 +25,16 @@ bool StartsWithWord(std::string_view sql, std::string_view word) {
   return true;
 }
 
+// Whether a failed statement's connection is gone although libpq may still call it
+// CONNECTION_OK: an error libpq made itself (no SQLSTATE: the socket closed or reset while the
+// statement was sent or its answer read), a connection-class error (08...), or the server
+// shutting down or restarting (57P01-57P03). Such a connection is reset before its next use.
+bool ConnectionLost(const char* sqlstate) {
+  if (sqlstate == nullptr || *sqlstate == '\0') return true;
+  const std::string_view s(sqlstate);
+  return s.starts_with("08") || s == "57P01" || s == "57P02" || s == "57P03";
+}
+
 }  // namespace
 
 std::string NumberPlaceholders(std::string_view sql) {
@@ -61,7 +71,8 @@ Result<std::unique_ptr<PostgresConnection>> PostgresConnection::Open(const std::
 }
 
 Status PostgresConnection::EnsureConnected() {
-  if (PQstatus(conn_) == CONNECTION_OK) return Ok();
+  if (PQstatus(conn_) == CONNECTION_OK && !broken_) return Ok();
+  broken_ = false;
   // A broken connection lost its transaction and its prepared statements with it.
   in_transaction_ = false;
   prepared_.clear();
@@ -75,6 +86,18 @@ Status PostgresConnection::EnsureConnected() {
 
 Status PostgresConnection::Run(std::string_view sql, const std::vector<SqlValue>& params,
                                std::vector<SqlRow>* rows, int64_t* changed) {
+  // A statement that changes nothing, outside a transaction, is sent once more on a new
+  // connection when the old one turned out to be dead (the database restarted, the network
+  // dropped it while it sat in the pool): a reader should not fail for a connection no one used.
+  // (Inside a transaction never: the transaction died with the connection.)
+  const bool harmless = !in_transaction_ && (StartsWithWord(sql, "SELECT") || StartsWithWord(sql, "BEGIN"));
+  Status done = RunOnce(sql, params, rows, changed);
+  if (!done && broken_ && harmless) done = RunOnce(sql, params, rows, changed);
+  return done;
+}
+
+Status PostgresConnection::RunOnce(std::string_view sql, const std::vector<SqlValue>& params,
+                                   std::vector<SqlRow>* rows, int64_t* changed) {
   FLOE_RETURN_IF_ERROR(EnsureConnected());
   // A COMMIT, or a data change outside an explicit transaction, whose answer is lost may have
   // committed. (Inside a transaction the server rolls back when the connection breaks.)
@@ -93,9 +116,15 @@ Status PostgresConnection::Run(std::string_view sql, const std::vector<SqlValue>
                                  static_cast<int>(params.size()), nullptr);
       ExecStatusType st = prep ? PQresultStatus(prep) : PGRES_FATAL_ERROR;
       std::string message = Trimmed(prep ? PQresultErrorMessage(prep) : PQerrorMessage(conn_));
+      const char* prep_state = prep ? PQresultErrorField(prep, PG_DIAG_SQLSTATE) : nullptr;
+      const bool prep_lost = ConnectionLost(prep_state);
       PQclear(prep);
       if (st != PGRES_COMMAND_OK) {
-        if (PQstatus(conn_) != CONNECTION_OK) return Unavailable(description_ + ": connection lost: " + message);
+        if (PQstatus(conn_) != CONNECTION_OK || prep_lost) {
+          broken_ = true;
+          in_transaction_ = false;
+          return Unavailable(description_ + ": connection lost: " + message);
+        }
         return IOError(description_ + ": cannot prepare '" + std::string(sql) + "': " + message);
       }
       it = prepared_.emplace(std::string(sql), name).first;
@@ -136,7 +165,8 @@ Status PostgresConnection::Run(std::string_view sql, const std::vector<SqlValue>
   const char* state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : nullptr;
   std::string sqlstate = state ? state : "";
   PQclear(res);
-  if (PQstatus(conn_) != CONNECTION_OK) {
+  if (PQstatus(conn_) != CONNECTION_OK || ConnectionLost(state ? sqlstate.c_str() : nullptr)) {
+    broken_ = true;
     in_transaction_ = false;
     if (outcome_at_stake) {
       return CommitStateUnknown(description_ + ": connection lost during a write, its outcome is unknown: " +

@@ -3,7 +3,8 @@
 // Statements with parameters are prepared once per connection and reused. If the connection
 // breaks, the statement in flight reports CommitStateUnknown when it was an autocommit write or
 // a COMMIT (the server may have committed before the answer was lost), Unavailable otherwise;
-// the next statement reconnects.
+// the next statement reconnects. A SELECT or BEGIN outside a transaction that finds its
+// connection dead reconnects and is sent once more.
 #pragma once
 
 #include <memory>
@@ -36,10 +37,13 @@ class PostgresConnection : public SqlConnection {
   Status EnsureConnected();
   Status Run(std::string_view sql, const std::vector<SqlValue>& params, std::vector<SqlRow>* rows,
              int64_t* changed);
+  Status RunOnce(std::string_view sql, const std::vector<SqlValue>& params, std::vector<SqlRow>* rows,
+                 int64_t* changed);
 
   pg_conn* conn_;
   std::string description_;
   bool in_transaction_ = false;
+  bool broken_ = false;  // the connection was found dead although libpq may not know yet
   std::unordered_map<std::string, std::string> prepared_;  // sql text -> prepared statement name
 };
 
