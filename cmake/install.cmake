@@ -2,7 +2,8 @@
 # (find_package(floe CONFIG) -> floe::floe) and lib/pkgconfig/floe.pc.
 include(CMakePackageConfigHelpers)
 
-# floe::floe is the facade library (src/api) behind include/floe/; it links every room.
+# floe::floe is the facade library (src/api) behind include/floe/; it links the rooms PRIVATE
+# (CMakeLists.txt), so a program gets include/floe/ as its only include directory.
 set_target_properties(floe_api PROPERTIES EXPORT_NAME floe)
 add_library(floe::floe ALIAS floe_api)
 
