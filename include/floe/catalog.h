@@ -64,6 +64,12 @@ class Connection {
   Result<Table> CreateTable(const std::string& name, const TableDefinition& definition);
   // NotFound when there is no such table.
   Result<Table> LoadTable(const std::string& name) const;
+  // A handle on table `name` without asking the catalog whether it exists (every call of a
+  // Table loads it, and returns NotFound then). InvalidArgument: not "namespace.table".
+  Result<Table> GetTable(const std::string& name) const;
+  // InvalidArgument, saying why, when `name` is not a table name "namespace.table"; asks no
+  // catalog (a program checks its arguments before it connects).
+  static Status CheckTableName(const std::string& name);
   // Tables of a namespace, as "namespace.table". NotFound: no such namespace.
   Result<std::vector<std::string>> ListTables(const std::string& ns) const;
   // Removes the table from the catalog; `purge` also deletes every file its metadata

@@ -59,6 +59,16 @@ Result<Table> Connection::LoadTable(const std::string& name) const {
   return Table(std::make_shared<Table::Impl>(Table::Impl{impl_->catalog, id, id.ToString()}));
 }
 
+Result<Table> Connection::GetTable(const std::string& name) const {
+  FLOE_ASSIGN_OR_RETURN(TableIdentifier id, ParseName(name));
+  return Table(std::make_shared<Table::Impl>(Table::Impl{impl_->catalog, id, id.ToString()}));
+}
+
+Status Connection::CheckTableName(const std::string& name) {
+  FLOE_RETURN_IF_ERROR(ParseName(name));
+  return Ok();
+}
+
 Result<std::vector<std::string>> Connection::ListTables(const std::string& ns) const {
   FLOE_ASSIGN_OR_RETURN(Namespace parsed, ParseNamespace(ns));
   FLOE_ASSIGN_OR_RETURN(std::vector<TableIdentifier> found, impl_->catalog->ListTables(parsed));

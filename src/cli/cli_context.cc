@@ -6,17 +6,47 @@
 
 namespace floe::cli {
 
+std::string CliContext::EffectiveUri() const {
+  if (!catalog_uri.empty()) return catalog_uri;
+  const char* env = std::getenv("FLOE_CATALOG");
+  return env ? env : "";
+}
+
+Result<Connection*> CliContext::connection() {
+  if (!connection_) {
+    ConnectionOptions options;
+    options.name = catalog_name;
+    FLOE_ASSIGN_OR_RETURN(Connection opened, Connection::Open(EffectiveUri(), options));
+    connection_.emplace(std::move(opened));
+  }
+  return &*connection_;
+}
+
 Result<Catalog*> CliContext::catalog() {
   if (!catalog_) {
-    std::string uri = catalog_uri;
-    if (uri.empty()) {
-      if (const char* env = std::getenv("FLOE_CATALOG")) uri = env;
-    }
     CatalogOptions options;
     options.name = catalog_name;
-    FLOE_ASSIGN_OR_RETURN(catalog_, OpenCatalog(uri, options));
+    FLOE_ASSIGN_OR_RETURN(catalog_, OpenCatalog(EffectiveUri(), options));
   }
   return catalog_.get();
+}
+
+std::optional<Table> CliContext::OpenTable(const std::string& name, int* exit_status) {
+  if (auto valid = Connection::CheckTableName(name); !valid) {
+    *exit_status = Usage(valid.error().message);
+    return std::nullopt;
+  }
+  auto connection = this->connection();
+  if (!connection) {
+    *exit_status = Fail(connection.error());
+    return std::nullopt;
+  }
+  auto table = (*connection)->GetTable(name);
+  if (!table) {
+    *exit_status = Fail(table.error());
+    return std::nullopt;
+  }
+  return std::move(*table);
 }
 
 int ExitStatusFor(const Error& error) {

@@ -3,10 +3,13 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "catalog/catalog.h"
-#include "util/result.h"
+#include "floe/catalog.h"
+#include "floe/result.h"
 
 namespace floe::cli {
 
@@ -21,8 +24,25 @@ class CliContext {
   std::string catalog_uri;  // --catalog, else FLOE_CATALOG, else the embedded default
   std::string catalog_name = "default";
 
-  // Opens the catalog on first use.
+  // The one place a command opens the catalog, on first use: the public API's connection
+  // (include/floe), which commands built on it use.
+  Result<Connection*> connection();
+  // The same catalog as floe's internal Catalog, for the commands not yet built on
+  // include/floe alone (see docs/library.md, "The floe command"); a command uses one or the other.
   Result<Catalog*> catalog();
+
+  // Table `name` of the connection. Prints why not (a bad name: usage) and returns nullopt with
+  // *exit_status set.
+  std::optional<Table> OpenTable(const std::string& name, int* exit_status);
+
+  // A command's options, kept as long as the context: CLI11 fills them in while parsing, the
+  // command's action reads them when it runs.
+  template <typename Options>
+  Options& Keep() {
+    auto options = std::make_shared<Options>();
+    kept_.push_back(options);
+    return *options;
+  }
 
   // Prints an error the way every command does and returns its exit status.
   int Fail(const Error& error) const;
@@ -33,7 +53,11 @@ class CliContext {
   bool stderr_is_terminal() const;
 
  private:
+  std::string EffectiveUri() const;
+
+  std::optional<Connection> connection_;
   std::unique_ptr<Catalog> catalog_;
+  std::vector<std::shared_ptr<void>> kept_;
 };
 
 // The exit status an error kind maps to.

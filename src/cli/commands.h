@@ -23,6 +23,8 @@ void RegisterServeCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterScanCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterSchemaCommands(CLI::App& app, CliContext& ctx, int* exit_status);
+// rollback, branch, tag, cherry-pick (built on include/floe alone).
+void RegisterRefCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 // Needs the `schema` command to hang add-column / rename-column / drop-column under it.
 void RegisterEvolutionCommands(CLI::App& app, CLI::App* schema_command, CliContext& ctx, int* exit_status);
 void RegisterMaintenanceCommands(CLI::App& app, CliContext& ctx, int* exit_status);

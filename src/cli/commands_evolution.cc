@@ -1,5 +1,5 @@
-// History and evolution: rollback, branch, tag, cherry-pick, schema changes, partition-spec
-// changes, upsert.
+// Evolution: schema changes, partition-spec changes, upsert (rollback, branch, tag and
+// cherry-pick are in commands_refs.cc).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -10,7 +10,6 @@
 #include "cli/commands.h"
 #include "cli/row_files.h"
 #include "txn/schema_update.h"
-#include "txn/snapshot_refs.h"
 #include "txn/spec_update.h"
 #include "txn/upsert.h"
 #include "types/temporal.h"
@@ -34,8 +33,6 @@ int OnTable(CliContext& ctx, const std::string& table_text,
   return kExitOk;
 }
 
-std::optional<int64_t> OptionalId(int64_t v) { return v >= 0 ? std::optional<int64_t>(v) : std::nullopt; }
-
 // Plans `update` against the table as loaded now and commits it (asserting the schema it was
 // planned on). A test hook: with FLOE_TEST_PAUSE_AFTER_SCHEMA_PLAN=DIR the command creates
 // DIR/planned once it has planned, then waits (at most 60 s) for DIR/go before committing, so
@@ -54,75 +51,6 @@ Result<LoadedTable> CommitSchemaUpdate(Catalog& catalog, const TableIdentifier& 
 }  // namespace
 
 void RegisterEvolutionCommands(CLI::App& app, CLI::App* schema_cmd, CliContext& ctx, int* exit_status) {
-  // ---- rollback ----
-  auto* rollback = app.add_subcommand("rollback", "set main back to an earlier snapshot (id or time)");
-  static std::string rb_table, rb_to, rb_branch = kMainBranch;
-  rollback->add_option("TABLE", rb_table, "NS.TABLE")->required();
-  rollback->add_option("--to", rb_to, "SNAPSHOT_ID or a time (2026-01-01T10:00:00)")->required();
-  rollback->add_option("--branch", rb_branch, "the branch to move")->default_val(kMainBranch);
-  OnRun(rollback, exit_status, [&ctx] {
-    bool digits = !rb_to.empty() && rb_to.find_first_not_of("0123456789") == std::string::npos;
-    Result<int64_t> when = 0;
-    if (!digits) {
-      auto micros = ParseTimestamp(rb_to, 1000000);
-      if (!micros) return ctx.Usage("--to: " + micros.error().message);
-      when = *micros / 1000;
-    }
-    return OnTable(ctx, rb_table, [&](Catalog& c, const TableIdentifier& id) -> Result<std::string> {
-      FLOE_ASSIGN_OR_RETURN(LoadedTable t, digits ? RollbackTo(c, id, std::stoll(rb_to), rb_branch)
-                                                  : RollbackToTime(c, id, *when, rb_branch));
-      const Snapshot* s = t.metadata.SnapshotForRef(rb_branch);
-      return "rolled " + rb_branch + " of " + id.ToString() + " back to snapshot " +
-             (s ? std::to_string(s->snapshot_id) : std::string("(none)"));
-    });
-  });
-
-  // ---- branch / tag ----
-  for (const bool is_tag : {false, true}) {
-    auto* group = app.add_subcommand(is_tag ? "tag" : "branch", is_tag ? "create or drop tags" : "create or drop branches");
-    group->require_subcommand(1);
-    static std::string names[2][2], tables[2][2];
-    static int64_t at[2] = {-1, -1};
-    for (const bool drop : {false, true}) {
-      auto* cmd = group->add_subcommand(drop ? "drop" : "create", drop ? "drop it" : "create it");
-      std::string& table = tables[is_tag][drop];
-      std::string& name = names[is_tag][drop];
-      cmd->add_option("TABLE", table, "NS.TABLE")->required();
-      cmd->add_option("NAME", name, "the ref's name")->required();
-      if (!drop) cmd->add_option("--at", at[is_tag], "SNAPSHOT_ID (default: the current snapshot)");
-      OnRun(cmd, exit_status, [&ctx, is_tag, drop, &table, &name] {
-        return OnTable(ctx, table, [&](Catalog& c, const TableIdentifier& id) -> Result<std::string> {
-          std::string what = is_tag ? "tag " : "branch ";
-          if (drop) {
-            FLOE_RETURN_IF_ERROR(is_tag ? DropTag(c, id, name) : DropBranch(c, id, name));
-            return "dropped " + what + name + " of " + id.ToString();
-          }
-          FLOE_ASSIGN_OR_RETURN(LoadedTable t, is_tag ? CreateTag(c, id, name, OptionalId(at[is_tag]))
-                                                      : CreateBranch(c, id, name, OptionalId(at[is_tag])));
-          const Snapshot* s = t.metadata.SnapshotForRef(name);
-          return "created " + what + name + " of " + id.ToString() + " at snapshot " +
-                 (s ? std::to_string(s->snapshot_id) : std::string("(none)"));
-        });
-      });
-    }
-  }
-
-  // ---- cherry-pick ----
-  auto* pick = app.add_subcommand("cherry-pick", "apply a snapshot's changes to main as a new snapshot");
-  static std::string pick_table, pick_branch = kMainBranch;
-  static int64_t pick_id = 0;
-  pick->add_option("TABLE", pick_table, "NS.TABLE")->required();
-  pick->add_option("SNAPSHOT_ID", pick_id, "the snapshot to apply")->required();
-  pick->add_option("--branch", pick_branch, "the branch to apply it to")->default_val(kMainBranch);
-  OnRun(pick, exit_status, [&ctx] {
-    return OnTable(ctx, pick_table, [&](Catalog& c, const TableIdentifier& id) -> Result<std::string> {
-      CommitOptions options;
-      options.branch = pick_branch;
-      FLOE_ASSIGN_OR_RETURN(CommitReport r, CherryPick(c, id, pick_id, options));
-      return "cherry-picked " + std::to_string(pick_id) + " onto " + pick_branch + ": " + r.ToString();
-    });
-  });
-
   // ---- schema add-column | rename-column | drop-column | update-column | move-column ----
   // A NAME is a dotted path to a nested field: loc.lat, points.element.x, tags.value.
   static std::string sc_table[3], sc_name[3], sc_arg[3], add_doc;
