@@ -17,6 +17,9 @@ std::vector<std::string> SplitColumnList(const std::string& text);
 // Sets the action that runs when `command` is the one chosen.
 void OnRun(CLI::App* command, int* exit_status, Action action);
 
+// namespace create|list|drop; list, drop, rename (built on include/floe alone).
+void RegisterNamespaceCommands(CLI::App& app, CliContext& ctx, int* exit_status);
+void RegisterTableNameCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterCatalogCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterInspectCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterServeCommands(CLI::App& app, CliContext& ctx, int* exit_status);

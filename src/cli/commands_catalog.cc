@@ -1,4 +1,4 @@
-// Namespaces and tables: create, list, drop, rename, register, schema, properties.
+// Tables: create, register, properties (namespaces, list, drop and rename: commands_namespace.cc).
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -51,64 +51,6 @@ int Print(CliContext& ctx, const Listing& listing, const ListingOptions& options
   if (!format) return ctx.Usage(format.error().message);
   PrintListing(listing, *format, std::cout);
   return kExitOk;
-}
-
-void RegisterNamespaceCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
-  auto* ns_cmd = app.add_subcommand("namespace", "create, list and drop namespaces");
-  ns_cmd->require_subcommand(1);
-
-  auto* create = ns_cmd->add_subcommand("create", "create a namespace");
-  static std::string create_name;
-  static std::vector<std::string> create_props;
-  create->add_option("NS", create_name, "namespace, e.g. sales or sales.eu")->required();
-  create->add_option("--property", create_props, "KEY=VALUE, repeatable");
-  OnRun(create, exit_status, [&ctx] {
-    auto ns = ParseNamespace(create_name);
-    if (!ns) return ctx.Usage(ns.error().message);
-    auto props = ParseKeyValues(create_props, "--property");
-    if (!props) return ctx.Usage(props.error().message);
-    auto catalog = ctx.catalog();
-    if (!catalog) return ctx.Fail(catalog.error());
-    auto st = (*catalog)->CreateNamespace(*ns, *props);
-    if (!st) return ctx.Fail(st.error());
-    std::cout << "created namespace " << NamespaceToString(*ns) << "\n";
-    return kExitOk;
-  });
-
-  auto* list = ns_cmd->add_subcommand("list", "list namespaces");
-  static ListingOptions list_options;
-  static std::string parent_text;
-  list->add_option("PARENT", parent_text, "list the children of this namespace");
-  AddFormatOption(list, &list_options);
-  OnRun(list, exit_status, [&ctx] {
-    Namespace parent;
-    if (!parent_text.empty()) {
-      auto ns = ParseNamespace(parent_text);
-      if (!ns) return ctx.Usage(ns.error().message);
-      parent = *ns;
-    }
-    auto catalog = ctx.catalog();
-    if (!catalog) return ctx.Fail(catalog.error());
-    auto namespaces = (*catalog)->ListNamespaces(parent);
-    if (!namespaces) return ctx.Fail(namespaces.error());
-    Listing listing{{"namespace"}, {}};
-    for (const auto& ns : *namespaces) listing.rows.push_back({NamespaceToString(ns)});
-    return Print(ctx, listing, list_options);
-  });
-
-  auto* drop = ns_cmd->add_subcommand("drop", "drop an empty namespace");
-  static std::string drop_name;
-  drop->add_option("NS", drop_name, "namespace")->required();
-  OnRun(drop, exit_status, [&ctx] {
-    auto ns = ParseNamespace(drop_name);
-    if (!ns) return ctx.Usage(ns.error().message);
-    auto catalog = ctx.catalog();
-    if (!catalog) return ctx.Fail(catalog.error());
-    auto st = (*catalog)->DropNamespace(*ns);
-    if (!st) return ctx.Fail(st.error());
-    std::cout << "dropped namespace " << NamespaceToString(*ns) << "\n";
-    return kExitOk;
-  });
 }
 
 void RegisterTableCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
@@ -170,66 +112,9 @@ void RegisterTableCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     return kExitOk;
   });
 
-  auto* list = app.add_subcommand("list", "list tables");
-  static std::string list_ns;
-  static ListingOptions list_options;
-  list->add_option("NS", list_ns, "namespace (default: every namespace)");
-  AddFormatOption(list, &list_options);
-  OnRun(list, exit_status, [&ctx] {
-    auto catalog = ctx.catalog();
-    if (!catalog) return ctx.Fail(catalog.error());
-    std::vector<Namespace> namespaces;
-    if (!list_ns.empty()) {
-      auto ns = ParseNamespace(list_ns);
-      if (!ns) return ctx.Usage(ns.error().message);
-      namespaces.push_back(*ns);
-    } else {
-      auto all = (*catalog)->ListNamespaces({});
-      if (!all) return ctx.Fail(all.error());
-      namespaces = *all;
-    }
-    Listing listing{{"namespace", "table"}, {}};
-    for (const auto& ns : namespaces) {
-      auto tables = (*catalog)->ListTables(ns);
-      if (!tables) return ctx.Fail(tables.error());
-      for (const auto& t : *tables) listing.rows.push_back({NamespaceToString(t.ns), t.name});
-    }
-    return Print(ctx, listing, list_options);
-  });
+}
 
-  auto* drop = app.add_subcommand("drop", "drop a table");
-  static std::string drop_name;
-  static bool purge = false;
-  drop->add_option("TABLE", drop_name, "NS.TABLE")->required();
-  drop->add_flag("--purge", purge, "also delete the table's files");
-  OnRun(drop, exit_status, [&ctx] {
-    auto id = TableIdentifier::Parse(drop_name);
-    if (!id) return ctx.Usage(id.error().message);
-    auto catalog = ctx.catalog();
-    if (!catalog) return ctx.Fail(catalog.error());
-    auto st = (*catalog)->DropTable(*id, purge);
-    if (!st) return ctx.Fail(st.error());
-    std::cout << "dropped table " << id->ToString() << (purge ? " and its files" : "") << "\n";
-    return kExitOk;
-  });
-
-  auto* rename = app.add_subcommand("rename", "rename a table");
-  static std::string from_name, to_name;
-  rename->add_option("FROM", from_name, "NS.TABLE")->required();
-  rename->add_option("TO", to_name, "NS.TABLE")->required();
-  OnRun(rename, exit_status, [&ctx] {
-    auto from = TableIdentifier::Parse(from_name);
-    if (!from) return ctx.Usage(from.error().message);
-    auto to = TableIdentifier::Parse(to_name);
-    if (!to) return ctx.Usage(to.error().message);
-    auto catalog = ctx.catalog();
-    if (!catalog) return ctx.Fail(catalog.error());
-    auto st = (*catalog)->RenameTable(*from, *to);
-    if (!st) return ctx.Fail(st.error());
-    std::cout << "renamed " << from->ToString() << " to " << to->ToString() << "\n";
-    return kExitOk;
-  });
-
+void RegisterRegisterAndPropertiesCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   auto* reg = app.add_subcommand("register", "register an existing metadata file as a table");
   static std::string reg_name, reg_metadata;
   static bool reg_allow_moved = false;
@@ -283,8 +168,10 @@ void RegisterTableCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
 }  // namespace
 
 void RegisterCatalogCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
-  RegisterNamespaceCommands(app, ctx, exit_status);
-  RegisterTableCommands(app, ctx, exit_status);
+  RegisterNamespaceCommands(app, ctx, exit_status);   // commands_namespace.cc
+  RegisterTableCommands(app, ctx, exit_status);       // create
+  RegisterTableNameCommands(app, ctx, exit_status);   // list, drop, rename: commands_namespace.cc
+  RegisterRegisterAndPropertiesCommands(app, ctx, exit_status);
 }
 
 }  // namespace floe::cli
