@@ -1,5 +1,7 @@
 #include "cli/cli_context.h"
 
+#include "cli/legacy_catalog.h"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -22,13 +24,16 @@ Result<Connection*> CliContext::connection() {
   return &*connection_;
 }
 
-Result<Catalog*> CliContext::catalog() {
-  if (!catalog_) {
+CliContext::CliContext() = default;
+CliContext::~CliContext() = default;
+
+Result<Catalog*> LegacyCatalog(CliContext& ctx) {
+  if (!ctx.catalog_) {
     CatalogOptions options;
-    options.name = catalog_name;
-    FLOE_ASSIGN_OR_RETURN(catalog_, OpenCatalog(EffectiveUri(), options));
+    options.name = ctx.catalog_name;
+    FLOE_ASSIGN_OR_RETURN(ctx.catalog_, OpenCatalog(ctx.EffectiveUri(), options));
   }
-  return catalog_.get();
+  return ctx.catalog_.get();
 }
 
 std::optional<Table> CliContext::OpenTable(const std::string& name, int* exit_status) {

@@ -7,9 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "catalog/catalog.h"
 #include "floe/catalog.h"
 #include "floe/result.h"
+
+namespace floe {
+class Catalog;  // internal (catalog/catalog.h): only the commands of cli/legacy_catalog.h see it
+}
 
 namespace floe::cli {
 
@@ -21,15 +24,14 @@ inline constexpr int kExitRefused = 3;  // a conflict that outlived its retries,
 
 class CliContext {
  public:
+  CliContext();
+  ~CliContext();
   std::string catalog_uri;  // --catalog, else FLOE_CATALOG, else the embedded default
   std::string catalog_name = "default";
 
   // The one place a command opens the catalog, on first use: the public API's connection
   // (include/floe), which commands built on it use.
   Result<Connection*> connection();
-  // The same catalog as floe's internal Catalog, for the commands not yet built on
-  // include/floe alone (see docs/library.md, "The floe command"); a command uses one or the other.
-  Result<Catalog*> catalog();
 
   // Table `name` of the connection. Prints why not (a bad name: usage) and returns nullopt with
   // *exit_status set.
@@ -53,6 +55,7 @@ class CliContext {
   bool stderr_is_terminal() const;
 
  private:
+  friend Result<Catalog*> LegacyCatalog(CliContext& ctx);
   std::string EffectiveUri() const;
 
   std::optional<Connection> connection_;

@@ -4,13 +4,14 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/legacy_catalog.h"
 #include "cli/output.h"
 #include "cli/table_register.h"
 #include "meta/metadata_json.h"
 #include "parquet/parquet_reader.h"
-#include "write/text_rows.h"
 #include "types/partition_spec.h"
 #include "types/schema_text.h"
+#include "write/text_rows.h"
 
 namespace floe::cli {
 namespace {
@@ -55,9 +56,15 @@ int Print(CliContext& ctx, const Listing& listing, const ListingOptions& options
 
 void RegisterTableCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   auto* create = app.add_subcommand("create", "create a table");
-  static std::string table_name, schema_text, partition_text, like_file, location, identifier_text;
-  static std::vector<std::string> properties;
-  static int format_version = 2;
+  auto& table_name = ctx.Keep<std::string>();
+  auto& schema_text = ctx.Keep<std::string>();
+  auto& partition_text = ctx.Keep<std::string>();
+  auto& like_file = ctx.Keep<std::string>();
+  auto& location = ctx.Keep<std::string>();
+  auto& identifier_text = ctx.Keep<std::string>();
+  auto& properties = ctx.Keep<std::vector<std::string>>();
+  auto& format_version = ctx.Keep<int>();
+  format_version = 2;
   create->add_option("TABLE", table_name, "NS.TABLE")->required();
   create->add_option("--schema", schema_text, "'order_id long, country string, amount_cents long, ts timestamp'");
   create->add_option("--like", like_file, "take the schema from a CSV, JSON-lines or Parquet file");
@@ -67,7 +74,7 @@ void RegisterTableCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   create->add_option("--property", properties, "KEY=VALUE, repeatable");
   create->add_option("--location", location, "table location (default: under the warehouse)");
   create->add_option("--format-version", format_version, "1 or 2")->default_val(2);
-  OnRun(create, exit_status, [&ctx] {
+  OnRun(create, exit_status, [&] {
     auto id = TableIdentifier::Parse(table_name);
     if (!id) return ctx.Usage(id.error().message);
     if (schema_text.empty() == like_file.empty()) return ctx.Usage("create needs exactly one of --schema or --like");
@@ -98,7 +105,7 @@ void RegisterTableCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     auto props = ParseKeyValues(properties, "--property");
     if (!props) return ctx.Usage(props.error().message);
     if (format_version < 1 || format_version > 2) return ctx.Usage("--format-version must be 1 or 2");
-    auto catalog = ctx.catalog();
+    auto catalog = LegacyCatalog(ctx);
     if (!catalog) return ctx.Fail(catalog.error());
     CreateTableRequest request;
     request.schema = *schema;
@@ -116,17 +123,19 @@ void RegisterTableCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
 
 void RegisterRegisterAndPropertiesCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   auto* reg = app.add_subcommand("register", "register an existing metadata file as a table");
-  static std::string reg_name, reg_metadata;
-  static bool reg_allow_moved = false;
+  auto& reg_name = ctx.Keep<std::string>();
+  auto& reg_metadata = ctx.Keep<std::string>();
+  auto& reg_allow_moved = ctx.Keep<bool>();
+  reg_allow_moved = false;
   reg->add_option("TABLE", reg_name, "NS.TABLE")->required();
   reg->add_option("METADATA", reg_metadata, "path of a metadata.json file")->required();
   reg->add_flag("--allow-moved-paths", reg_allow_moved,
                 "register a copied or moved table: its manifest lists, manifests and position delete files are "
                 "rewritten beside it with paths under the folder given, then that new metadata file is registered");
-  OnRun(reg, exit_status, [&ctx] {
+  OnRun(reg, exit_status, [&] {
     auto id = TableIdentifier::Parse(reg_name);
     if (!id) return ctx.Usage(id.error().message);
-    auto catalog = ctx.catalog();
+    auto catalog = LegacyCatalog(ctx);
     if (!catalog) return ctx.Fail(catalog.error());
     auto registered = RegisterTableFile(ctx, **catalog, *id, reg_metadata, reg_allow_moved);
     if (!registered) return ctx.Fail(registered.error());
@@ -135,19 +144,20 @@ void RegisterRegisterAndPropertiesCommands(CLI::App& app, CliContext& ctx, int* 
   });
 
   auto* props_cmd = app.add_subcommand("properties", "show or change table properties");
-  static std::string props_table;
-  static std::vector<std::string> set_pairs, unset_keys;
-  static ListingOptions props_options;
+  auto& props_table = ctx.Keep<std::string>();
+  auto& set_pairs = ctx.Keep<std::vector<std::string>>();
+  auto& unset_keys = ctx.Keep<std::vector<std::string>>();
+  auto& props_options = ctx.Keep<ListingOptions>();
   props_cmd->add_option("TABLE", props_table, "NS.TABLE")->required();
   props_cmd->add_option("--set", set_pairs, "KEY=VALUE, repeatable");
   props_cmd->add_option("--unset", unset_keys, "KEY, repeatable");
   AddFormatOption(props_cmd, &props_options);
-  OnRun(props_cmd, exit_status, [&ctx] {
+  OnRun(props_cmd, exit_status, [&] {
     auto id = TableIdentifier::Parse(props_table);
     if (!id) return ctx.Usage(id.error().message);
     auto updates = ParseKeyValues(set_pairs, "--set");
     if (!updates) return ctx.Usage(updates.error().message);
-    auto catalog = ctx.catalog();
+    auto catalog = LegacyCatalog(ctx);
     if (!catalog) return ctx.Fail(catalog.error());
     auto table = (*catalog)->LoadTable(*id);
     if (!table) return ctx.Fail(table.error());

@@ -9,6 +9,7 @@
 #include "catalog/intent_store.h"
 #include "cli/commands.h"
 #include "cli/ingest_files.h"
+#include "cli/legacy_catalog.h"
 #include "cli/row_files.h"
 #include "expr/binder.h"
 #include "expr/parser.h"
@@ -124,17 +125,17 @@ Status CheckWhereBinds(Catalog& catalog, const TableIdentifier& id, const Expr& 
 void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   // ---- append ----
   auto* append = app.add_subcommand("append", "append rows from CSV, JSON-lines or Parquet files");
-  static WriteArgs append_args;
-  static std::vector<std::string> append_files;
-  static FileInput append_input;
+  auto& append_args = ctx.Keep<WriteArgs>();
+  auto& append_files = ctx.Keep<std::vector<std::string>>();
+  auto& append_input = ctx.Keep<FileInput>();
   AddWriteOptions(append, &append_args);
   AddFileInputOptions(append, &append_input);
   append->add_option("FILE", append_files, "input files")->required();
-  OnRun(append, exit_status, [&ctx] {
+  OnRun(append, exit_status, [&] {
     auto id = TableIdentifier::Parse(append_args.table);
     if (!id) return ctx.Usage(id.error().message);
     if (auto bad = BadFileFormat(append_input.format)) return ctx.Usage(*bad);
-    auto catalog = ctx.catalog();
+    auto catalog = LegacyCatalog(ctx);
     if (!catalog) return ctx.Fail(catalog.error());
     auto table = (*catalog)->LoadTable(*id);
     if (!table) return ctx.Fail(table.error());
@@ -147,16 +148,16 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
 
   // ---- delete ----
   auto* del = app.add_subcommand("delete", "delete the rows matching a filter");
-  static WriteArgs delete_args;
-  static std::string delete_where;
+  auto& delete_args = ctx.Keep<WriteArgs>();
+  auto& delete_where = ctx.Keep<std::string>();
   AddWriteOptions(del, &delete_args);
   del->add_option("--where", delete_where, "e.g. \"country = 'DE' AND order_id % 2 = 0\"")->required();
-  OnRun(del, exit_status, [&ctx] {
+  OnRun(del, exit_status, [&] {
     auto id = TableIdentifier::Parse(delete_args.table);
     if (!id) return ctx.Usage(id.error().message);
     auto where = ParseWhere(delete_where);
     if (!where) return ctx.Usage(where.error().message);
-    auto catalog = ctx.catalog();
+    auto catalog = LegacyCatalog(ctx);
     if (!catalog) return ctx.Fail(catalog.error());
     if (auto st = CheckWhereBinds(**catalog, *id, *where); !st) {
       if (st.error().kind == ErrorKind::kInvalidArgument) return ctx.Usage(st.error().message);
@@ -170,19 +171,20 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
 
   // ---- update ----
   auto* update = app.add_subcommand("update", "set columns of the rows matching a filter");
-  static WriteArgs update_args;
-  static std::string update_set, update_where;
+  auto& update_args = ctx.Keep<WriteArgs>();
+  auto& update_set = ctx.Keep<std::string>();
+  auto& update_where = ctx.Keep<std::string>();
   AddWriteOptions(update, &update_args);
   update->add_option("--set", update_set, "'col = expr, ...', e.g. 'amount_cents = amount_cents * 2'")->required();
   update->add_option("--where", update_where, "the rows to change")->required();
-  OnRun(update, exit_status, [&ctx] {
+  OnRun(update, exit_status, [&] {
     auto id = TableIdentifier::Parse(update_args.table);
     if (!id) return ctx.Usage(id.error().message);
     auto where = ParseWhere(update_where);
     if (!where) return ctx.Usage(where.error().message);
     auto sets = ParseAssignments(update_set);
     if (!sets) return ctx.Usage("--set: " + sets.error().message);
-    auto catalog = ctx.catalog();
+    auto catalog = LegacyCatalog(ctx);
     if (!catalog) return ctx.Fail(catalog.error());
     if (auto st = CheckWhereBinds(**catalog, *id, *where); !st) {
       if (st.error().kind == ErrorKind::kInvalidArgument) return ctx.Usage(st.error().message);
@@ -196,16 +198,17 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
 
   // ---- overwrite ----
   auto* overwrite = app.add_subcommand("overwrite", "replace the rows matching a filter (default: all) with files");
-  static WriteArgs overwrite_args;
-  static std::vector<std::string> overwrite_files;
-  static std::string overwrite_where, overwrite_format;
-  static TextReadOptions overwrite_text;
+  auto& overwrite_args = ctx.Keep<WriteArgs>();
+  auto& overwrite_files = ctx.Keep<std::vector<std::string>>();
+  auto& overwrite_where = ctx.Keep<std::string>();
+  auto& overwrite_format = ctx.Keep<std::string>();
+  auto& overwrite_text = ctx.Keep<TextReadOptions>();
   AddWriteOptions(overwrite, &overwrite_args);
   AddNullStringOption(overwrite, &overwrite_text);
   overwrite->add_option("FILE", overwrite_files, "input files")->required();
   overwrite->add_option("--where", overwrite_where, "rows to replace (whole files must match)");
   overwrite->add_option("--format", overwrite_format, "csv, jsonl or parquet");
-  OnRun(overwrite, exit_status, [&ctx] {
+  OnRun(overwrite, exit_status, [&] {
     auto id = TableIdentifier::Parse(overwrite_args.table);
     if (!id) return ctx.Usage(id.error().message);
     Expr filter = True();
@@ -214,7 +217,7 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
       if (!where) return ctx.Usage(where.error().message);
       filter = *where;
     }
-    auto catalog = ctx.catalog();
+    auto catalog = LegacyCatalog(ctx);
     if (!catalog) return ctx.Fail(catalog.error());
     auto table = (*catalog)->LoadTable(*id);
     if (!table) return ctx.Fail(table.error());
@@ -265,10 +268,12 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   // ---- ingest ----
   auto* ingest = app.add_subcommand(
       "ingest", "commit JSON lines from stdin in micro-batches, or files, each its own commit, from several threads");
-  static WriteArgs ingest_args;
-  static int64_t batch_rows = 10000;
-  static int64_t batch_ms = 1000;
-  static IngestFilesArgs ingest_files;
+  auto& ingest_args = ctx.Keep<WriteArgs>();
+  auto& batch_rows = ctx.Keep<int64_t>();
+  batch_rows = 10000;
+  auto& batch_ms = ctx.Keep<int64_t>();
+  batch_ms = 1000;
+  auto& ingest_files = ctx.Keep<IngestFilesArgs>();
   AddWriteOptions(ingest, &ingest_args);
   ingest->add_option("FILE", ingest_files.files,
                      "CSV, JSON-lines or Parquet files, each appended as its own commit (default: stdin)");
@@ -279,11 +284,12 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   AddFileInputOptions(ingest, &ingest_files.input);
   ingest->add_option("--batch-rows", batch_rows, "stdin: commit after this many rows")->default_val(10000)->check(CLI::PositiveNumber);
   ingest->add_option("--batch-ms", batch_ms, "stdin: or after this many milliseconds")->default_val(1000)->check(CLI::PositiveNumber);
-  static std::string ingest_keys;
-  static bool ingest_upsert = false;
+  auto& ingest_keys = ctx.Keep<std::string>();
+  auto& ingest_upsert = ctx.Keep<bool>();
+  ingest_upsert = false;
   ingest->add_option("--key", ingest_keys, "stdin: upsert each micro-batch on these key columns (col,...); a later line wins");
   ingest->add_flag("--upsert", ingest_upsert, "stdin: upsert on the table's identifier fields");
-  OnRun(ingest, exit_status, [&ctx, ingest] {
+  OnRun(ingest, exit_status, [&, ingest] {
     auto id = TableIdentifier::Parse(ingest_args.table);
     if (!id) return ctx.Usage(id.error().message);
     const bool from_files = !ingest_files.files.empty();
@@ -292,7 +298,7 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     for (const char* option : {"--producers", "--format", "--null-string"})
       if (!from_files && ingest->count(option)) return ctx.Usage(std::string(option) + " applies to FILEs, not to stdin");
     if (auto bad = BadFileFormat(ingest_files.input.format)) return ctx.Usage(*bad);
-    auto catalog = ctx.catalog();
+    auto catalog = LegacyCatalog(ctx);
     if (!catalog) return ctx.Fail(catalog.error());
     auto table = (*catalog)->LoadTable(*id);
     if (!table) return ctx.Fail(table.error());
