@@ -58,7 +58,8 @@ struct CommitInfo {
   int conflicts = 0;            // swaps lost to another writer
   bool idempotent_replay = false;
   bool committed = false;       // false when there was nothing to change (no matching rows)
-  int64_t rows_added = 0, rows_deleted = 0;
+  int64_t rows_added = 0, rows_deleted = 0, rows_updated = 0;
+  int64_t files_added = 0, files_removed = 0;  // data and delete files written; data files replaced
   std::string summary;          // one line for people: attempts, conflicts, where the time went
 };
 
@@ -70,6 +71,10 @@ struct SnapshotInfo {
   std::string operation;                       // append, overwrite, delete, replace
   std::map<std::string, std::string> summary;  // Iceberg's summary: added-records, total-records, ...
 };
+
+// InvalidArgument saying why, when `assignments` is not SQL SET syntax ("a = a * 2, b = 'x'");
+// checks no table (Table::Update checks the columns).
+Status CheckAssignments(const std::string& assignments);
 
 class Table {
  public:
@@ -99,6 +104,10 @@ class Table {
   // decide. InvalidArgument: the filter names an unknown column. CommitConflict and
   // CommitStateUnknown as for Append.
   Result<CommitInfo> Delete(const Filter& filter, const WriteOptions& options = {});
+
+  // Ok when `filter` binds to the table's current schema; InvalidArgument naming the column or
+  // value otherwise (an unknown column, a value of the wrong type). Writes nothing.
+  Status CheckFilter(const Filter& filter) const;
 
   // Reads rows. NotFound: no snapshot has the given id, no branch or tag has the name, or the
   // table had no snapshot at the time; InvalidArgument: more than one snapshot selector, or

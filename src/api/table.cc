@@ -1,4 +1,5 @@
 #include "api/api_internal.h"
+#include "expr/binder.h"
 #include "scan/table_scan.h"
 #include "txn/row_writes.h"
 #include "txn/upsert.h"
@@ -21,6 +22,9 @@ CommitInfo ToCommitInfo(const RowWriteResult& result) {
   info.committed = result.committed;
   info.rows_added = result.rows_added;
   info.rows_deleted = result.rows_deleted;
+  info.rows_updated = result.rows_updated;
+  info.files_added = result.files_added;
+  info.files_removed = result.files_removed;
   return info;
 }
 
@@ -108,6 +112,17 @@ Result<CommitInfo> Table::Upsert(const Rows& rows, const std::vector<std::string
   FLOE_ASSIGN_OR_RETURN(RowWriteResult written,
                         floe::Upsert(*impl_->catalog, impl_->id, batch, key_columns, ToRowWriteOptions(options)));
   return ToCommitInfo(written);
+}
+
+Status CheckAssignments(const std::string& assignments) {
+  FLOE_RETURN_IF_ERROR(ParseAssignments(assignments));
+  return Ok();
+}
+
+Status Table::CheckFilter(const Filter& filter) const {
+  FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
+  FLOE_RETURN_IF_ERROR(Bind(filter.impl().expr, table.metadata.CurrentSchema()));
+  return Ok();
 }
 
 Result<CommitInfo> Table::Update(const Filter& filter, const std::string& assignments, const WriteOptions& options) {

@@ -23,6 +23,8 @@ void RegisterTableNameCommands(CLI::App& app, CliContext& ctx, int* exit_status)
 void RegisterCatalogCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterInspectCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterServeCommands(CLI::App& app, CliContext& ctx, int* exit_status);
+// delete, update (built on include/floe alone); RegisterWriteCommands registers them in its order.
+void RegisterChangeCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterScanCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterSchemaCommands(CLI::App& app, CliContext& ctx, int* exit_status);

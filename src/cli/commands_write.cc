@@ -11,6 +11,7 @@
 #include "cli/ingest_files.h"
 #include "cli/legacy_catalog.h"
 #include "cli/row_files.h"
+#include "cli/write_args.h"
 #include "expr/binder.h"
 #include "expr/parser.h"
 #include "txn/operations.h"
@@ -23,19 +24,6 @@
 namespace floe::cli {
 namespace {
 
-struct WriteArgs {
-  std::string table;
-  std::string branch = kMainBranch;
-  std::string idempotency_key;
-};
-
-void AddWriteOptions(CLI::App* cmd, WriteArgs* args) {
-  cmd->add_option("TABLE", args->table, "NS.TABLE")->required();
-  cmd->add_option("--branch", args->branch, "the branch to write to")->default_val(kMainBranch);
-  cmd->add_option("--idempotency-key", args->idempotency_key,
-                  "a key that makes a re-run of this exact write a no-op (kept in the snapshot summary)");
-}
-
 RowWriteOptions OptionsFrom(const WriteArgs& args) {
   RowWriteOptions options;
   options.commit.branch = args.branch;
@@ -43,22 +31,18 @@ RowWriteOptions OptionsFrom(const WriteArgs& args) {
   return options;
 }
 
-void PrintCommit(const std::string& what, const TableIdentifier& id, const RowWriteResult& r) {
-  if (r.commit.idempotent_replay) {
-    std::cout << what << " " << id.ToString() << ": already committed as snapshot " << r.commit.snapshot_id
-              << " (idempotency key); nothing written\n";
-    return;
-  }
-  if (!r.committed) {
-    std::cout << what << " " << id.ToString() << ": no rows matched; nothing committed\n";
-    return;
-  }
-  std::cout << what << " " << id.ToString() << ": ";
-  if (r.rows_deleted) std::cout << r.rows_deleted << " rows deleted, ";
-  if (r.rows_updated) std::cout << r.rows_updated << " rows updated, ";
-  std::cout << r.rows_added << " rows written in " << r.files_added << " files";
-  if (r.files_removed) std::cout << ", " << r.files_removed << " files replaced";
-  std::cout << "; " << r.commit.ToString() << "\n";
+void PrintRowWrite(const std::string& what, const TableIdentifier& id, const RowWriteResult& r) {
+  CommitInfo info;
+  info.snapshot_id = r.commit.snapshot_id;
+  info.idempotent_replay = r.commit.idempotent_replay;
+  info.committed = r.committed;
+  info.rows_added = r.rows_added;
+  info.rows_deleted = r.rows_deleted;
+  info.rows_updated = r.rows_updated;
+  info.files_added = r.files_added;
+  info.files_removed = r.files_removed;
+  info.summary = r.commit.ToString();
+  PrintCommit(what, id.ToString(), info);
 }
 
 enum class LineStatus { kLine, kTimeout, kEnd };
@@ -111,14 +95,6 @@ Result<Expr> ParseWhere(const std::string& text) {
   return e;
 }
 
-// A filter that does not bind to the table (an unknown column, a value of the wrong type) is a
-// bad argument: exit status 2, nothing changed.
-Status CheckWhereBinds(Catalog& catalog, const TableIdentifier& id, const Expr& where) {
-  FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
-  auto bound = Bind(where, table.metadata.CurrentSchema());
-  if (!bound) return InvalidArgument("--where: " + bound.error().message);
-  return Ok();
-}
 
 }  // namespace
 
@@ -142,59 +118,11 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     auto result = AppendFiles(**catalog, *id, table->metadata.CurrentSchema(), append_files, append_input,
                               OptionsFrom(append_args), ctx.stderr_is_terminal());
     if (!result) return ctx.Fail(result.error());
-    PrintCommit("append", *id, *result);
+    PrintRowWrite("append", *id, *result);
     return kExitOk;
   });
 
-  // ---- delete ----
-  auto* del = app.add_subcommand("delete", "delete the rows matching a filter");
-  auto& delete_args = ctx.Keep<WriteArgs>();
-  auto& delete_where = ctx.Keep<std::string>();
-  AddWriteOptions(del, &delete_args);
-  del->add_option("--where", delete_where, "e.g. \"country = 'DE' AND order_id % 2 = 0\"")->required();
-  OnRun(del, exit_status, [&] {
-    auto id = TableIdentifier::Parse(delete_args.table);
-    if (!id) return ctx.Usage(id.error().message);
-    auto where = ParseWhere(delete_where);
-    if (!where) return ctx.Usage(where.error().message);
-    auto catalog = LegacyCatalog(ctx);
-    if (!catalog) return ctx.Fail(catalog.error());
-    if (auto st = CheckWhereBinds(**catalog, *id, *where); !st) {
-      if (st.error().kind == ErrorKind::kInvalidArgument) return ctx.Usage(st.error().message);
-      return ctx.Fail(st.error());
-    }
-    auto result = DeleteWhere(**catalog, *id, *where, OptionsFrom(delete_args));
-    if (!result) return ctx.Fail(result.error());
-    PrintCommit("delete", *id, *result);
-    return kExitOk;
-  });
-
-  // ---- update ----
-  auto* update = app.add_subcommand("update", "set columns of the rows matching a filter");
-  auto& update_args = ctx.Keep<WriteArgs>();
-  auto& update_set = ctx.Keep<std::string>();
-  auto& update_where = ctx.Keep<std::string>();
-  AddWriteOptions(update, &update_args);
-  update->add_option("--set", update_set, "'col = expr, ...', e.g. 'amount_cents = amount_cents * 2'")->required();
-  update->add_option("--where", update_where, "the rows to change")->required();
-  OnRun(update, exit_status, [&] {
-    auto id = TableIdentifier::Parse(update_args.table);
-    if (!id) return ctx.Usage(id.error().message);
-    auto where = ParseWhere(update_where);
-    if (!where) return ctx.Usage(where.error().message);
-    auto sets = ParseAssignments(update_set);
-    if (!sets) return ctx.Usage("--set: " + sets.error().message);
-    auto catalog = LegacyCatalog(ctx);
-    if (!catalog) return ctx.Fail(catalog.error());
-    if (auto st = CheckWhereBinds(**catalog, *id, *where); !st) {
-      if (st.error().kind == ErrorKind::kInvalidArgument) return ctx.Usage(st.error().message);
-      return ctx.Fail(st.error());
-    }
-    auto result = UpdateWhere(**catalog, *id, *where, *sets, OptionsFrom(update_args));
-    if (!result) return ctx.Fail(result.error());
-    PrintCommit("update", *id, *result);
-    return kExitOk;
-  });
+  RegisterChangeCommands(app, ctx, exit_status);  // delete, update: commands_change.cc
 
   // ---- overwrite ----
   auto* overwrite = app.add_subcommand("overwrite", "replace the rows matching a filter (default: all) with files");
