@@ -130,6 +130,12 @@ TEST_F(PublicSurface, UpsertAndMergeOnReadUpdate) {
   EXPECT_NE(snapshots->back().summary.count("added-position-delete-files") +
                 snapshots->back().summary.count("added-delete-files"),
             0u);
+  EXPECT_EQ(updated->rows_updated, 2);
+  EXPECT_GE(updated->files_added, 1);
+  EXPECT_TRUE(table_->CheckFilter(*where).has_value());
+  EXPECT_EQ(table_->CheckFilter(*Filter::Parse("nope = 1")).error().kind, ErrorKind::kInvalidArgument);
+  EXPECT_TRUE(CheckAssignments("v = 'a', id = id + 1").has_value());
+  EXPECT_EQ(CheckAssignments("v = ").error().kind, ErrorKind::kInvalidArgument);
   EXPECT_EQ(table_->Update(*where, "nope = 1").error().kind, ErrorKind::kInvalidArgument);
   EXPECT_EQ(table_->Update(*where, "v = ").error().kind, ErrorKind::kInvalidArgument);
 }
