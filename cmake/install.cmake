@@ -2,7 +2,8 @@
 # (find_package(floe CONFIG) -> floe::floe) and lib/pkgconfig/floe.pc.
 include(CMakePackageConfigHelpers)
 
-# floe::floe is the facade library (src/api) behind include/floe/; it links every room.
+# floe::floe is the facade library (src/api) behind include/floe/; it links the rooms PRIVATE
+# (CMakeLists.txt), so a program gets include/floe/ as its only include directory.
 set_target_properties(floe_api PROPERTIES EXPORT_NAME floe)
 add_library(floe::floe ALIAS floe_api)
 
@@ -15,8 +16,7 @@ install(TARGETS ${FLOE_INSTALLED_ROOMS} EXPORT floeTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/floe DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES ${FLOE_GENERATED}/floe/version.h ${FLOE_INSTALLED_HEADERS}/floe/result.h
-  ${FLOE_INSTALLED_HEADERS}/floe/file_io.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/floe)
+install(FILES ${FLOE_GENERATED}/floe/version.h ${FLOE_GENERATED_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/floe)
 
 set(FLOE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/floe)
 install(EXPORT floeTargets NAMESPACE floe:: DESTINATION ${FLOE_CMAKE_DIR})

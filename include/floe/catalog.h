@@ -54,8 +54,11 @@ class Connection {
   // catalog cannot be reached or its database opened.
   static Result<Connection> Open(const std::string& uri, const ConnectionOptions& options = {});
 
-  // "a" or "a.b". AlreadyExists; InvalidArgument: an empty part or a name with '/'.
-  Status CreateNamespace(const std::string& name);
+  // "a" or "a.b". AlreadyExists; InvalidArgument: an empty part or a name with '/', or a
+  // property the catalog refuses.
+  Status CreateNamespace(const std::string& name, const std::map<std::string, std::string>& properties = {});
+  // NotFound: no such namespace; InvalidArgument: it still holds tables or namespaces.
+  Status DropNamespace(const std::string& name);
   // Namespaces directly under `parent` ("" for the top level). NotFound: no such parent.
   Result<std::vector<std::string>> ListNamespaces(const std::string& parent = "") const;
 
@@ -64,6 +67,18 @@ class Connection {
   Result<Table> CreateTable(const std::string& name, const TableDefinition& definition);
   // NotFound when there is no such table.
   Result<Table> LoadTable(const std::string& name) const;
+  // A handle on table `name` without asking the catalog whether it exists (every call of a
+  // Table loads it, and returns NotFound then). InvalidArgument: not "namespace.table".
+  Result<Table> GetTable(const std::string& name) const;
+  // Renames a table (both "namespace.table"). NotFound: no such table or target namespace;
+  // AlreadyExists: the new name is taken.
+  Status RenameTable(const std::string& from, const std::string& to);
+
+  // The name as floe spells it, or InvalidArgument saying why `name` is not a table name
+  // "namespace.table" (or a namespace name "a.b"). They ask no catalog: a program checks its
+  // arguments before it connects.
+  static Result<std::string> CheckTableName(const std::string& name);
+  static Result<std::string> CheckNamespaceName(const std::string& name);
   // Tables of a namespace, as "namespace.table". NotFound: no such namespace.
   Result<std::vector<std::string>> ListTables(const std::string& ns) const;
   // Removes the table from the catalog; `purge` also deletes every file its metadata

@@ -1,6 +1,10 @@
 // floe's whole supported surface. Everything else under src/ is internal and may change.
 //   floe/catalog.h      Connection: open a catalog, create, load, list and drop tables
-//   floe/table.h        Table: append, delete, scan, snapshots, properties
+//   floe/table.h        Table: append, delete, update, upsert, scan (whole or streamed),
+//                       snapshots, branches and tags, maintenance, properties
+//   floe/maintenance.h  the options and results of expiry, orphan removal, compaction
+//   floe/refs.h         RefInfo: a branch or a tag
+//   floe/time_text.h    ISO timestamps as milliseconds (time travel, expiry)
 //   floe/transaction.h  TableTransaction: several changes as one commit
 //   floe/rows.h         Rows and Cell: what is written and read
 //   floe/scan.h         ScanRequest: snapshot (time travel), filter, columns
@@ -13,9 +17,12 @@
 #include "floe/catalog.h"
 #include "floe/file_io.h"
 #include "floe/filter.h"
+#include "floe/maintenance.h"
+#include "floe/refs.h"
 #include "floe/result.h"
 #include "floe/rows.h"
 #include "floe/scan.h"
 #include "floe/table.h"
+#include "floe/time_text.h"
 #include "floe/transaction.h"
 #include "floe/version.h"

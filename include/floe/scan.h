@@ -2,11 +2,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "floe/filter.h"
+#include "floe/result.h"
+#include "floe/rows.h"
 
 namespace floe {
 
@@ -18,6 +21,10 @@ struct ScanRequest {
 
   Filter filter;                     // default: every row
   std::vector<std::string> columns;  // default: every column of the snapshot's schema
+  std::optional<int64_t> limit;      // at most this many rows (read only as far as needed)
 };
+
+// Receives a scan's rows a batch at a time (Table::ScanBatches); false stops the scan.
+using RowBatchConsumer = std::function<Result<bool>(Rows&& batch)>;
 
 }  // namespace floe

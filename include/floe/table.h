@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "floe/filter.h"
+#include "floe/refs.h"
 #include "floe/result.h"
 #include "floe/rows.h"
 #include "floe/scan.h"
@@ -28,6 +29,15 @@
 namespace floe {
 
 class TableTransaction;
+struct ExpireSnapshotsOptions;
+struct ExpireSnapshotsResult;
+struct RemoveOrphanFilesOptions;
+struct RemoveOrphanFilesResult;
+struct RewriteDataFilesOptions;
+struct RewriteDataFilesResult;
+struct ManifestRewriteResult;
+struct MaintainOptions;
+struct MaintainResult;
 
 // How a write commits.
 struct WriteOptions {
@@ -48,7 +58,8 @@ struct CommitInfo {
   int conflicts = 0;            // swaps lost to another writer
   bool idempotent_replay = false;
   bool committed = false;       // false when there was nothing to change (no matching rows)
-  int64_t rows_added = 0, rows_deleted = 0;
+  int64_t rows_added = 0, rows_deleted = 0, rows_updated = 0;
+  int64_t files_added = 0, files_removed = 0;  // data and delete files written; data files replaced
   std::string summary;          // one line for people: attempts, conflicts, where the time went
 };
 
@@ -60,6 +71,10 @@ struct SnapshotInfo {
   std::string operation;                       // append, overwrite, delete, replace
   std::map<std::string, std::string> summary;  // Iceberg's summary: added-records, total-records, ...
 };
+
+// InvalidArgument saying why, when `assignments` is not SQL SET syntax ("a = a * 2, b = 'x'");
+// checks no table (Table::Update checks the columns).
+Status CheckAssignments(const std::string& assignments);
 
 class Table {
  public:
@@ -90,10 +105,77 @@ class Table {
   // CommitStateUnknown as for Append.
   Result<CommitInfo> Delete(const Filter& filter, const WriteOptions& options = {});
 
+  // Ok when `filter` binds to the table's current schema; InvalidArgument naming the column or
+  // value otherwise (an unknown column, a value of the wrong type). Writes nothing.
+  Status CheckFilter(const Filter& filter) const;
+
   // Reads rows. NotFound: no snapshot has the given id, no branch or tag has the name, or the
   // table had no snapshot at the time; InvalidArgument: more than one snapshot selector, or
   // an unknown column. An empty table reads as no rows.
   Result<Rows> Scan(const ScanRequest& request = {}) const;
+
+  // Reads rows batch by batch (one data file's rows at a time, several files read ahead in
+  // parallel), in the order Scan returns them, without holding the whole result: `consume`
+  // returns false to stop early, or an error, which stops the read and is returned. The errors
+  // of Scan, and those of `consume`.
+  Status ScanBatches(const ScanRequest& request, const RowBatchConsumer& consume) const;
+
+  // Inserts `rows`, replacing the rows that have the same key (`key_columns`; empty: the
+  // table's identifier fields) in one commit: deletes by key (merge-on-read or copy-on-write as
+  // write.merge.mode says) plus the new rows. InvalidArgument: no key (no identifier fields and
+  // none given), a key column the table does not have, two input rows with one key, the errors
+  // of Append for the rows. ValidationFailed: under serializable isolation
+  // (write.merge.isolation-level) another writer added or deleted a row with one of these keys
+  // after this upsert read the table. CommitConflict and CommitStateUnknown as for Append.
+  Result<CommitInfo> Upsert(const Rows& rows, const std::vector<std::string>& key_columns = {},
+                            const WriteOptions& options = {});
+
+  // Sets columns of the rows matching `filter`: `assignments` in SQL's SET syntax,
+  // "amount_cents = amount_cents * 2, country = 'FR'". Copy-on-write rewrites the files holding
+  // them; with write.update.mode = merge-on-read the old rows are deleted by position (a row
+  // delta) and the new ones appended. InvalidArgument: assignments that do not parse, an unknown
+  // column, a value that cannot be cast. ValidationFailed, CommitConflict and CommitStateUnknown
+  // as for Delete (write.update.isolation-level).
+  Result<CommitInfo> Update(const Filter& filter, const std::string& assignments, const WriteOptions& options = {});
+
+  // ---- branches and tags (floe/refs.h) ----
+  // Every branch and tag, by name.
+  Result<std::vector<RefInfo>> Refs() const;
+  // A new branch or tag at `snapshot_id` (default: the current snapshot of main).
+  // AlreadyExists: a ref of that name; NotFound: no such snapshot; InvalidArgument: an empty
+  // name, or no snapshot to point at (an empty table).
+  Result<RefInfo> CreateBranch(const std::string& name, std::optional<int64_t> snapshot_id = std::nullopt);
+  Result<RefInfo> CreateTag(const std::string& name, std::optional<int64_t> snapshot_id = std::nullopt);
+  // NotFound: no such branch (tag); InvalidArgument: dropping main, or a tag named as a branch.
+  Status DropBranch(const std::string& name);
+  Status DropTag(const std::string& name);
+  // Sets `branch` back to `snapshot_id`, one of its ancestors (InvalidArgument otherwise), or
+  // to its latest ancestor committed at or before `timestamp_ms` (NotFound when none was).
+  Result<RefInfo> RollbackTo(int64_t snapshot_id, const std::string& branch = "main");
+  Result<RefInfo> RollbackToTime(int64_t timestamp_ms, const std::string& branch = "main");
+  // Applies the changes of snapshot `snapshot_id` (an append or overwrite, usually on another
+  // branch) to options.branch as a new snapshot. ValidationFailed: it does not apply there (a
+  // file it removes is not live); InvalidArgument: it is already in that branch's history.
+  Result<CommitInfo> CherryPick(int64_t snapshot_id, const WriteOptions& options = {});
+
+  // ---- maintenance (floe/maintenance.h) ----
+  // Removes old snapshots (one commit), then deletes the files only they reached.
+  // InvalidArgument: see CheckExpireSnapshotsOptions. CommitConflict: the retries ran out.
+  Result<ExpireSnapshotsResult> ExpireSnapshots(const ExpireSnapshotsOptions& options) const;
+  // Deletes files under the table's location that no metadata reaches (or, from_intents, what
+  // crashed writers' stale intents name). InvalidArgument: a time in the future, a location
+  // outside the table's.
+  Result<RemoveOrphanFilesResult> RemoveOrphanFiles(const RemoveOrphanFilesOptions& options) const;
+  // Compacts small files per partition, deletes applied. Without partial progress a failed
+  // commit is the error (ValidationFailed when another writer changed an input file); with it
+  // the result lists each group, and the error is returned only when no group could commit
+  // for a reason other than a conflict. InvalidArgument: the filter names an unknown column.
+  Result<RewriteDataFilesResult> RewriteDataFiles(const RewriteDataFilesOptions& options) const;
+  // Regroups the table's manifests by partition (commit.manifest.target-size-bytes).
+  Result<ManifestRewriteResult> RewriteManifests() const;
+  // The table's maintenance policy, in a safe order: expire, remove orphans, compact, regroup
+  // manifests. A step that fails is reported in step_errors and the later steps still run.
+  Result<MaintainResult> Maintain(const MaintainOptions& options) const;
 
   // Sets (and removes) table properties in one commit. InvalidArgument: a value floe cannot
   // use for a property it reads (commit.retry.num-retries = "many"); CommitConflict: another

@@ -22,9 +22,25 @@ Result<Connection> Connection::Open(const std::string& uri, const ConnectionOpti
   return Connection(std::make_shared<Impl>(Impl{std::shared_ptr<Catalog>(std::move(catalog))}));
 }
 
-Status Connection::CreateNamespace(const std::string& name) {
+Status Connection::CreateNamespace(const std::string& name, const std::map<std::string, std::string>& properties) {
   FLOE_ASSIGN_OR_RETURN(Namespace ns, ParseNamespace(name));
-  return impl_->catalog->CreateNamespace(ns, {});
+  return impl_->catalog->CreateNamespace(ns, properties);
+}
+
+Status Connection::DropNamespace(const std::string& name) {
+  FLOE_ASSIGN_OR_RETURN(Namespace ns, ParseNamespace(name));
+  return impl_->catalog->DropNamespace(ns);
+}
+
+Status Connection::RenameTable(const std::string& from, const std::string& to) {
+  FLOE_ASSIGN_OR_RETURN(TableIdentifier from_id, ParseName(from));
+  FLOE_ASSIGN_OR_RETURN(TableIdentifier to_id, ParseName(to));
+  return impl_->catalog->RenameTable(from_id, to_id);
+}
+
+Result<std::string> Connection::CheckNamespaceName(const std::string& name) {
+  FLOE_ASSIGN_OR_RETURN(Namespace ns, ParseNamespace(name));
+  return NamespaceToString(ns);
 }
 
 Result<std::vector<std::string>> Connection::ListNamespaces(const std::string& parent) const {
@@ -57,6 +73,16 @@ Result<Table> Connection::LoadTable(const std::string& name) const {
   FLOE_ASSIGN_OR_RETURN(bool exists, impl_->catalog->TableExists(id));
   if (!exists) return NotFound("table " + id.ToString() + " does not exist");
   return Table(std::make_shared<Table::Impl>(Table::Impl{impl_->catalog, id, id.ToString()}));
+}
+
+Result<Table> Connection::GetTable(const std::string& name) const {
+  FLOE_ASSIGN_OR_RETURN(TableIdentifier id, ParseName(name));
+  return Table(std::make_shared<Table::Impl>(Table::Impl{impl_->catalog, id, id.ToString()}));
+}
+
+Result<std::string> Connection::CheckTableName(const std::string& name) {
+  FLOE_ASSIGN_OR_RETURN(TableIdentifier id, ParseName(name));
+  return id.ToString();
 }
 
 Result<std::vector<std::string>> Connection::ListTables(const std::string& ns) const {

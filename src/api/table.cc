@@ -1,6 +1,8 @@
 #include "api/api_internal.h"
+#include "expr/binder.h"
 #include "scan/table_scan.h"
 #include "txn/row_writes.h"
+#include "txn/upsert.h"
 #include "txn/spec_update.h"
 #include "types/schema_text.h"
 
@@ -20,6 +22,9 @@ CommitInfo ToCommitInfo(const RowWriteResult& result) {
   info.committed = result.committed;
   info.rows_added = result.rows_added;
   info.rows_deleted = result.rows_deleted;
+  info.rows_updated = result.rows_updated;
+  info.files_added = result.files_added;
+  info.files_removed = result.files_removed;
   return info;
 }
 
@@ -80,8 +85,51 @@ Result<Rows> Table::Scan(const ScanRequest& request) const {
   scan.as_of_ms = request.as_of_ms;
   scan.filter = request.filter.impl().expr;
   scan.columns = request.columns;
+  scan.limit = request.limit;
   FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, ReadTable(*impl_->catalog->io(), table.metadata, scan));
   return BatchToRows(batch);
+}
+
+Status Table::ScanBatches(const ScanRequest& request, const RowBatchConsumer& consume) const {
+  FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
+  ScanOptions scan;
+  scan.snapshot_id = request.snapshot_id;
+  scan.ref = request.ref;
+  scan.as_of_ms = request.as_of_ms;
+  scan.filter = request.filter.impl().expr;
+  scan.columns = request.columns;
+  scan.limit = request.limit;
+  FileIO& io = *impl_->catalog->io();
+  FLOE_ASSIGN_OR_RETURN(ScanPlan plan, PlanScan(io, table.metadata, scan));
+  return ReadTasks(io, table.metadata, plan, 0,
+                   [&](size_t, ColumnBatch&& rows) -> Result<bool> { return consume(BatchToRows(rows)); });
+}
+
+Result<CommitInfo> Table::Upsert(const Rows& rows, const std::vector<std::string>& key_columns,
+                                 const WriteOptions& options) {
+  FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
+  FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, RowsToBatch(rows, table.metadata.CurrentSchema()));
+  FLOE_ASSIGN_OR_RETURN(RowWriteResult written,
+                        floe::Upsert(*impl_->catalog, impl_->id, batch, key_columns, ToRowWriteOptions(options)));
+  return ToCommitInfo(written);
+}
+
+Status CheckAssignments(const std::string& assignments) {
+  FLOE_RETURN_IF_ERROR(ParseAssignments(assignments));
+  return Ok();
+}
+
+Status Table::CheckFilter(const Filter& filter) const {
+  FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
+  FLOE_RETURN_IF_ERROR(Bind(filter.impl().expr, table.metadata.CurrentSchema()));
+  return Ok();
+}
+
+Result<CommitInfo> Table::Update(const Filter& filter, const std::string& assignments, const WriteOptions& options) {
+  FLOE_ASSIGN_OR_RETURN(std::vector<Assignment> sets, ParseAssignments(assignments));
+  FLOE_ASSIGN_OR_RETURN(RowWriteResult written, UpdateWhere(*impl_->catalog, impl_->id, filter.impl().expr, sets,
+                                                            ToRowWriteOptions(options)));
+  return ToCommitInfo(written);
 }
 
 Status Table::SetProperties(const std::map<std::string, std::string>& set, const std::vector<std::string>& remove) {

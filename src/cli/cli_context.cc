@@ -1,22 +1,57 @@
 #include "cli/cli_context.h"
 
+#include "cli/legacy_catalog.h"
+
 #include <unistd.h>
 
 #include <cstdlib>
 
 namespace floe::cli {
 
-Result<Catalog*> CliContext::catalog() {
-  if (!catalog_) {
-    std::string uri = catalog_uri;
-    if (uri.empty()) {
-      if (const char* env = std::getenv("FLOE_CATALOG")) uri = env;
-    }
-    CatalogOptions options;
+std::string CliContext::EffectiveUri() const {
+  if (!catalog_uri.empty()) return catalog_uri;
+  const char* env = std::getenv("FLOE_CATALOG");
+  return env ? env : "";
+}
+
+Result<Connection*> CliContext::connection() {
+  if (!connection_) {
+    ConnectionOptions options;
     options.name = catalog_name;
-    FLOE_ASSIGN_OR_RETURN(catalog_, OpenCatalog(uri, options));
+    FLOE_ASSIGN_OR_RETURN(Connection opened, Connection::Open(EffectiveUri(), options));
+    connection_.emplace(std::move(opened));
   }
-  return catalog_.get();
+  return &*connection_;
+}
+
+CliContext::CliContext() = default;
+CliContext::~CliContext() = default;
+
+Result<Catalog*> LegacyCatalog(CliContext& ctx) {
+  if (!ctx.catalog_) {
+    CatalogOptions options;
+    options.name = ctx.catalog_name;
+    FLOE_ASSIGN_OR_RETURN(ctx.catalog_, OpenCatalog(ctx.EffectiveUri(), options));
+  }
+  return ctx.catalog_.get();
+}
+
+std::optional<Table> CliContext::OpenTable(const std::string& name, int* exit_status) {
+  if (auto valid = Connection::CheckTableName(name); !valid) {
+    *exit_status = Usage(valid.error().message);
+    return std::nullopt;
+  }
+  auto connection = this->connection();
+  if (!connection) {
+    *exit_status = Fail(connection.error());
+    return std::nullopt;
+  }
+  auto table = (*connection)->GetTable(name);
+  if (!table) {
+    *exit_status = Fail(table.error());
+    return std::nullopt;
+  }
+  return std::move(*table);
 }
 
 int ExitStatusFor(const Error& error) {

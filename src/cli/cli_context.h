@@ -3,10 +3,16 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
-#include "catalog/catalog.h"
-#include "util/result.h"
+#include "floe/catalog.h"
+#include "floe/result.h"
+
+namespace floe {
+class Catalog;  // internal (catalog/catalog.h): only the commands of cli/legacy_catalog.h see it
+}
 
 namespace floe::cli {
 
@@ -18,11 +24,27 @@ inline constexpr int kExitRefused = 3;  // a conflict that outlived its retries,
 
 class CliContext {
  public:
+  CliContext();
+  ~CliContext();
   std::string catalog_uri;  // --catalog, else FLOE_CATALOG, else the embedded default
   std::string catalog_name = "default";
 
-  // Opens the catalog on first use.
-  Result<Catalog*> catalog();
+  // The one place a command opens the catalog, on first use: the public API's connection
+  // (include/floe), which commands built on it use.
+  Result<Connection*> connection();
+
+  // Table `name` of the connection. Prints why not (a bad name: usage) and returns nullopt with
+  // *exit_status set.
+  std::optional<Table> OpenTable(const std::string& name, int* exit_status);
+
+  // A command's options, kept as long as the context: CLI11 fills them in while parsing, the
+  // command's action reads them when it runs.
+  template <typename Options>
+  Options& Keep() {
+    auto options = std::make_shared<Options>();
+    kept_.push_back(options);
+    return *options;
+  }
 
   // Prints an error the way every command does and returns its exit status.
   int Fail(const Error& error) const;
@@ -33,7 +55,12 @@ class CliContext {
   bool stderr_is_terminal() const;
 
  private:
+  friend Result<Catalog*> LegacyCatalog(CliContext& ctx);
+  std::string EffectiveUri() const;
+
+  std::optional<Connection> connection_;
   std::unique_ptr<Catalog> catalog_;
+  std::vector<std::shared_ptr<void>> kept_;
 };
 
 // The exit status an error kind maps to.

@@ -17,12 +17,19 @@ std::vector<std::string> SplitColumnList(const std::string& text);
 // Sets the action that runs when `command` is the one chosen.
 void OnRun(CLI::App* command, int* exit_status, Action action);
 
+// namespace create|list|drop; list, drop, rename (built on include/floe alone).
+void RegisterNamespaceCommands(CLI::App& app, CliContext& ctx, int* exit_status);
+void RegisterTableNameCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterCatalogCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterInspectCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterServeCommands(CLI::App& app, CliContext& ctx, int* exit_status);
+// delete, update (built on include/floe alone); RegisterWriteCommands registers them in its order.
+void RegisterChangeCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterScanCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterSchemaCommands(CLI::App& app, CliContext& ctx, int* exit_status);
+// rollback, branch, tag, cherry-pick (built on include/floe alone).
+void RegisterRefCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 // Needs the `schema` command to hang add-column / rename-column / drop-column under it.
 void RegisterEvolutionCommands(CLI::App& app, CLI::App* schema_command, CliContext& ctx, int* exit_status);
 void RegisterMaintenanceCommands(CLI::App& app, CliContext& ctx, int* exit_status);

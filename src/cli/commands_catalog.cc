@@ -1,16 +1,17 @@
-// Namespaces and tables: create, list, drop, rename, register, schema, properties.
+// Tables: create, register, properties (namespaces, list, drop and rename: commands_namespace.cc).
 #include <algorithm>
 #include <fstream>
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/legacy_catalog.h"
 #include "cli/output.h"
 #include "cli/table_register.h"
 #include "meta/metadata_json.h"
 #include "parquet/parquet_reader.h"
-#include "write/text_rows.h"
 #include "types/partition_spec.h"
 #include "types/schema_text.h"
+#include "write/text_rows.h"
 
 namespace floe::cli {
 namespace {
@@ -53,69 +54,17 @@ int Print(CliContext& ctx, const Listing& listing, const ListingOptions& options
   return kExitOk;
 }
 
-void RegisterNamespaceCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
-  auto* ns_cmd = app.add_subcommand("namespace", "create, list and drop namespaces");
-  ns_cmd->require_subcommand(1);
-
-  auto* create = ns_cmd->add_subcommand("create", "create a namespace");
-  static std::string create_name;
-  static std::vector<std::string> create_props;
-  create->add_option("NS", create_name, "namespace, e.g. sales or sales.eu")->required();
-  create->add_option("--property", create_props, "KEY=VALUE, repeatable");
-  OnRun(create, exit_status, [&ctx] {
-    auto ns = ParseNamespace(create_name);
-    if (!ns) return ctx.Usage(ns.error().message);
-    auto props = ParseKeyValues(create_props, "--property");
-    if (!props) return ctx.Usage(props.error().message);
-    auto catalog = ctx.catalog();
-    if (!catalog) return ctx.Fail(catalog.error());
-    auto st = (*catalog)->CreateNamespace(*ns, *props);
-    if (!st) return ctx.Fail(st.error());
-    std::cout << "created namespace " << NamespaceToString(*ns) << "\n";
-    return kExitOk;
-  });
-
-  auto* list = ns_cmd->add_subcommand("list", "list namespaces");
-  static ListingOptions list_options;
-  static std::string parent_text;
-  list->add_option("PARENT", parent_text, "list the children of this namespace");
-  AddFormatOption(list, &list_options);
-  OnRun(list, exit_status, [&ctx] {
-    Namespace parent;
-    if (!parent_text.empty()) {
-      auto ns = ParseNamespace(parent_text);
-      if (!ns) return ctx.Usage(ns.error().message);
-      parent = *ns;
-    }
-    auto catalog = ctx.catalog();
-    if (!catalog) return ctx.Fail(catalog.error());
-    auto namespaces = (*catalog)->ListNamespaces(parent);
-    if (!namespaces) return ctx.Fail(namespaces.error());
-    Listing listing{{"namespace"}, {}};
-    for (const auto& ns : *namespaces) listing.rows.push_back({NamespaceToString(ns)});
-    return Print(ctx, listing, list_options);
-  });
-
-  auto* drop = ns_cmd->add_subcommand("drop", "drop an empty namespace");
-  static std::string drop_name;
-  drop->add_option("NS", drop_name, "namespace")->required();
-  OnRun(drop, exit_status, [&ctx] {
-    auto ns = ParseNamespace(drop_name);
-    if (!ns) return ctx.Usage(ns.error().message);
-    auto catalog = ctx.catalog();
-    if (!catalog) return ctx.Fail(catalog.error());
-    auto st = (*catalog)->DropNamespace(*ns);
-    if (!st) return ctx.Fail(st.error());
-    std::cout << "dropped namespace " << NamespaceToString(*ns) << "\n";
-    return kExitOk;
-  });
-}
-
 void RegisterTableCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   auto* create = app.add_subcommand("create", "create a table");
-  static std::string table_name, schema_text, partition_text, like_file, location, identifier_text;
-  static std::vector<std::string> properties;
-  static int format_version = 2;
+  auto& table_name = ctx.Keep<std::string>();
+  auto& schema_text = ctx.Keep<std::string>();
+  auto& partition_text = ctx.Keep<std::string>();
+  auto& like_file = ctx.Keep<std::string>();
+  auto& location = ctx.Keep<std::string>();
+  auto& identifier_text = ctx.Keep<std::string>();
+  auto& properties = ctx.Keep<std::vector<std::string>>();
+  auto& format_version = ctx.Keep<int>();
+  format_version = 2;
   create->add_option("TABLE", table_name, "NS.TABLE")->required();
   create->add_option("--schema", schema_text, "'order_id long, country string, amount_cents long, ts timestamp'");
   create->add_option("--like", like_file, "take the schema from a CSV, JSON-lines or Parquet file");
@@ -125,7 +74,7 @@ void RegisterTableCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   create->add_option("--property", properties, "KEY=VALUE, repeatable");
   create->add_option("--location", location, "table location (default: under the warehouse)");
   create->add_option("--format-version", format_version, "1 or 2")->default_val(2);
-  OnRun(create, exit_status, [&ctx] {
+  OnRun(create, exit_status, [&] {
     auto id = TableIdentifier::Parse(table_name);
     if (!id) return ctx.Usage(id.error().message);
     if (schema_text.empty() == like_file.empty()) return ctx.Usage("create needs exactly one of --schema or --like");
@@ -156,7 +105,7 @@ void RegisterTableCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     auto props = ParseKeyValues(properties, "--property");
     if (!props) return ctx.Usage(props.error().message);
     if (format_version < 1 || format_version > 2) return ctx.Usage("--format-version must be 1 or 2");
-    auto catalog = ctx.catalog();
+    auto catalog = LegacyCatalog(ctx);
     if (!catalog) return ctx.Fail(catalog.error());
     CreateTableRequest request;
     request.schema = *schema;
@@ -170,78 +119,23 @@ void RegisterTableCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     return kExitOk;
   });
 
-  auto* list = app.add_subcommand("list", "list tables");
-  static std::string list_ns;
-  static ListingOptions list_options;
-  list->add_option("NS", list_ns, "namespace (default: every namespace)");
-  AddFormatOption(list, &list_options);
-  OnRun(list, exit_status, [&ctx] {
-    auto catalog = ctx.catalog();
-    if (!catalog) return ctx.Fail(catalog.error());
-    std::vector<Namespace> namespaces;
-    if (!list_ns.empty()) {
-      auto ns = ParseNamespace(list_ns);
-      if (!ns) return ctx.Usage(ns.error().message);
-      namespaces.push_back(*ns);
-    } else {
-      auto all = (*catalog)->ListNamespaces({});
-      if (!all) return ctx.Fail(all.error());
-      namespaces = *all;
-    }
-    Listing listing{{"namespace", "table"}, {}};
-    for (const auto& ns : namespaces) {
-      auto tables = (*catalog)->ListTables(ns);
-      if (!tables) return ctx.Fail(tables.error());
-      for (const auto& t : *tables) listing.rows.push_back({NamespaceToString(t.ns), t.name});
-    }
-    return Print(ctx, listing, list_options);
-  });
+}
 
-  auto* drop = app.add_subcommand("drop", "drop a table");
-  static std::string drop_name;
-  static bool purge = false;
-  drop->add_option("TABLE", drop_name, "NS.TABLE")->required();
-  drop->add_flag("--purge", purge, "also delete the table's files");
-  OnRun(drop, exit_status, [&ctx] {
-    auto id = TableIdentifier::Parse(drop_name);
-    if (!id) return ctx.Usage(id.error().message);
-    auto catalog = ctx.catalog();
-    if (!catalog) return ctx.Fail(catalog.error());
-    auto st = (*catalog)->DropTable(*id, purge);
-    if (!st) return ctx.Fail(st.error());
-    std::cout << "dropped table " << id->ToString() << (purge ? " and its files" : "") << "\n";
-    return kExitOk;
-  });
-
-  auto* rename = app.add_subcommand("rename", "rename a table");
-  static std::string from_name, to_name;
-  rename->add_option("FROM", from_name, "NS.TABLE")->required();
-  rename->add_option("TO", to_name, "NS.TABLE")->required();
-  OnRun(rename, exit_status, [&ctx] {
-    auto from = TableIdentifier::Parse(from_name);
-    if (!from) return ctx.Usage(from.error().message);
-    auto to = TableIdentifier::Parse(to_name);
-    if (!to) return ctx.Usage(to.error().message);
-    auto catalog = ctx.catalog();
-    if (!catalog) return ctx.Fail(catalog.error());
-    auto st = (*catalog)->RenameTable(*from, *to);
-    if (!st) return ctx.Fail(st.error());
-    std::cout << "renamed " << from->ToString() << " to " << to->ToString() << "\n";
-    return kExitOk;
-  });
-
+void RegisterRegisterAndPropertiesCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   auto* reg = app.add_subcommand("register", "register an existing metadata file as a table");
-  static std::string reg_name, reg_metadata;
-  static bool reg_allow_moved = false;
+  auto& reg_name = ctx.Keep<std::string>();
+  auto& reg_metadata = ctx.Keep<std::string>();
+  auto& reg_allow_moved = ctx.Keep<bool>();
+  reg_allow_moved = false;
   reg->add_option("TABLE", reg_name, "NS.TABLE")->required();
   reg->add_option("METADATA", reg_metadata, "path of a metadata.json file")->required();
   reg->add_flag("--allow-moved-paths", reg_allow_moved,
                 "register a copied or moved table: its manifest lists, manifests and position delete files are "
                 "rewritten beside it with paths under the folder given, then that new metadata file is registered");
-  OnRun(reg, exit_status, [&ctx] {
+  OnRun(reg, exit_status, [&] {
     auto id = TableIdentifier::Parse(reg_name);
     if (!id) return ctx.Usage(id.error().message);
-    auto catalog = ctx.catalog();
+    auto catalog = LegacyCatalog(ctx);
     if (!catalog) return ctx.Fail(catalog.error());
     auto registered = RegisterTableFile(ctx, **catalog, *id, reg_metadata, reg_allow_moved);
     if (!registered) return ctx.Fail(registered.error());
@@ -250,19 +144,20 @@ void RegisterTableCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   });
 
   auto* props_cmd = app.add_subcommand("properties", "show or change table properties");
-  static std::string props_table;
-  static std::vector<std::string> set_pairs, unset_keys;
-  static ListingOptions props_options;
+  auto& props_table = ctx.Keep<std::string>();
+  auto& set_pairs = ctx.Keep<std::vector<std::string>>();
+  auto& unset_keys = ctx.Keep<std::vector<std::string>>();
+  auto& props_options = ctx.Keep<ListingOptions>();
   props_cmd->add_option("TABLE", props_table, "NS.TABLE")->required();
   props_cmd->add_option("--set", set_pairs, "KEY=VALUE, repeatable");
   props_cmd->add_option("--unset", unset_keys, "KEY, repeatable");
   AddFormatOption(props_cmd, &props_options);
-  OnRun(props_cmd, exit_status, [&ctx] {
+  OnRun(props_cmd, exit_status, [&] {
     auto id = TableIdentifier::Parse(props_table);
     if (!id) return ctx.Usage(id.error().message);
     auto updates = ParseKeyValues(set_pairs, "--set");
     if (!updates) return ctx.Usage(updates.error().message);
-    auto catalog = ctx.catalog();
+    auto catalog = LegacyCatalog(ctx);
     if (!catalog) return ctx.Fail(catalog.error());
     auto table = (*catalog)->LoadTable(*id);
     if (!table) return ctx.Fail(table.error());
@@ -283,8 +178,10 @@ void RegisterTableCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
 }  // namespace
 
 void RegisterCatalogCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
-  RegisterNamespaceCommands(app, ctx, exit_status);
-  RegisterTableCommands(app, ctx, exit_status);
+  RegisterNamespaceCommands(app, ctx, exit_status);   // commands_namespace.cc
+  RegisterTableCommands(app, ctx, exit_status);       // create
+  RegisterTableNameCommands(app, ctx, exit_status);   // list, drop, rename: commands_namespace.cc
+  RegisterRegisterAndPropertiesCommands(app, ctx, exit_status);
 }
 
 }  // namespace floe::cli

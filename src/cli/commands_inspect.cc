@@ -144,13 +144,14 @@ int RunCat(CliContext& ctx, const CatArgs& args) {
 
 void RegisterInspectCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   auto* inspect = app.add_subcommand("inspect", "print a metadata document, manifest, manifest list or Parquet file");
-  static std::string path;
-  static bool allow_moved_paths = false;
+  auto& path = ctx.Keep<std::string>();
+  auto& allow_moved_paths = ctx.Keep<bool>();
+  allow_moved_paths = false;
   inspect->add_option("FILE", path, "the file")->required();
   inspect->add_flag("--allow-moved-paths", allow_moved_paths,
                     "the file belongs to a copied or moved table: paths under the location its metadata records are "
                     "printed as they are now, under the folder the table is in");
-  OnRun(inspect, exit_status, [&ctx] {
+  OnRun(inspect, exit_status, [&] {
     auto text = Inspect(path, allow_moved_paths);
     if (!text) return ctx.Fail(text.error());
     std::cout << *text;
@@ -159,11 +160,11 @@ void RegisterInspectCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   });
 
   auto* cat = app.add_subcommand("cat", "print the rows of a Parquet file");
-  static CatArgs cat_args;
+  auto& cat_args = ctx.Keep<CatArgs>();
   cat->add_option("FILE", cat_args.path, "a Parquet file")->required();
   cat->add_option("--limit", cat_args.limit, "at most this many rows");
   cat->add_option("--format", cat_args.format, "table, csv, jsonl or json")->default_val("table");
-  OnRun(cat, exit_status, [&ctx] { return RunCat(ctx, cat_args); });
+  OnRun(cat, exit_status, [&] { return RunCat(ctx, cat_args); });
 }
 
 }  // namespace floe::cli

@@ -1,19 +1,17 @@
 // Table maintenance: expire-snapshots, remove-orphan-files, rewrite-data-files,
-// rewrite-manifests and maintain (the table's own policy, in a safe order).
+// rewrite-manifests and maintain (the table's own policy, in a safe order). Built on
+// include/floe alone.
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <thread>
 
 #include "cli/commands.h"
-#include "cli/output.h"
 #include "cli/progress.h"
-#include "expr/parser.h"
-#include "maint/intent_reclamation.h"
-#include "maint/maintenance.h"
-#include "types/temporal.h"
-#include "util/clock.h"
+#include "floe/floe.h"
 
 namespace floe::cli {
 namespace {
@@ -25,12 +23,10 @@ Result<int64_t> ParseTimeArgument(const std::string& option, const std::string& 
     if (text.size() > 18) return InvalidArgument(option + " '" + text + "': too large for a time in ms");
     return std::stoll(text);
   }
-  auto micros = ParseTimestamp(text, 1000000);
-  if (!micros) return InvalidArgument(option + " '" + text + "': not a time (ISO timestamp or ms): " +
-                                      micros.error().message);
-  return *micros / 1000;
+  auto ms = ParseTimestampMs(text);
+  if (!ms) return InvalidArgument(option + " '" + text + "': not a time (ISO timestamp or ms): " + ms.error().message);
+  return *ms;
 }
-
 // A test hook: with FLOE_TEST_PAUSE_AFTER_EXPIRE_COMMIT=FILE an expiry creates FILE once its
 // commit landed and then waits, so a test can kill it between its commit and its deletes.
 std::function<void()> PauseHookFromEnvironment() {
@@ -46,18 +42,24 @@ std::function<void()> PauseHookFromEnvironment() {
 // A test hook: with FLOE_TEST_PAUSE_AFTER_DELETES=FILE:N a sweep creates FILE once N or more
 // files are deleted (deletes go in batches, so at the end of the batch that reached N) and then
 // waits, so a test can kill it mid-way.
-void PauseAfterDeletes(int64_t done) {
-  static const std::string spec = [] {
+class PauseAfterDeletes {
+ public:
+  PauseAfterDeletes() {
     const char* v = std::getenv("FLOE_TEST_PAUSE_AFTER_DELETES");
-    return std::string(v ? v : "");
-  }();
-  static bool paused = false;
-  size_t colon = spec.rfind(':');
-  if (paused || colon == std::string::npos || done < std::atoll(spec.substr(colon + 1).c_str())) return;
-  paused = true;
-  if (FILE* f = std::fopen(spec.substr(0, colon).c_str(), "w")) std::fclose(f);
-  std::this_thread::sleep_for(std::chrono::seconds(60));
-}
+    spec_ = v ? v : "";
+  }
+  void operator()(int64_t done) {
+    size_t colon = spec_.rfind(':');
+    if (paused_ || colon == std::string::npos || done < std::atoll(spec_.substr(colon + 1).c_str())) return;
+    paused_ = true;
+    if (FILE* f = std::fopen(spec_.substr(0, colon).c_str(), "w")) std::fclose(f);
+    std::this_thread::sleep_for(std::chrono::seconds(60));
+  }
+
+ private:
+  std::string spec_;
+  bool paused_ = false;
+};
 
 void PrintFiles(const char* kind, const std::vector<std::string>& files) {
   for (const auto& f : files) std::cout << "  " << kind << " " << f << "\n";
@@ -71,42 +73,43 @@ struct ExpireArgs {
 };
 
 int RunExpire(CliContext& ctx, const ExpireArgs& args) {
-  auto id = TableIdentifier::Parse(args.table);
-  if (!id) return ctx.Usage(id.error().message);
-  ExpireOptions options;
+  if (auto valid = Connection::CheckTableName(args.table); !valid) return ctx.Usage(valid.error().message);
+  ExpireSnapshotsOptions options;
   options.dry_run = args.dry_run;
   if (!args.older_than.empty()) {
     auto t = ParseTimeArgument("--older-than", args.older_than);
     if (!t) return ctx.Usage(t.error().message);
-    options.retention.older_than_ms = *t;
+    options.older_than_ms = *t;
   }
-  options.retention.retain_last = args.retain_last;
-  if (Status ok = CheckRetentionOptions(options.retention, NowMillis()); !ok) return ctx.Usage(ok.error().message);
-  auto catalog = ctx.catalog();
-  if (!catalog) return ctx.Fail(catalog.error());
+  options.retain_last = args.retain_last;
+  if (Status ok = CheckExpireSnapshotsOptions(options); !ok) return ctx.Usage(ok.error().message);
+  int exit_status = kExitOk;
+  auto table = ctx.OpenTable(args.table, &exit_status);
+  if (!table) return exit_status;
   options.after_commit = PauseHookFromEnvironment();
   Progress progress(ctx.stderr_is_terminal(), "expire-snapshots: deleting");
   options.on_progress = [&](int64_t done, int64_t) { progress.Update(0, 0, done); };
-  auto result = ExpireSnapshots(**catalog, *id, options);
+  auto result = table->ExpireSnapshots(options);
   progress.Finish();
   if (!result) return ctx.Fail(result.error());
   const char* verb = args.dry_run ? "would expire" : "expired";
-  std::cout << "expire-snapshots " << id->ToString() << ": " << verb << " " << result->expired_snapshot_ids.size()
+  std::cout << "expire-snapshots " << table->name() << ": " << verb << " " << result->expired_snapshot_ids.size()
             << " snapshots";
   if (!result->removed_refs.empty()) std::cout << " and " << result->removed_refs.size() << " refs";
-  std::cout << "; " << (args.dry_run ? "would delete " : "deleted ") << result->files.size() << " files ("
-            << result->files.content_files.size() << " data/delete, " << result->files.manifests.size()
-            << " manifests, " << result->files.manifest_lists.size() << " manifest lists, "
-            << result->files.statistics.size() << " statistics)";
-  if (result->records_finished) std::cout << "; finished " << result->records_finished << " interrupted expiries";
+  std::cout << "; " << (args.dry_run ? "would delete " : "deleted ") << result->files() << " files ("
+            << result->content_files.size() << " data/delete, " << result->manifests.size() << " manifests, "
+            << result->manifest_lists.size() << " manifest lists, " << result->statistics.size() << " statistics)";
+  if (result->interrupted_expiries_finished) {
+    std::cout << "; finished " << result->interrupted_expiries_finished << " interrupted expiries";
+  }
   std::cout << "\n";
   for (int64_t sid : result->expired_snapshot_ids) std::cout << "  snapshot " << sid << "\n";
   for (const auto& ref : result->removed_refs) std::cout << "  ref " << ref << "\n";
   if (args.dry_run) {
-    PrintFiles("file", result->files.content_files);
-    PrintFiles("manifest", result->files.manifests);
-    PrintFiles("manifest-list", result->files.manifest_lists);
-    PrintFiles("statistics", result->files.statistics);
+    PrintFiles("file", result->content_files);
+    PrintFiles("manifest", result->manifests);
+    PrintFiles("manifest-list", result->manifest_lists);
+    PrintFiles("statistics", result->statistics);
   }
   for (const auto& failure : result->delete_failures) std::cerr << "floe: could not delete: " << failure << "\n";
   return result->delete_failures.empty() ? kExitOk : kExitError;
@@ -121,30 +124,32 @@ struct OrphanArgs {
 };
 
 int RunOrphans(CliContext& ctx, const OrphanArgs& args) {
-  auto id = TableIdentifier::Parse(args.table);
-  if (!id) return ctx.Usage(id.error().message);
-  OrphanOptions options;
+  if (auto valid = Connection::CheckTableName(args.table); !valid) return ctx.Usage(valid.error().message);
+  RemoveOrphanFilesOptions options;
   options.dry_run = args.dry_run;
+  options.from_intents = args.from_intents;
   if (!args.older_than.empty()) {
     auto t = ParseTimeArgument("--older-than", args.older_than);
     if (!t) return ctx.Usage(t.error().message);
     options.older_than_ms = *t;
   }
   if (!args.location.empty()) options.location = args.location;
-  auto catalog = ctx.catalog();
-  if (!catalog) return ctx.Fail(catalog.error());
+  int exit_status = kExitOk;
+  auto table = ctx.OpenTable(args.table, &exit_status);
+  if (!table) return exit_status;
   Progress progress(ctx.stderr_is_terminal(), "remove-orphan-files: deleting");
+  PauseAfterDeletes pause;
   options.on_progress = [&](int64_t done, int64_t) {
     progress.Update(0, 0, done);
-    PauseAfterDeletes(done);
+    pause(done);
   };
-  auto result = args.from_intents ? ReclaimFromIntents(**catalog, *id, options) : RemoveOrphanFiles(**catalog, *id, options);
+  auto result = table->RemoveOrphanFiles(options);
   progress.Finish();
   if (!result) {
     if (result.error().kind == ErrorKind::kInvalidArgument) return ctx.Usage(result.error().message);
     return ctx.Fail(result.error());
   }
-  std::cout << "remove-orphan-files " << id->ToString() << ": " << (args.dry_run ? "would delete " : "deleted ")
+  std::cout << "remove-orphan-files " << table->name() << ": " << (args.dry_run ? "would delete " : "deleted ")
             << result->orphans.size() << " orphan files (";
   if (args.from_intents) {
     std::cout << result->intents_read << " intent records read, " << result->intents_cleared
@@ -172,11 +177,10 @@ struct RewriteArgs {
 };
 
 int RunRewriteDataFiles(CliContext& ctx, const RewriteArgs& args) {
-  auto id = TableIdentifier::Parse(args.table);
-  if (!id) return ctx.Usage(id.error().message);
-  CompactionOptions options;
+  if (auto valid = Connection::CheckTableName(args.table); !valid) return ctx.Usage(valid.error().message);
+  RewriteDataFilesOptions options;
   if (!args.where.empty()) {
-    auto filter = ParseFilter(args.where);
+    auto filter = Filter::Parse(args.where);
     if (!filter) return ctx.Usage("--where: " + filter.error().message);
     options.filter = *filter;
   }
@@ -185,11 +189,12 @@ int RunRewriteDataFiles(CliContext& ctx, const RewriteArgs& args) {
   options.partial_progress = args.partial_progress;
   options.max_commits = args.max_commits;
   options.rewrite_all = args.all;
-  auto catalog = ctx.catalog();
-  if (!catalog) return ctx.Fail(catalog.error());
+  int exit_status = kExitOk;
+  auto table = ctx.OpenTable(args.table, &exit_status);
+  if (!table) return exit_status;
   Progress progress(ctx.stderr_is_terminal(), "rewrite-data-files: groups");
   options.on_progress = [&](int64_t done, int64_t) { progress.Update(0, 0, done); };
-  auto result = CompactTable(**catalog, *id, options);
+  auto result = table->RewriteDataFiles(options);
   progress.Finish();
   if (!result) {
     if (result.error().kind == ErrorKind::kInvalidArgument) return ctx.Usage(result.error().message);
@@ -197,7 +202,7 @@ int RunRewriteDataFiles(CliContext& ctx, const RewriteArgs& args) {
   }
   int committed = 0;
   for (const auto& g : result->groups) committed += g.committed ? 1 : 0;
-  std::cout << "rewrite-data-files " << id->ToString() << ": ";
+  std::cout << "rewrite-data-files " << table->name() << ": ";
   if (result->groups.empty()) {
     std::cout << "nothing to rewrite\n";
     return kExitOk;
@@ -211,30 +216,33 @@ int RunRewriteDataFiles(CliContext& ctx, const RewriteArgs& args) {
   return committed == static_cast<int>(result->groups.size()) ? kExitOk : kExitRefused;
 }
 
-int RunRewriteManifests(CliContext& ctx, const std::string& table) {
-  auto id = TableIdentifier::Parse(table);
-  if (!id) return ctx.Usage(id.error().message);
-  auto catalog = ctx.catalog();
-  if (!catalog) return ctx.Fail(catalog.error());
-  auto result = RewriteManifests(**catalog, *id);
+struct TableArgs {
+  std::string table;
+  bool dry_run = false;  // maintain
+};
+
+int RunRewriteManifests(CliContext& ctx, const TableArgs& args) {
+  int exit_status = kExitOk;
+  auto table = ctx.OpenTable(args.table, &exit_status);
+  if (!table) return exit_status;
+  auto result = table->RewriteManifests();
   if (!result) return ctx.Fail(result.error());
-  std::cout << "rewrite-manifests " << id->ToString() << ": ";
+  std::cout << "rewrite-manifests " << table->name() << ": ";
   if (!result->committed) {
     std::cout << "nothing to regroup\n";
   } else {
     std::cout << result->manifests_replaced << " manifests regrouped into " << result->manifests_written << " ("
-              << result->entries << " entries); " << result->commit.ToString() << "\n";
+              << result->entries << " entries); " << result->commit.summary << "\n";
   }
   return kExitOk;
 }
 
-int RunMaintain(CliContext& ctx, const std::string& table, bool dry_run) {
-  auto id = TableIdentifier::Parse(table);
-  if (!id) return ctx.Usage(id.error().message);
-  auto catalog = ctx.catalog();
-  if (!catalog) return ctx.Fail(catalog.error());
-  MaintenanceOptions options;
-  options.dry_run = dry_run;
+int RunMaintain(CliContext& ctx, const TableArgs& args) {
+  int exit_status = kExitOk;
+  auto table = ctx.OpenTable(args.table, &exit_status);
+  if (!table) return exit_status;
+  MaintainOptions options;
+  options.dry_run = args.dry_run;
   std::unique_ptr<Progress> progress;
   std::string step;
   options.on_progress = [&](const std::string& now, int64_t done, int64_t) {
@@ -245,10 +253,10 @@ int RunMaintain(CliContext& ctx, const std::string& table, bool dry_run) {
     }
     progress->Update(0, 0, done);
   };
-  auto report = MaintainTable(**catalog, *id, options);
+  auto report = table->Maintain(options);
   if (progress) progress->Finish();
   if (!report) return ctx.Fail(report.error());
-  std::cout << "maintain " << id->ToString() << ": " << report->Summary() << "\n";
+  std::cout << "maintain " << table->name() << ": " << report->summary << "\n";
   return report->step_errors.empty() ? kExitOk : kExitRefused;
 }
 
@@ -257,7 +265,7 @@ int RunMaintain(CliContext& ctx, const std::string& table, bool dry_run) {
 void RegisterMaintenanceCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   auto* expire = app.add_subcommand("expire-snapshots",
                                     "remove old snapshots (a commit), then delete the files only they reached");
-  static ExpireArgs expire_args;
+  ExpireArgs& expire_args = ctx.Keep<ExpireArgs>();
   expire->add_option("TABLE", expire_args.table, "NS.TABLE")->required();
   expire->add_option("--older-than", expire_args.older_than,
                      "expire snapshots older than TIME (ISO timestamp or ms; default: now - "
@@ -266,11 +274,11 @@ void RegisterMaintenanceCommands(CLI::App& app, CliContext& ctx, int* exit_statu
                      "keep at least this many ancestors of each branch head (default: "
                      "history.expire.min-snapshots-to-keep, 1)");
   expire->add_flag("--dry-run", expire_args.dry_run, "list what would be expired and deleted; change nothing");
-  OnRun(expire, exit_status, [&ctx] { return RunExpire(ctx, expire_args); });
+  OnRun(expire, exit_status, [&ctx, &expire_args] { return RunExpire(ctx, expire_args); });
 
   auto* orphans = app.add_subcommand("remove-orphan-files",
                                      "delete files under the table's location that no metadata reaches");
-  static OrphanArgs orphan_args;
+  OrphanArgs& orphan_args = ctx.Keep<OrphanArgs>();
   orphans->add_option("TABLE", orphan_args.table, "NS.TABLE")->required();
   orphans->add_option("--older-than", orphan_args.older_than,
                       "only files older than TIME (ISO timestamp or ms; default: 3 days ago, or "
@@ -279,10 +287,10 @@ void RegisterMaintenanceCommands(CLI::App& app, CliContext& ctx, int* exit_statu
   orphans->add_flag("--dry-run", orphan_args.dry_run, "list the orphans; delete nothing");
   orphans->add_flag("--from-intents", orphan_args.from_intents,
                     "reclaim only what the stale write intents of crashed or killed writers name; list no storage");
-  OnRun(orphans, exit_status, [&ctx] { return RunOrphans(ctx, orphan_args); });
+  OnRun(orphans, exit_status, [&ctx, &orphan_args] { return RunOrphans(ctx, orphan_args); });
 
   auto* rewrite = app.add_subcommand("rewrite-data-files", "compact small files per partition, deletes applied");
-  static RewriteArgs rewrite_args;
+  RewriteArgs& rewrite_args = ctx.Keep<RewriteArgs>();
   rewrite->add_option("TABLE", rewrite_args.table, "NS.TABLE")->required();
   rewrite->add_option("--where", rewrite_args.where, "only files that may hold rows matching FILTER");
   rewrite->add_option("--target-file-size", rewrite_args.target_file_size,
@@ -296,20 +304,19 @@ void RegisterMaintenanceCommands(CLI::App& app, CliContext& ctx, int* exit_statu
                       "with --partial-progress, at most this many commits (partial-progress.max-commits)")
       ->default_val(rewrite_args.max_commits);
   rewrite->add_flag("--all", rewrite_args.all, "rewrite every file, whatever its size");
-  OnRun(rewrite, exit_status, [&ctx] { return RunRewriteDataFiles(ctx, rewrite_args); });
+  OnRun(rewrite, exit_status, [&ctx, &rewrite_args] { return RunRewriteDataFiles(ctx, rewrite_args); });
 
   auto* manifests = app.add_subcommand("rewrite-manifests", "regroup a table's manifests by partition");
-  static std::string manifests_table;
-  manifests->add_option("TABLE", manifests_table, "NS.TABLE")->required();
-  OnRun(manifests, exit_status, [&ctx] { return RunRewriteManifests(ctx, manifests_table); });
+  TableArgs& manifests_args = ctx.Keep<TableArgs>();
+  manifests->add_option("TABLE", manifests_args.table, "NS.TABLE")->required();
+  OnRun(manifests, exit_status, [&ctx, &manifests_args] { return RunRewriteManifests(ctx, manifests_args); });
 
   auto* maintain = app.add_subcommand("maintain",
                                       "run the table's maintenance: expire, remove orphans, compact, regroup manifests");
-  static std::string maintain_table;
-  static bool maintain_dry_run = false;
-  maintain->add_option("TABLE", maintain_table, "NS.TABLE")->required();
-  maintain->add_flag("--dry-run", maintain_dry_run, "only list what expiry and orphan removal would delete");
-  OnRun(maintain, exit_status, [&ctx] { return RunMaintain(ctx, maintain_table, maintain_dry_run); });
+  TableArgs& maintain_args = ctx.Keep<TableArgs>();
+  maintain->add_option("TABLE", maintain_args.table, "NS.TABLE")->required();
+  maintain->add_flag("--dry-run", maintain_args.dry_run, "only list what expiry and orphan removal would delete");
+  OnRun(maintain, exit_status, [&ctx, &maintain_args] { return RunMaintain(ctx, maintain_args); });
 }
 
 }  // namespace floe::cli

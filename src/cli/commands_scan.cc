@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/history_graph.h"
 #include "cli/json_text.h"
+#include "cli/legacy_catalog.h"
 #include "cli/output.h"
 #include "cli/table_ref.h"
 #include "meta/metadata_json.h"
@@ -100,7 +101,7 @@ std::vector<std::string> SplitColumns(const std::string& text) {
 Error ExplainMissingFile(CliContext& ctx, const TableRef& table, const ScanOptions& options, const Error& error) {
   if (error.kind != ErrorKind::kNotFound || !table.from_catalog) return error;
   auto read = SelectSnapshot(table.metadata, options);
-  auto catalog = ctx.catalog();
+  auto catalog = LegacyCatalog(ctx);
   if (!read || !*read || !catalog) return error;
   auto now = (*catalog)->LoadTable(table.id);
   if (!now || now->metadata.SnapshotById((*read)->snapshot_id)) return error;
@@ -253,7 +254,7 @@ int RunMetadataTable(CliContext& ctx, const std::string& name, const MetaArgs& a
 
 void RegisterScanCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   auto* scan = app.add_subcommand("scan", "read a table's rows");
-  static ScanArgs scan_args;
+  auto& scan_args = ctx.Keep<ScanArgs>();
   scan->add_option("TABLE", scan_args.table, "NS.TABLE, or a table folder or metadata file (read without a catalog)")
       ->required();
   scan->add_option("--columns", scan_args.columns, "a,b,c (default: all)");
@@ -263,10 +264,10 @@ void RegisterScanCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   scan->add_option("--format", scan_args.format, "table, csv, jsonl, json or parquet")->default_val("table");
   scan->add_option("--output", scan_args.output, "write to this file instead of standard output");
   scan->add_flag("--allow-moved-paths", scan_args.allow_moved_paths, kAllowMovedPathsHelp);
-  OnRun(scan, exit_status, [&ctx] { return RunScan(ctx, scan_args); });
+  OnRun(scan, exit_status, [&] { return RunScan(ctx, scan_args); });
 
   // Metadata tables: floe snapshots NS.T, floe files NS.T, ...
-  static std::map<std::string, MetaArgs> meta_args;
+  auto& meta_args = ctx.Keep<std::map<std::string, MetaArgs>>();
   const std::vector<std::pair<std::string, std::string>> tables = {
       {"snapshots", "snapshots"},       {"history", "history"},
       {"refs", "refs"},                 {"files", "files"},
@@ -285,7 +286,7 @@ void RegisterScanCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
       cmd->add_flag("--graph", args.graph, "draw branches and tags like git log --graph (newest first)");
     }
     std::string name = table_name;
-    OnRun(cmd, exit_status, [&ctx, name, &args] { return RunMetadataTable(ctx, name, args); });
+    OnRun(cmd, exit_status, [&, name] { return RunMetadataTable(ctx, name, args); });
   }
 }
 

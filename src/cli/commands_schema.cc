@@ -32,11 +32,12 @@ std::vector<std::string> SplitColumnList(const std::string& text) {
 
 void RegisterSchemaCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   auto* schema = app.add_subcommand("schema", "show a table's schema (or change it: floe schema add-column ...)");
-  static std::string table_name;
-  static std::string format = "table";
+  auto& table_name = ctx.Keep<std::string>();
+  auto& format = ctx.Keep<std::string>();
+  format = "table";
   schema->add_option("TABLE", table_name, "NS.TABLE, or a table folder or metadata file");
   schema->add_option("--format", format, "table, csv, jsonl or json")->default_val("table");
-  OnRun(schema, exit_status, [&ctx, schema, exit_status] {
+  OnRun(schema, exit_status, [&, schema, exit_status] {
     if (!schema->get_subcommands().empty()) return *exit_status;  // a subcommand did the work
     if (table_name.empty()) return ctx.Usage("schema needs a TABLE (or a subcommand such as add-column)");
     auto out_format = ParseOutputFormat(format);

@@ -163,7 +163,7 @@ int RunServe(CliContext& ctx, const ServeOptions& o) {
 }  // namespace
 
 void RegisterServeCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
-  static ServeOptions o;
+  auto& o = ctx.Keep<ServeOptions>();
   auto* serve = app.add_subcommand("serve", "serve the catalog as an Iceberg REST catalog (HTTP)");
   serve->add_option("--listen", o.listen, "HOST:PORT to listen on (port 0: any free port)")->default_val(o.listen);
   serve->add_option("--tokens-file", o.tokens_file,
@@ -217,7 +217,7 @@ void RegisterServeCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
       "(a read-only web view of namespaces and tables), with the same authentication.");
   serve->add_option("--maintain-every", o.maintain_every,
                     "DURATION (30s, 10m, 1h): maintain the tables with floe.maintenance.enabled=true that often");
-  OnRun(serve, exit_status, [&ctx] { return RunServe(ctx, o); });
+  OnRun(serve, exit_status, [&] { return RunServe(ctx, o); });
 }
 
 }  // namespace floe::cli

@@ -80,10 +80,10 @@ int RunStats(CliContext& ctx, const StatsArgs& args) {
 
 void RegisterStatsCommand(CLI::App& app, CliContext& ctx, int* exit_status) {
   auto* stats = app.add_subcommand("stats", "summarise a table's files per partition, sizes, deletes and history");
-  static StatsArgs args;
+  auto& args = ctx.Keep<StatsArgs>();
   stats->add_option("TABLE", args.table, "NS.TABLE, or a table folder or metadata file")->required();
   stats->add_option("--format", args.format, "table or json")->default_val("table");
-  OnRun(stats, exit_status, [&ctx] { return RunStats(ctx, args); });
+  OnRun(stats, exit_status, [&] { return RunStats(ctx, args); });
 }
 
 }  // namespace floe::cli

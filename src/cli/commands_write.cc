@@ -9,7 +9,9 @@
 #include "catalog/intent_store.h"
 #include "cli/commands.h"
 #include "cli/ingest_files.h"
+#include "cli/legacy_catalog.h"
 #include "cli/row_files.h"
+#include "cli/write_args.h"
 #include "expr/binder.h"
 #include "expr/parser.h"
 #include "txn/operations.h"
@@ -22,19 +24,6 @@
 namespace floe::cli {
 namespace {
 
-struct WriteArgs {
-  std::string table;
-  std::string branch = kMainBranch;
-  std::string idempotency_key;
-};
-
-void AddWriteOptions(CLI::App* cmd, WriteArgs* args) {
-  cmd->add_option("TABLE", args->table, "NS.TABLE")->required();
-  cmd->add_option("--branch", args->branch, "the branch to write to")->default_val(kMainBranch);
-  cmd->add_option("--idempotency-key", args->idempotency_key,
-                  "a key that makes a re-run of this exact write a no-op (kept in the snapshot summary)");
-}
-
 RowWriteOptions OptionsFrom(const WriteArgs& args) {
   RowWriteOptions options;
   options.commit.branch = args.branch;
@@ -42,22 +31,18 @@ RowWriteOptions OptionsFrom(const WriteArgs& args) {
   return options;
 }
 
-void PrintCommit(const std::string& what, const TableIdentifier& id, const RowWriteResult& r) {
-  if (r.commit.idempotent_replay) {
-    std::cout << what << " " << id.ToString() << ": already committed as snapshot " << r.commit.snapshot_id
-              << " (idempotency key); nothing written\n";
-    return;
-  }
-  if (!r.committed) {
-    std::cout << what << " " << id.ToString() << ": no rows matched; nothing committed\n";
-    return;
-  }
-  std::cout << what << " " << id.ToString() << ": ";
-  if (r.rows_deleted) std::cout << r.rows_deleted << " rows deleted, ";
-  if (r.rows_updated) std::cout << r.rows_updated << " rows updated, ";
-  std::cout << r.rows_added << " rows written in " << r.files_added << " files";
-  if (r.files_removed) std::cout << ", " << r.files_removed << " files replaced";
-  std::cout << "; " << r.commit.ToString() << "\n";
+void PrintRowWrite(const std::string& what, const TableIdentifier& id, const RowWriteResult& r) {
+  CommitInfo info;
+  info.snapshot_id = r.commit.snapshot_id;
+  info.idempotent_replay = r.commit.idempotent_replay;
+  info.committed = r.committed;
+  info.rows_added = r.rows_added;
+  info.rows_deleted = r.rows_deleted;
+  info.rows_updated = r.rows_updated;
+  info.files_added = r.files_added;
+  info.files_removed = r.files_removed;
+  info.summary = r.commit.ToString();
+  PrintCommit(what, id.ToString(), info);
 }
 
 enum class LineStatus { kLine, kTimeout, kEnd };
@@ -110,102 +95,48 @@ Result<Expr> ParseWhere(const std::string& text) {
   return e;
 }
 
-// A filter that does not bind to the table (an unknown column, a value of the wrong type) is a
-// bad argument: exit status 2, nothing changed.
-Status CheckWhereBinds(Catalog& catalog, const TableIdentifier& id, const Expr& where) {
-  FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
-  auto bound = Bind(where, table.metadata.CurrentSchema());
-  if (!bound) return InvalidArgument("--where: " + bound.error().message);
-  return Ok();
-}
 
 }  // namespace
 
 void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   // ---- append ----
   auto* append = app.add_subcommand("append", "append rows from CSV, JSON-lines or Parquet files");
-  static WriteArgs append_args;
-  static std::vector<std::string> append_files;
-  static FileInput append_input;
+  auto& append_args = ctx.Keep<WriteArgs>();
+  auto& append_files = ctx.Keep<std::vector<std::string>>();
+  auto& append_input = ctx.Keep<FileInput>();
   AddWriteOptions(append, &append_args);
   AddFileInputOptions(append, &append_input);
   append->add_option("FILE", append_files, "input files")->required();
-  OnRun(append, exit_status, [&ctx] {
+  OnRun(append, exit_status, [&] {
     auto id = TableIdentifier::Parse(append_args.table);
     if (!id) return ctx.Usage(id.error().message);
     if (auto bad = BadFileFormat(append_input.format)) return ctx.Usage(*bad);
-    auto catalog = ctx.catalog();
+    auto catalog = LegacyCatalog(ctx);
     if (!catalog) return ctx.Fail(catalog.error());
     auto table = (*catalog)->LoadTable(*id);
     if (!table) return ctx.Fail(table.error());
     auto result = AppendFiles(**catalog, *id, table->metadata.CurrentSchema(), append_files, append_input,
                               OptionsFrom(append_args), ctx.stderr_is_terminal());
     if (!result) return ctx.Fail(result.error());
-    PrintCommit("append", *id, *result);
+    PrintRowWrite("append", *id, *result);
     return kExitOk;
   });
 
-  // ---- delete ----
-  auto* del = app.add_subcommand("delete", "delete the rows matching a filter");
-  static WriteArgs delete_args;
-  static std::string delete_where;
-  AddWriteOptions(del, &delete_args);
-  del->add_option("--where", delete_where, "e.g. \"country = 'DE' AND order_id % 2 = 0\"")->required();
-  OnRun(del, exit_status, [&ctx] {
-    auto id = TableIdentifier::Parse(delete_args.table);
-    if (!id) return ctx.Usage(id.error().message);
-    auto where = ParseWhere(delete_where);
-    if (!where) return ctx.Usage(where.error().message);
-    auto catalog = ctx.catalog();
-    if (!catalog) return ctx.Fail(catalog.error());
-    if (auto st = CheckWhereBinds(**catalog, *id, *where); !st) {
-      if (st.error().kind == ErrorKind::kInvalidArgument) return ctx.Usage(st.error().message);
-      return ctx.Fail(st.error());
-    }
-    auto result = DeleteWhere(**catalog, *id, *where, OptionsFrom(delete_args));
-    if (!result) return ctx.Fail(result.error());
-    PrintCommit("delete", *id, *result);
-    return kExitOk;
-  });
-
-  // ---- update ----
-  auto* update = app.add_subcommand("update", "set columns of the rows matching a filter");
-  static WriteArgs update_args;
-  static std::string update_set, update_where;
-  AddWriteOptions(update, &update_args);
-  update->add_option("--set", update_set, "'col = expr, ...', e.g. 'amount_cents = amount_cents * 2'")->required();
-  update->add_option("--where", update_where, "the rows to change")->required();
-  OnRun(update, exit_status, [&ctx] {
-    auto id = TableIdentifier::Parse(update_args.table);
-    if (!id) return ctx.Usage(id.error().message);
-    auto where = ParseWhere(update_where);
-    if (!where) return ctx.Usage(where.error().message);
-    auto sets = ParseAssignments(update_set);
-    if (!sets) return ctx.Usage("--set: " + sets.error().message);
-    auto catalog = ctx.catalog();
-    if (!catalog) return ctx.Fail(catalog.error());
-    if (auto st = CheckWhereBinds(**catalog, *id, *where); !st) {
-      if (st.error().kind == ErrorKind::kInvalidArgument) return ctx.Usage(st.error().message);
-      return ctx.Fail(st.error());
-    }
-    auto result = UpdateWhere(**catalog, *id, *where, *sets, OptionsFrom(update_args));
-    if (!result) return ctx.Fail(result.error());
-    PrintCommit("update", *id, *result);
-    return kExitOk;
-  });
+  RegisterChangeCommands(app, ctx, exit_status);  // delete, update: commands_change.cc
 
   // ---- overwrite ----
   auto* overwrite = app.add_subcommand("overwrite", "replace the rows matching a filter (default: all) with files");
-  static WriteArgs overwrite_args;
-  static std::vector<std::string> overwrite_files;
-  static std::string overwrite_where, overwrite_format;
-  static TextReadOptions overwrite_text;
+  auto& overwrite_args = ctx.Keep<WriteArgs>();
+  auto& overwrite_files = ctx.Keep<std::vector<std::string>>();
+  auto& overwrite_where = ctx.Keep<std::string>();
+  auto& overwrite_format = ctx.Keep<std::string>();
+  auto& overwrite_text = ctx.Keep<TextReadOptions>();
   AddWriteOptions(overwrite, &overwrite_args);
   AddNullStringOption(overwrite, &overwrite_text);
   overwrite->add_option("FILE", overwrite_files, "input files")->required();
   overwrite->add_option("--where", overwrite_where, "rows to replace (whole files must match)");
   overwrite->add_option("--format", overwrite_format, "csv, jsonl or parquet");
-  OnRun(overwrite, exit_status, [&ctx] {
+  OnRun(overwrite, exit_status, [&] {
     auto id = TableIdentifier::Parse(overwrite_args.table);
     if (!id) return ctx.Usage(id.error().message);
     Expr filter = True();
@@ -214,7 +145,7 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
       if (!where) return ctx.Usage(where.error().message);
       filter = *where;
     }
-    auto catalog = ctx.catalog();
+    auto catalog = LegacyCatalog(ctx);
     if (!catalog) return ctx.Fail(catalog.error());
     auto table = (*catalog)->LoadTable(*id);
     if (!table) return ctx.Fail(table.error());
@@ -265,10 +196,12 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   // ---- ingest ----
   auto* ingest = app.add_subcommand(
       "ingest", "commit JSON lines from stdin in micro-batches, or files, each its own commit, from several threads");
-  static WriteArgs ingest_args;
-  static int64_t batch_rows = 10000;
-  static int64_t batch_ms = 1000;
-  static IngestFilesArgs ingest_files;
+  auto& ingest_args = ctx.Keep<WriteArgs>();
+  auto& batch_rows = ctx.Keep<int64_t>();
+  batch_rows = 10000;
+  auto& batch_ms = ctx.Keep<int64_t>();
+  batch_ms = 1000;
+  auto& ingest_files = ctx.Keep<IngestFilesArgs>();
   AddWriteOptions(ingest, &ingest_args);
   ingest->add_option("FILE", ingest_files.files,
                      "CSV, JSON-lines or Parquet files, each appended as its own commit (default: stdin)");
@@ -279,11 +212,12 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   AddFileInputOptions(ingest, &ingest_files.input);
   ingest->add_option("--batch-rows", batch_rows, "stdin: commit after this many rows")->default_val(10000)->check(CLI::PositiveNumber);
   ingest->add_option("--batch-ms", batch_ms, "stdin: or after this many milliseconds")->default_val(1000)->check(CLI::PositiveNumber);
-  static std::string ingest_keys;
-  static bool ingest_upsert = false;
+  auto& ingest_keys = ctx.Keep<std::string>();
+  auto& ingest_upsert = ctx.Keep<bool>();
+  ingest_upsert = false;
   ingest->add_option("--key", ingest_keys, "stdin: upsert each micro-batch on these key columns (col,...); a later line wins");
   ingest->add_flag("--upsert", ingest_upsert, "stdin: upsert on the table's identifier fields");
-  OnRun(ingest, exit_status, [&ctx, ingest] {
+  OnRun(ingest, exit_status, [&, ingest] {
     auto id = TableIdentifier::Parse(ingest_args.table);
     if (!id) return ctx.Usage(id.error().message);
     const bool from_files = !ingest_files.files.empty();
@@ -292,7 +226,7 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     for (const char* option : {"--producers", "--format", "--null-string"})
       if (!from_files && ingest->count(option)) return ctx.Usage(std::string(option) + " applies to FILEs, not to stdin");
     if (auto bad = BadFileFormat(ingest_files.input.format)) return ctx.Usage(*bad);
-    auto catalog = ctx.catalog();
+    auto catalog = LegacyCatalog(ctx);
     if (!catalog) return ctx.Fail(catalog.error());
     auto table = (*catalog)->LoadTable(*id);
     if (!table) return ctx.Fail(table.error());

@@ -1,6 +1,7 @@
 #include "cli/completion.h"
 
 #include <iostream>
+#include <memory>
 #include <vector>
 
 #include "cli/commands.h"
@@ -121,9 +122,9 @@ std::string BashCompletionScript(const CLI::App& app) {
 
 void RegisterCompletionCommand(CLI::App& app, int* exit_status) {
   auto* completion = app.add_subcommand("completion", "print a shell completion script (bash)");
-  static std::string shell;
-  completion->add_option("SHELL", shell, "bash")->required()->check(CLI::IsMember({"bash"}));
-  OnRun(completion, exit_status, [&app] {
+  auto shell = std::make_shared<std::string>();  // kept by the action below
+  completion->add_option("SHELL", *shell, "bash")->required()->check(CLI::IsMember({"bash"}));
+  OnRun(completion, exit_status, [&app, shell] {
     std::cout << BashCompletionScript(app);
     return kExitOk;
   });

@@ -15,6 +15,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/legacy_catalog.h"
 #include "expr/parser.h"
 #include "scan/table_scan.h"
 #include "txn/row_writes.h"
@@ -124,7 +125,7 @@ Result<RowWriteResult> DeleteWithBHalfWay(Catalog& catalog, const TableIdentifie
 
 int RunDemo(CliContext& ctx) {
   const int64_t start = MonotonicMicros();
-  auto catalog_result = ctx.catalog();
+  auto catalog_result = LegacyCatalog(ctx);
   if (!catalog_result) return ctx.Fail(catalog_result.error());
   Catalog& catalog = **catalog_result;
   std::string uri = ctx.catalog_uri;

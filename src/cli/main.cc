@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   RegisterWriteCommands(app, ctx, &exit_status);
   RegisterScanCommands(app, ctx, &exit_status);
   RegisterSchemaCommands(app, ctx, &exit_status);
+  RegisterRefCommands(app, ctx, &exit_status);
   RegisterEvolutionCommands(app, app.get_subcommand("schema"), ctx, &exit_status);
   RegisterMaintenanceCommands(app, ctx, &exit_status);
   RegisterDemoCommand(app, ctx, &exit_status);

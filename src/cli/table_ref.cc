@@ -2,11 +2,12 @@
 
 #include <filesystem>
 
+#include "cli/legacy_catalog.h"
 #include "io/local_file_io.h"
-#include "io/s3_client.h"
-#include "io/scheme_file_io.h"
 #include "io/local_path.h"
 #include "io/moved_paths_file_io.h"
+#include "io/s3_client.h"
+#include "io/scheme_file_io.h"
 #include "scan/static_table.h"
 
 namespace floe::cli {
@@ -80,7 +81,7 @@ Result<TableRef> ResolveTable(CliContext& ctx, const std::string& argument, Move
     if (is_path) return NotFound("no table folder or metadata file at '" + argument + "'");
     return std::unexpected(id.error());
   }
-  FLOE_ASSIGN_OR_RETURN(Catalog * catalog, ctx.catalog());
+  FLOE_ASSIGN_OR_RETURN(Catalog * catalog, LegacyCatalog(ctx));
   FLOE_ASSIGN_OR_RETURN(LoadedTable loaded, catalog->LoadTable(*id));
   ref.io = catalog->io();
   ref.metadata_location = loaded.metadata_location;

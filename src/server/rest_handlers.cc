@@ -89,9 +89,13 @@ std::string TableLocation(Catalog& catalog, const TableIdentifier& id, const Cre
   return location + "/" + id.name;
 }
 
+}  // namespace
+
+namespace catalog_routes {
+
 // ---- namespaces ----
 
-RestReply ListNamespaces(Catalog& catalog, const RestRequest& request) {
+RestReply ListNamespaces(Catalog& catalog, const RestRequest& request, const RequestPolicy&) {
   Namespace parent;
   std::string parent_text = QueryParam(request, "parent");
   if (!parent_text.empty()) {
@@ -125,7 +129,7 @@ RestReply CreateNamespace(Catalog& catalog, const RestRequest& request, const Re
   return Json(200, json{{"namespace", NamespaceJson(*ns)}, {"properties", *props}});
 }
 
-RestReply LoadNamespace(Catalog& catalog, const RestRequest& request) {
+RestReply LoadNamespace(Catalog& catalog, const RestRequest& request, const RequestPolicy&) {
   const Namespace& ns = request.route.ns;
   FLOE_REST_CHECK(NeedRead(request, ns));
   if (request.method == "HEAD") {
@@ -139,7 +143,7 @@ RestReply LoadNamespace(Catalog& catalog, const RestRequest& request) {
   return Json(200, json{{"namespace", NamespaceJson(ns)}, {"properties", *props}});
 }
 
-RestReply DropNamespace(Catalog& catalog, const RestRequest& request) {
+RestReply DropNamespace(Catalog& catalog, const RestRequest& request, const RequestPolicy&) {
   const Namespace& ns = request.route.ns;
   FLOE_REST_CHECK(NeedWrite(request, ns));
   auto dropped = catalog.DropNamespace(ns);
@@ -187,7 +191,7 @@ RestReply UpdateNamespaceProperties(Catalog& catalog, const RestRequest& request
 
 // ---- tables ----
 
-RestReply ListTables(Catalog& catalog, const RestRequest& request) {
+RestReply ListTables(Catalog& catalog, const RestRequest& request, const RequestPolicy&) {
   FLOE_REST_CHECK(NeedRead(request, request.route.ns));
   auto tables = catalog.ListTables(request.route.ns);
   if (!tables) return ReplyFor(tables.error(), ErrorSubject::kNamespace);
@@ -196,6 +200,7 @@ RestReply ListTables(Catalog& catalog, const RestRequest& request) {
   return Json(200, json{{"identifiers", ids}});
 }
 
+namespace {
 // stage-create: the metadata a create would write, without writing or registering anything.
 // The client commits it later through the table route with assert-create.
 RestReply StageCreate(Catalog& catalog, const TableIdentifier& id, const CreateTableRequest& request) {
@@ -214,6 +219,8 @@ RestReply StageCreate(Catalog& catalog, const TableIdentifier& id, const CreateT
   json out{{"metadata", TableMetadataToJson(*metadata)}, {"config", json::object()}};
   return Json(200, out);
 }
+
+}  // namespace
 
 RestReply CreateTable(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy) {
   auto body = ParseJsonObject(request.body);
@@ -234,7 +241,7 @@ RestReply CreateTable(Catalog& catalog, const RestRequest& request, const Reques
   return Json(200, LoadTableResultJson(*created));
 }
 
-RestReply LoadTable(Catalog& catalog, const RestRequest& request) {
+RestReply LoadTable(Catalog& catalog, const RestRequest& request, const RequestPolicy&) {
   TableIdentifier id{request.route.ns, request.route.table};
   FLOE_REST_CHECK(NeedRead(request, id.ns));
   if (request.method == "HEAD") {
@@ -263,6 +270,7 @@ RestReply LoadTable(Catalog& catalog, const RestRequest& request) {
   return Json(200, LoadTableResultJson(*loaded));
 }
 
+namespace {
 std::string CommitOperation(const TableCommit& commit) {
   for (const auto& u : commit.updates) {
     if (auto* add = std::get_if<AddSnapshot>(&u)) {
@@ -279,6 +287,8 @@ std::string CommitOutcome(const RestReply& reply) {
   if (reply.status < 500) return "refused";
   return reply.body.find("CommitStateUnknownException") != std::string::npos ? "unknown" : "error";
 }
+
+}  // namespace
 
 RestReply CommitTable(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy) {
   TableIdentifier id{request.route.ns, request.route.table};
@@ -300,7 +310,7 @@ RestReply CommitTable(Catalog& catalog, const RestRequest& request, const Reques
   return reply;
 }
 
-RestReply DropTable(Catalog& catalog, const RestRequest& request) {
+RestReply DropTable(Catalog& catalog, const RestRequest& request, const RequestPolicy&) {
   TableIdentifier id{request.route.ns, request.route.table};
   // Any case, as Iceberg's own server reads it (PyIceberg sends Python's "True" / "False").
   std::string purge_text = QueryParam(request, "purgeRequested");
@@ -346,7 +356,7 @@ RestReply RegisterTable(Catalog& catalog, const RestRequest& request, const Requ
   return Json(200, LoadTableResultJson(*registered));
 }
 
-RestReply ReportMetrics(Catalog& catalog, const RestRequest& request) {
+RestReply ReportMetrics(Catalog& catalog, const RestRequest& request, const RequestPolicy&) {
   TableIdentifier id{request.route.ns, request.route.table};
   auto body = ParseJsonObject(request.body);
   if (!body) return BadRequest(body.error().message);
@@ -357,7 +367,7 @@ RestReply ReportMetrics(Catalog& catalog, const RestRequest& request) {
   return NoContent();  // accepted; floe keeps no metrics store
 }
 
-RestReply RenameTable(Catalog& catalog, const RestRequest& request) {
+RestReply RenameTable(Catalog& catalog, const RestRequest& request, const RequestPolicy&) {
   auto body = ParseJsonObject(request.body);
   if (!body) return BadRequest(body.error().message);
   auto from = TableIdentifierFromJson(body->value("source", json()), "source");
@@ -397,7 +407,7 @@ RestReply CommitTransaction(Catalog& catalog, const RestRequest& request, const 
   return NoContent();
 }
 
-}  // namespace
+}  // namespace catalog_routes
 
 RestReply ErrorReply(int status, std::string_view type, std::string_view message) {
   return RestReply{status, ErrorModelJson(status, type, message).dump(), {}};
@@ -440,93 +450,14 @@ RestReply HandleConfig(const RestRequest& request, const ServerInfo& info) {
   return Json(200, out);
 }
 
-std::optional<RestReply> AuthorizeRoute(const RestRequest& request) {
-  const std::string& m = request.method;
-  const bool read = m == "GET" || m == "HEAD" || request.route.kind == RouteKind::kTableMetrics;
-  switch (request.route.kind) {
-    case RouteKind::kNamespace:
-    case RouteKind::kNamespaceProperties:
-    case RouteKind::kTables:
-    case RouteKind::kRegister:
-    case RouteKind::kTable:
-    case RouteKind::kTableMetrics:
-      return read ? NeedRead(request, request.route.ns) : NeedWrite(request, request.route.ns);
-    case RouteKind::kConfig:
-    case RouteKind::kOAuthTokens:
-    case RouteKind::kNamespaces:
-    case RouteKind::kRename:
-    case RouteKind::kTransactionsCommit:
-    case RouteKind::kUi:       // authenticated is enough here: each page checks its namespace
-    case RouteKind::kMetrics:  // any authenticated principal; each sees only the tables it may read
-      break;
+std::optional<RestReply> AuthorizeRoute(const RouteSpec& spec, const RestRequest& request) {
+  switch (spec.access) {
+    case RouteAccess::kReadNamespace: return NeedRead(request, request.route.ns);
+    case RouteAccess::kWriteNamespace: return NeedWrite(request, request.route.ns);
+    case RouteAccess::kPublic:
+    case RouteAccess::kAuthenticated: break;
   }
   return std::nullopt;
-}
-
-std::string AllowedMethods(RouteKind kind) {
-  switch (kind) {
-    case RouteKind::kNamespaces:
-    case RouteKind::kTables: return "GET, HEAD, POST";
-    case RouteKind::kNamespace: return "GET, HEAD, DELETE";
-    case RouteKind::kTable: return "GET, HEAD, POST, DELETE";
-    case RouteKind::kConfig:
-    case RouteKind::kUi:
-    case RouteKind::kMetrics: return "GET, HEAD";
-    case RouteKind::kNamespaceProperties:
-    case RouteKind::kRegister:
-    case RouteKind::kTableMetrics:
-    case RouteKind::kRename:
-    case RouteKind::kTransactionsCommit:
-    case RouteKind::kOAuthTokens: return "POST";
-  }
-  return "";
-}
-
-RestReply HandleCatalogRequest(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy) {
-  const std::string& m = request.method;
-  const bool get = m == "GET" || m == "HEAD";
-  switch (request.route.kind) {
-    case RouteKind::kNamespaces:
-      if (m == "GET") return ListNamespaces(catalog, request);
-      if (m == "POST") return CreateNamespace(catalog, request, policy);
-      break;
-    case RouteKind::kNamespace:
-      if (get) return LoadNamespace(catalog, request);
-      if (m == "DELETE") return DropNamespace(catalog, request);
-      break;
-    case RouteKind::kNamespaceProperties:
-      if (m == "POST") return UpdateNamespaceProperties(catalog, request, policy);
-      break;
-    case RouteKind::kTables:
-      if (m == "GET") return ListTables(catalog, request);
-      if (m == "POST") return CreateTable(catalog, request, policy);
-      break;
-    case RouteKind::kRegister:
-      if (m == "POST") return RegisterTable(catalog, request, policy);
-      break;
-    case RouteKind::kTable:
-      if (get) return LoadTable(catalog, request);
-      if (m == "POST") return CommitTable(catalog, request, policy);
-      if (m == "DELETE") return DropTable(catalog, request);
-      break;
-    case RouteKind::kTableMetrics:
-      if (m == "POST") return ReportMetrics(catalog, request);
-      break;
-    case RouteKind::kRename:
-      if (m == "POST") return RenameTable(catalog, request);
-      break;
-    case RouteKind::kTransactionsCommit:
-      if (m == "POST") return CommitTransaction(catalog, request, policy);
-      break;
-    case RouteKind::kConfig:
-    case RouteKind::kOAuthTokens:
-    case RouteKind::kUi:
-    case RouteKind::kMetrics: break;  // the server answers these itself
-  }
-  // A method the spec does not declare on this path: 405 with the methods that are (RFC 9110).
-  RestReply reply = ErrorReply(405, "MethodNotAllowedException", "method " + m + " is not allowed on this route");
-  reply.headers.emplace_back("Allow", AllowedMethods(request.route.kind));
-  return reply;
 }
 
 }  // namespace floe

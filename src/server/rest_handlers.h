@@ -1,5 +1,6 @@
-// The REST catalog's operations on a floe Catalog: one function per route and method, each
-// turning a parsed request into the spec's response (or its ErrorModel).
+// The REST catalog's operations on a floe Catalog: one function per route and method (the route
+// table, server/rest_routes.cc, says which), each turning a parsed request into the spec's
+// response (or its ErrorModel).
 //
 // Status codes follow the spec: 400 for a malformed body or bad name, 404 NoSuchNamespace /
 // NoSuchTable, 409 AlreadyExists / CommitFailedException (naming the failed requirement) /
@@ -68,16 +69,39 @@ RestReply ReplyFor(const Error& error, ErrorSubject subject);
 // GET /v1/config (needs no catalog).
 RestReply HandleConfig(const RestRequest& request, const ServerInfo& info);
 
-// The grant a route needs for the namespace in its path (read for GET, HEAD and metrics,
-// write otherwise), checked before the body is read; nullopt when allowed or when the route
-// names no namespace (those check the namespaces in their body).
-std::optional<RestReply> AuthorizeRoute(const RestRequest& request);
+// The grant `spec` needs for the namespace in the request's path, checked before the body is
+// read; nullopt when allowed or when the route names no namespace in its path (those check the
+// namespaces in their body).
+std::optional<RestReply> AuthorizeRoute(const RouteSpec& spec, const RestRequest& request);
 
-// The methods a route takes, for a 405's Allow header ("GET, HEAD, POST").
-std::string AllowedMethods(RouteKind kind);
+// The routes answered over a catalog (rest_routes.cc says which path and method each takes).
+// The principal's grants are checked in each too, where the namespaces a request touches are
+// known (some are only in its body).
+namespace catalog_routes {
+RestReply ListNamespaces(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy);
+RestReply CreateNamespace(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy);
+RestReply LoadNamespace(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy);
+RestReply DropNamespace(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy);
+RestReply UpdateNamespaceProperties(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy);
+RestReply ListTables(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy);
+RestReply CreateTable(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy);
+RestReply LoadTable(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy);
+RestReply CommitTable(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy);
+RestReply DropTable(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy);
+RestReply RegisterTable(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy);
+RestReply ReportMetrics(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy);
+RestReply RenameTable(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy);
+RestReply CommitTransaction(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy);
+}  // namespace catalog_routes
 
-// Every catalog route. The principal's grants are checked here too, where the namespaces a
-// request touches are known (some are only in its body).
-RestReply HandleCatalogRequest(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy = {});
+// The routes the server answers itself, from its own state (RestServer implements them).
+class ServerEndpoints {
+ public:
+  virtual ~ServerEndpoints() = default;
+  virtual RestReply Config(const httplib::Request& http, const RestRequest& request) = 0;
+  virtual RestReply IssueToken(const httplib::Request& http, const RestRequest& request) = 0;
+  virtual RestReply Metrics(const httplib::Request& http, const RestRequest& request) = 0;
+  virtual RestReply Ui(const httplib::Request& http, const RestRequest& request) = 0;
+};
 
 }  // namespace floe

@@ -17,6 +17,7 @@
 #include "server/idempotency_store.h"
 #include "server/rest_handlers.h"
 #include "server/request_observer.h"
+#include "server/rest_routes.h"
 #include "server/ui_routes.h"
 #include "util/utf8.h"
 #include "util/clock.h"
@@ -115,7 +116,7 @@ bool IsLoopbackAddress(const std::string& host) {
          host.rfind("::ffff:127.", 0) == 0;
 }
 
-struct RestServer::Impl {
+struct RestServer::Impl : ServerEndpoints {
   RestServerOptions options;
   std::unique_ptr<GuardedHttpServer> http;
   LocationConfinement confinement;
@@ -132,15 +133,18 @@ struct RestServer::Impl {
   std::optional<RestReply> Admit(const httplib::Request& req, Route* route, const Principal** principal);
   // Answers one admitted-or-not request; `route` and `principal` tell the observer what it was.
   RestReply Process(const httplib::Request& req, Route* route, const Principal** principal);
-  RestReply ServeUi(const httplib::Request& req, const Principal* principal);
-  RestReply ServeMetrics(const Principal* principal);
+  // The routes the server answers itself (rest_routes.cc's table names them).
+  RestReply Config(const httplib::Request& req, const RestRequest& request) override;
+  RestReply IssueToken(const httplib::Request& req, const RestRequest& request) override;
+  RestReply Metrics(const httplib::Request& req, const RestRequest& request) override;
+  RestReply Ui(const httplib::Request& req, const RestRequest& request) override;
   // The request's metrics and access-log line; sets X-Request-Id on the response.
   void Observe(const httplib::Request& req, const Route& route, const Principal* principal, RestReply& reply,
                std::chrono::steady_clock::time_point started, int64_t started_ms);
   std::unique_ptr<RequestObserver> observer;
-  RestReply IssueToken(const httplib::Request& req);
-  RestReply RunCatalogRequest(const RestRequest& request);
-  RestReply WithIdempotencyKey(const RestRequest& request, const std::string& key, const std::string& raw_path);
+  RestReply RunCatalogRequest(CatalogHandler handler, const RestRequest& request);
+  RestReply WithIdempotencyKey(CatalogHandler handler, const RestRequest& request, const std::string& key,
+                               const std::string& raw_path);
 };
 
 RestServer::RestServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -328,7 +332,7 @@ std::optional<RestReply> RestServer::Impl::Admit(const httplib::Request& req, Ro
   if (parsed && req.method != "GET" && req.method != "HEAD" && req.method != "POST" && req.method != "DELETE" &&
       req.method != "PUT" && req.method != "PATCH") {
     RestReply reply = ErrorReply(405, "MethodNotAllowedException", "method " + req.method + " is not allowed here");
-    reply.headers.emplace_back("Allow", AllowedMethods(parsed->kind));
+    reply.headers.emplace_back("Allow", AllowedMethods(*parsed));
     return reply;
   }
   if (!parsed) {
@@ -344,8 +348,9 @@ std::optional<RestReply> RestServer::Impl::Admit(const httplib::Request& req, Ro
     return ErrorReply(400, "BadRequestException", parsed.error().message);
   }
   *route = std::move(*parsed);
-  if (route->kind == RouteKind::kOAuthTokens) return std::nullopt;  // the token endpoint needs none
-  if (auth->enabled()) {
+  const RouteSpec* spec = FindRoute(*route, req.method);
+  const bool needs_token = spec ? spec->access != RouteAccess::kPublic : !IsPublicRoute(*route);
+  if (needs_token && auth->enabled()) {
     std::string why;
     *principal = auth->Authenticate(HeaderValue(req, "Authorization"), Clock::System().NowMillis() / 1000, &why);
     if (!*principal) {
@@ -353,14 +358,20 @@ std::optional<RestReply> RestServer::Impl::Admit(const httplib::Request& req, Ro
       reply.headers.emplace_back("WWW-Authenticate", "Bearer");
       return reply;
     }
-  } else if (!IsLoopbackAddress(req.remote_addr)) {
+  } else if (needs_token && !IsLoopbackAddress(req.remote_addr)) {
     return ErrorReply(403, "ForbiddenException", "this server has no tokens configured and serves loopback clients only");
+  }
+  // A method the path does not take: 405 with the methods it does (RFC 9110).
+  if (!spec) {
+    RestReply reply = ErrorReply(405, "MethodNotAllowedException", "method " + req.method + " is not allowed on this route");
+    reply.headers.emplace_back("Allow", AllowedMethods(*route));
+    return reply;
   }
   RestRequest request;
   request.method = req.method;
   request.route = *route;
   request.principal = *principal;
-  return AuthorizeRoute(request);
+  return AuthorizeRoute(*spec, request);
 }
 
 void RestServer::Impl::Observe(const httplib::Request& req, const Route& route, const Principal* principal,
@@ -383,10 +394,8 @@ void RestServer::Impl::Observe(const httplib::Request& req, const Route& route, 
   reply.headers.emplace_back("X-Request-Id", seen.request_id);
 }
 
-RestReply RestServer::Impl::ServeUi(const httplib::Request& req, const Principal* principal) {
-  if (req.method != "GET" && req.method != "HEAD") {
-    return ErrorReply(405, "MethodNotAllowedException", "the web view is read-only: use GET");
-  }
+RestReply RestServer::Impl::Ui(const httplib::Request& req, const RestRequest& request) {
+  const Principal* principal = request.principal;
   auto lease = pool->Acquire();
   if (!lease) return ReplyFor(lease.error(), ErrorSubject::kTable);
   UiReply page = HandleUi(**lease, req.target.substr(0, req.target.find('?')), principal, observer->activity(),
@@ -398,7 +407,12 @@ RestReply RestServer::Impl::ServeUi(const httplib::Request& req, const Principal
   return reply;
 }
 
-RestReply RestServer::Impl::ServeMetrics(const Principal* principal) {
+RestReply RestServer::Impl::Config(const httplib::Request&, const RestRequest& request) {
+  return HandleConfig(request, info);
+}
+
+RestReply RestServer::Impl::Metrics(const httplib::Request&, const RestRequest& request) {
+  const Principal* principal = request.principal;
   observer->SetOpenConnections(http->open_connections());
   // A table's samples name it and count its commits: shown only to a caller who may read its
   // namespace. table="other" mixes every namespace's tables: shown only to a reader of all (read@*).
@@ -420,45 +434,26 @@ RestReply RestServer::Impl::Process(const httplib::Request& req, Route* route, c
   }
   *route = request.route;
   *principal = request.principal;
-  if (request.route.kind == RouteKind::kUi) return ServeUi(req, request.principal);
-  if (request.route.kind == RouteKind::kMetrics) {
-    if (req.method != "GET") return ErrorReply(405, "MethodNotAllowedException", "use GET for /metrics");
-    return ServeMetrics(request.principal);
-  }
-  if (request.route.kind == RouteKind::kOAuthTokens) {
-    if (req.method != "POST") {
-      RestReply reply = ErrorReply(405, "MethodNotAllowedException", "use POST for /v1/oauth/tokens");
-      reply.headers.emplace_back("Allow", AllowedMethods(RouteKind::kOAuthTokens));
-      return reply;
-    }
-    return IssueToken(req);
-  }
   request.method = req.method;
   request.query.insert(req.params.begin(), req.params.end());
   request.body = req.body;
-
-  if (request.route.kind == RouteKind::kConfig) {
-    if (req.method != "GET" && req.method != "HEAD") {
-      RestReply reply = ErrorReply(405, "MethodNotAllowedException", "use GET for /v1/config");
-      reply.headers.emplace_back("Allow", AllowedMethods(RouteKind::kConfig));
-      return reply;
-    }
-    return HandleConfig(request, info);
-  }
+  const RouteSpec* spec = FindRoute(request.route, req.method);  // Admit found it
+  if (spec->server) return (this->*(spec->server))(req, request);
   const bool mutating = req.method == "POST" || req.method == "DELETE";
   std::string key = req.get_header_value("Idempotency-Key");
   const std::string raw_path = req.target.substr(0, req.target.find('?'));
-  if (mutating && !key.empty()) return WithIdempotencyKey(request, key, raw_path);
-  return RunCatalogRequest(request);
+  if (mutating && !key.empty()) return WithIdempotencyKey(spec->catalog, request, key, raw_path);
+  return RunCatalogRequest(spec->catalog, request);
 }
 
-RestReply RestServer::Impl::RunCatalogRequest(const RestRequest& request) {
+RestReply RestServer::Impl::RunCatalogRequest(CatalogHandler handler, const RestRequest& request) {
   auto lease = pool->Acquire();
   if (!lease) return ReplyFor(lease.error(), ErrorSubject::kTable);
-  return HandleCatalogRequest(**lease, request, policy);
+  return handler(**lease, request, policy);
 }
 
-RestReply RestServer::Impl::WithIdempotencyKey(const RestRequest& request, const std::string& header_key,
+RestReply RestServer::Impl::WithIdempotencyKey(CatalogHandler handler, const RestRequest& request,
+                                              const std::string& header_key,
                                               const std::string& raw_path) {
   // The spec asks clients for a UUIDv7; any UUID is accepted (a v4 key is as unique), in either
   // case: RFC 9562 compares UUIDs case-insensitively, so the key is kept in lower case.
@@ -496,7 +491,7 @@ RestReply RestServer::Impl::WithIdempotencyKey(const RestRequest& request, const
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         continue;
       case IdempotencyClaim::State::kClaimed: {
-        RestReply reply = RunCatalogRequest(request);
+        RestReply reply = RunCatalogRequest(handler, request);
         // Only final answers are kept (2xx and 4xx); a 5xx may be retried under the same key.
         if (reply.status >= 500) {
           (void)idempotency->Release(key);
@@ -512,7 +507,7 @@ RestReply RestServer::Impl::WithIdempotencyKey(const RestRequest& request, const
   }
 }
 
-RestReply RestServer::Impl::IssueToken(const httplib::Request& req) {
+RestReply RestServer::Impl::IssueToken(const httplib::Request& req, const RestRequest&) {
   auto form = ParseFormBody(req.body);
   if (!form) return OAuthError(400, "invalid_request", form.error().message);
   std::string grant_type, client_id, client_secret;
