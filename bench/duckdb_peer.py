@@ -10,12 +10,13 @@ Run with the peers' Python (scripts/peers.sh: FLOE_PEERS_PYTHON, DuckDB 1.4.4):
   duckdb_peer.py run MODE ARGS...                    one statement of a MODE below, untimed
   duckdb_peer.py same csv|jsonl|parquet OUT FILE...  'rows N missing M extra E': OUT against FILEs
   duckdb_peer.py table-same FORMAT OUT WHERE STEP... the same against table-scan's rows
-  duckdb_peer.py pair RUNS [--clean PATH]... [--before FLOE2] -- FLOE_ARGV... -- MODE ARGS...
+  duckdb_peer.py pair RUNS [--clean PATH]... [--before FLOE2] -- FLOE_ARGV... -- MODE ARGS... [-- MODE ARGS...]
       RUNS rounds (after one warm-up round), each: FLOE_ARGV as a whole process, `floe --version`
-      (the same binary doing nothing), then MODE's statement in this process, timed by
+      (the same binary doing nothing; the median of these is subtracted), then MODE's statement in this process, timed by
       time.perf_counter and time.process_time around con.execute(...).fetchall() on a fresh
       in-memory DuckDB (2 threads; opening it is not timed). PATHs are removed before each run.
-      FLOE2 (another floe binary, e.g. main's) runs the same arguments in each round too.
+      FLOE2 (another floe binary, e.g. main's) runs the same arguments in each round too, and
+      each further MODE is a further DuckDB statement timed in each round.
       Prints min / median of each and the median of per-round ratios, floe net of its no-op.
 
 MODEs (the statement DuckDB runs):
@@ -29,6 +30,10 @@ MODEs (the statement DuckDB runs):
       order; position deletes drop (file_path, pos) from any data file, equality deletes the rows
       with equal keys (null equal to null) of data files added by earlier commits only; WHERE
       ('-': none) is SQL over the table's columns. The files are classified before the clock.
+  iceberg-scan FORMAT OUT WHERE METADATA_JSON SNAPSHOT|-
+      COPY (SELECT * FROM iceberg_scan(METADATA_JSON[, snapshot_from_id]) [WHERE ...]) TO OUT:
+      DuckDB reading the table itself, manifests and deletes included, with the iceberg, avro and
+      httpfs extensions loaded from FLOE_PEERS_DUCKDB_EXTENSIONS (never downloaded)
 """
 import os
 import statistics
@@ -51,6 +56,16 @@ def connect():
     con = duckdb.connect(":memory:")
     con.execute("SET threads = 2")
     return con
+
+
+def load_iceberg(con):
+    folder = os.environ.get("FLOE_PEERS_DUCKDB_EXTENSIONS", "")
+    if not folder:
+        sys.exit("duckdb_peer.py: iceberg-scan needs FLOE_PEERS_DUCKDB_EXTENSIONS (scripts/peers.sh env)")
+    con.execute("SET autoinstall_known_extensions = false")
+    con.execute("SET autoload_known_extensions = false")
+    for name in ("avro", "httpfs", "iceberg"):
+        con.execute(f"LOAD {quote(os.path.join(folder, name + '.duckdb_extension'))}")
 
 
 def copy_format(fmt):
@@ -117,7 +132,13 @@ def statement(con, mode, args):
     if mode == "table-scan":
         fmt, out, where, *steps = args
         return f"COPY ({table_query(con, where, steps)}) TO {quote(out)} ({copy_format(fmt)})"
-    sys.exit(f"duckdb_peer.py: unknown mode {mode!r} (copy, copy-partitioned, scan, table-scan)")
+    if mode == "iceberg-scan":
+        fmt, out, where, metadata, snapshot = args
+        load_iceberg(con)
+        at = "" if snapshot == "-" else f", snapshot_from_id = {int(snapshot)}"
+        rows = f"SELECT * FROM iceberg_scan({quote(metadata)}{at})" + ("" if where == "-" else f" WHERE {where}")
+        return f"COPY ({rows}) TO {quote(out)} ({copy_format(fmt)})"
+    sys.exit(f"duckdb_peer.py: unknown mode {mode!r} (copy, copy-partitioned, scan, table-scan, iceberg-scan)")
 
 
 def same_rows(con, fmt, out, want):
@@ -201,11 +222,17 @@ def pair(argv):
     if not rest or rest[0] != "--" or "--" not in rest[1:]:
         sys.exit("usage: duckdb_peer.py pair RUNS [--clean PATH]... [--before FLOE2] -- FLOE_ARGV... -- MODE ARGS...")
     split = rest.index("--", 1)
-    floe_argv, (mode, *mode_args) = rest[1:split], rest[split + 1:]
+    floe_argv, statements = rest[1:split], [[]]
+    for arg in rest[split + 1:]:
+        if arg == "--":
+            statements.append([])
+        else:
+            statements[-1].append(arg)
+    ducks = {("DuckDB" if i == 0 else f"DuckDB {st[0]}"): st for i, st in enumerate(statements)}
     binaries = {"floe": floe_argv[0]}
     if before:
         binaries["before"] = before
-    rounds = []  # per round: {name: (wall, cpu, peak)} for each binary, its no-op, and "duck": (wall, cpu)
+    rounds = []  # per round: {name: (wall, cpu, peak)} for each binary and its no-op, {duck: (wall, cpu)}
     for i in range(runs + 1):  # round 0 warms the caches and is not counted
         got = {}
         for name, binary in binaries.items():
@@ -213,9 +240,10 @@ def pair(argv):
                 remove(path)
             got[name] = run_process([binary] + floe_argv[1:])
             got[name + " no-op"] = run_process([binary, "--version"])
-        for path in clean:
-            remove(path)
-        got["duck"] = run_duckdb(mode, mode_args)
+        for duck, (mode, *mode_args) in ducks.items():
+            for path in clean:
+                remove(path)
+            got[duck] = run_duckdb(mode, mode_args)
         if i > 0:
             rounds.append(got)
     for path in clean:
@@ -224,22 +252,28 @@ def pair(argv):
     def show(name, values):
         print(f"  {name:<36} min {min(values):7.3f} s  median {median(values):7.3f} s")
 
+    # floe's net time: each run less the median of its no-op runs (one no-op run is too short to
+    # subtract alone on a loaded machine).
+    noop = {name: (median([r[name + " no-op"][0] for r in rounds]), median([r[name + " no-op"][1] for r in rounds]))
+            for name in binaries}
     for name in binaries:
         show(f"{name} wall (whole process)", [r[name][0] for r in rounds])
         show(f"{name} cpu (whole process)", [r[name][1] for r in rounds])
         show(f"{name} --version wall (no-op)", [r[name + ' no-op'][0] for r in rounds])
-        show(f"{name} wall net of the no-op", [r[name][0] - r[name + ' no-op'][0] for r in rounds])
-        show(f"{name} cpu net of the no-op", [r[name][1] - r[name + ' no-op'][1] for r in rounds])
+        show(f"{name} wall net of the no-op", [r[name][0] - noop[name][0] for r in rounds])
+        show(f"{name} cpu net of the no-op", [r[name][1] - noop[name][1] for r in rounds])
         print(f"  {name} peak RSS {median([r[name][2] for r in rounds]) / 1024:.0f} MiB (median)")
-    show("DuckDB wall (statement)", [r["duck"][0] for r in rounds])
-    show("DuckDB cpu (statement)", [r["duck"][1] for r in rounds])
-    for name in binaries:
-        wall = median([(r[name][0] - r[name + " no-op"][0]) / r["duck"][0] for r in rounds])
-        cpu = median([(r[name][1] - r[name + " no-op"][1]) / max(r["duck"][1], 1e-6) for r in rounds])
-        by_min = ((min(r[name][0] for r in rounds) - min(r[name + " no-op"][0] for r in rounds))
-                  / min(r["duck"][0] for r in rounds))
-        print(f"  {name} net / DuckDB: wall {wall:.2f}x (median of {runs} rounds; by minimums {by_min:.2f}x), "
-              f"cpu {cpu:.2f}x")
+    for duck in ducks:
+        show(f"{duck} wall (statement)", [r[duck][0] for r in rounds])
+        show(f"{duck} cpu (statement)", [r[duck][1] for r in rounds])
+    for duck in ducks:
+        for name in binaries:
+            wall = median([(r[name][0] - noop[name][0]) / r[duck][0] for r in rounds])
+            cpu = median([(r[name][1] - noop[name][1]) / max(r[duck][1], 1e-6) for r in rounds])
+            by_min = ((min(r[name][0] for r in rounds) - min(r[name + " no-op"][0] for r in rounds))
+                      / min(r[duck][0] for r in rounds))
+            print(f"  {name} net / {duck}: wall {wall:.2f}x (median of {runs} rounds; by minimums {by_min:.2f}x), "
+                  f"cpu {cpu:.2f}x")
 
 
 def main():

@@ -4,7 +4,7 @@
 # DuckDB is timed by itself: the COPY statement alone, inside the peers' Python
 # (bench/duckdb_peer.py pair, DuckDB 1.4.4, 2 threads, fresh in-memory database per run).
 # floe is timed as a whole process, and the same binary doing nothing (`floe --version`) is
-# subtracted, round by round. Rounds interleave floe, its no-op and DuckDB, so the machine's
+# subtracted (the median of its runs). Rounds interleave floe, its no-op and DuckDB, so the machine's
 # load hits all three. Also prints the output sizes.
 #
 #   bash bench/ingest_bench.sh [BUILD_DIR] [ROWS] [RUNS] [partitioned]   (defaults: build 3000000 5)

@@ -4,7 +4,7 @@
 # DuckDB is timed by itself: the COPY statement alone, inside the peers' Python
 # (bench/duckdb_peer.py pair, DuckDB 1.4.4, 2 threads, a fresh in-memory database per run).
 # floe is timed as a whole process with the same binary doing nothing (`floe --version`)
-# subtracted, round by round; rounds interleave floe, its no-op and DuckDB, so the machine's
+# subtracted (the median of its runs); rounds interleave floe, its no-op and DuckDB, so the machine's
 # load hits all three. Each output is first checked against the data files' rows by DuckDB
 # (rows, and rows missing / extra as multisets).
 #

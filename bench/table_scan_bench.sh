@@ -5,8 +5,10 @@
 # (bench/duckdb_peer.py table-scan: an anti-join on (file_path, pos) for position deletes, on the
 # key for equality deletes of later commits). DuckDB is timed by itself: the COPY statement
 # alone, inside the peers' Python (DuckDB 1.4.4, 2 threads, a fresh in-memory database per run);
-# floe as a whole process with the same binary doing nothing (`floe --version`) subtracted,
-# round by round (bench/duckdb_peer.py pair).
+# floe as a whole process with the same binary doing nothing (`floe --version`, the median of its
+# runs) subtracted (bench/duckdb_peer.py pair). A second DuckDB figure in the same rounds is DuckDB reading the
+# table itself: COPY (SELECT * FROM iceberg_scan(metadata.json[, snapshot_from_id])) TO F, with
+# the iceberg extension loaded from the peers' package (manifests and deletes read by DuckDB).
 # Both directions: table b.f's data files were written by floe (`floe append`), table b.d's by
 # DuckDB (COPY ... PARTITION_BY, added as they are by build/add_data_files); both then get the
 # same deletes from floe:
@@ -38,6 +40,7 @@ before=()
 floe="$build/floe"
 . "$here/bench/peers_env.sh"
 need_peer FLOE_PEERS_PYTHON
+need_peer FLOE_PEERS_DUCKDB_EXTENSIONS
 duck=("$FLOE_PEERS_PYTHON" "$here/bench/duckdb_peer.py")
 [ -x "$build/add_data_files" ] || { echo "build $build/add_data_files first (ninja add_data_files)" >&2; exit 1; }
 if [ -n "${SCAN_BENCH_DIR:-}" ]; then
@@ -114,8 +117,11 @@ for c in $cases; do
   args=(scan "b.$t" --format csv --output "$out")
   [ -z "$where" ] || args+=(--where "$where")
   steps=("$work/$t.step1")
+  metadata=$(ls "$work/warehouse/b/$t/metadata/"*.metadata.json | sort | tail -1)
+  snapshot=-
   if [ "$when" = first ]; then
-    args+=(--snapshot "$(first_snapshot "$t")")
+    snapshot=$(first_snapshot "$t")
+    args+=(--snapshot "$snapshot")
   else
     steps+=("$work/$t.step2" "$work/$t.step3")
   fi
@@ -126,8 +132,12 @@ for c in $cases; do
   rm -f "$out"
   "${duck[@]}" run table-scan csv "$out" "${where:--}" "${steps[@]}"
   echo "  DuckDB output vs its query:    $("${duck[@]}" table-same csv "$out" "${where:--}" "${steps[@]}")"
+  rm -f "$out"
+  "${duck[@]}" run iceberg-scan csv "$out" "${where:--}" "$metadata" "$snapshot"
+  echo "  DuckDB iceberg_scan vs its query: $("${duck[@]}" table-same csv "$out" "${where:--}" "${steps[@]}")"
   "${duck[@]}" pair "$runs" --clean "$out" "${before[@]}" -- "$floe" "${args[@]}" \
-    -- table-scan csv "$out" "${where:--}" "${steps[@]}"
+    -- table-scan csv "$out" "${where:--}" "${steps[@]}" \
+    -- iceberg-scan csv "$out" "${where:--}" "$metadata" "$snapshot"
   rm -f "$out"
 done
 echo "load after: $(uptime)"
