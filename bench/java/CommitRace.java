@@ -211,6 +211,13 @@ public class CommitRace {
         firstError.isEmpty() ? "" : firstError.get(0));
   }
 
+  static String statuses(DelayProxy proxy) {
+    StringBuilder out = new StringBuilder();
+    new java.util.TreeMap<>(proxy.commitsByStatus).forEach((status, n) ->
+        out.append(out.length() == 0 ? "" : ",").append(status).append(':').append(n.get()));
+    return out.toString();
+  }
+
   static double percentileMs(List<Long> sorted, double p) {
     if (sorted.isEmpty()) return Double.NaN;
     int i = (int) Math.ceil(p * sorted.size()) - 1;
@@ -251,7 +258,7 @@ public class CommitRace {
       run(e.getValue().url(), "warmup", 2, warmup);
     }
     System.out.printf("%-10s %6s %7s %7s %9s %8s %9s %9s %9s %9s %7s %7s %6s%n", "server", "rtt_ms", "writers",
-        "commits", "commits/s", "attempts", "accepted", "p50_ms", "p95_ms", "p99_ms", "gaveup", "unknown", "errors");
+        "commits", "commits/s", "attempts", "accepted", "p50_ms", "p95_ms", "p99_ms", "gaveup", "unknown", "errors   attempts by status");
     int row = 0;
     for (int latency : latencies) {
       for (int w : writers) {
@@ -264,12 +271,12 @@ public class CommitRace {
           List<Long> sorted = new ArrayList<>(r.latenciesNs());
           Collections.sort(sorted);
           long attempts = proxy.attempts();
-          System.out.printf("%-10s %6d %7d %7d %9.1f %8d %8.1f%% %9.1f %9.1f %9.1f %7d %7d %6d%s%n", name, latency, w,
+          System.out.printf("%-10s %6d %7d %7d %9.1f %8d %8.1f%% %9.1f %9.1f %9.1f %7d %7d %6d   %s%n", name, latency, w,
               r.commits(), r.commits() / r.seconds(), attempts,
               attempts == 0 ? Double.NaN : 100.0 * proxy.accepted() / attempts,
               percentileMs(sorted, 0.50), percentileMs(sorted, 0.95), percentileMs(sorted, 0.99),
               r.giveUps(), r.unknown(), r.errors(),
-              r.firstError().isEmpty() ? "" : "   first: " + r.firstError().replaceAll("\\s+", " "));
+              statuses(proxy) + (r.firstError().isEmpty() ? "" : "   first: " + r.firstError().replaceAll("\\s+", " ")));
           System.out.flush();
         }
       }
