@@ -127,3 +127,7 @@ java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$classpath" Commi
 echo "load after: $(uptime)"
 # Iceberg's client logs a warning with a stack trace for each commit attempt it retries.
 echo "client: $(grep -c "Retrying task after failure" "$work/client.err" || true) commit attempts retried (its warnings)"
+# Why attempts were refused (both servers together; ids and times as N).
+grep 'Retrying task after failure' "$work/client.err" |
+  sed 's/.*Retrying task after failure: //; s/sleepTimeMs=[0-9]* //; s/[0-9]\{4,\}/N/g' |
+  sort | uniq -c | sort -rn | head -5 | sed 's/^/  /' || true
