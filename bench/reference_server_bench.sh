@@ -16,7 +16,8 @@
 # Needs the peers (FLOE_PEERS_JAVA_JARS, bash scripts/peers.sh), Java 17 (java, javac) and
 # Maven: the reference server needs Jetty 12.1 (bench/java/pom.xml), which Maven resolves once
 # into ${FLOE_BENCH_JARS:-~/.cache/floe-bench/jars}. Without them it prints "skipped: ..." and
-# exits 77. Both servers listen on 127.0.0.1 only.
+# exits 77. Both servers listen on 127.0.0.1 only. REFERENCE_BENCH_PROPERTIES='KEY=VALUE ...'
+# sets table properties on every table made (e.g. commit.manifest-merge.enabled=false).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$here/build}" && pwd)
@@ -118,9 +119,12 @@ floe_url=$(wait_for_line "$work/floe.out" "floe serve: listening on " "${pids[-1
 iceberg=$(ls "$FLOE_PEERS_JAVA_JARS" | sed -n 's/^iceberg-open-api-\([0-9.]*\)-test-fixtures\.jar$/\1/p')
 echo "reference: Iceberg $iceberg RESTCatalogServer (JdbcCatalog, $backend) at $ref_url; $("$floe" --version) serve ($backend) at $floe_url"
 echo "client: Iceberg Java $iceberg RESTCatalog, $seconds s per row"
+properties=()
+for p in ${REFERENCE_BENCH_PROPERTIES:-}; do properties+=(--property "$p"); done
+[ -z "${REFERENCE_BENCH_PROPERTIES:-}" ] || echo "table properties: $REFERENCE_BENCH_PROPERTIES"
 echo "load before: $(uptime)"
 java -Xmx1g -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$classpath" CommitRace --server "reference=$ref_url" --server "floe=$floe_url" \
-  --writers "$writers" --latency-ms "$rtts" --seconds "$seconds" 2>"$work/client.err" || {
+  --writers "$writers" --latency-ms "$rtts" --seconds "$seconds" "${properties[@]}" 2>"$work/client.err" || {
   tail -n 40 "$work/client.err" >&2
   exit 1
 }

@@ -12,6 +12,8 @@
 //
 //   java -cp CLASSES:PEER_JARS/* CommitRace --server NAME=URL [--server NAME=URL]...
 //        [--writers 1,2,4,8] [--latency-ms 0,20] [--seconds 4] [--warmup-seconds 2]
+//        [--property KEY=VALUE]...     (table properties of every table made, e.g.
+//                                       commit.manifest-merge.enabled=false)
 //
 // Prints one line per (latency, writers, server): commits, commits/s, commit attempts, the
 // share of attempts the server accepted, p50/p95/p99 of commit() in the client (its retries and
@@ -149,11 +151,13 @@ public class CommitRace {
     return catalog;
   }
 
+  static final Map<String, String> TABLE_PROPERTIES = new HashMap<>();
+
   static Row run(String url, String table, int writers, double seconds) throws Exception {
     TableIdentifier id = TableIdentifier.of(NS, table);
     try (RESTCatalog setup = client(url, "setup")) {
       if (!setup.namespaceExists(NS)) setup.createNamespace(NS);
-      setup.createTable(id, SCHEMA, PartitionSpec.unpartitioned());
+      setup.createTable(id, SCHEMA, PartitionSpec.unpartitioned(), null, TABLE_PROPERTIES);
     }
     List<RESTCatalog> catalogs = new ArrayList<>();
     List<Table> tables = new ArrayList<>();
@@ -246,6 +250,7 @@ public class CommitRace {
         case "--latency-ms" -> latencies = ints(value);
         case "--seconds" -> seconds = Double.parseDouble(value);
         case "--warmup-seconds" -> warmup = Double.parseDouble(value);
+        case "--property" -> TABLE_PROPERTIES.put(value.substring(0, value.indexOf('=')), value.substring(value.indexOf('=') + 1));
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
