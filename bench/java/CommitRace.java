@@ -68,6 +68,8 @@ public class CommitRace {
     final HttpClient http;
     volatile long halfDelayMs;
     final Map<Integer, AtomicLong> commitsByStatus = new ConcurrentHashMap<>();
+    // The first refused commit attempt's answer (its start), to say why the server refused it.
+    final java.util.concurrent.atomic.AtomicReference<String> firstRefusal = new java.util.concurrent.atomic.AtomicReference<>("");
 
     DelayProxy(String upstream) throws Exception {
       this.upstream = upstream.replaceAll("/+$", "");
@@ -86,6 +88,7 @@ public class CommitRace {
     void reset(long roundTripMs) {
       halfDelayMs = roundTripMs / 2;
       commitsByStatus.clear();
+      firstRefusal.set("");
     }
 
     long attempts() {
@@ -121,6 +124,14 @@ public class CommitRace {
         HttpResponse<byte[]> answer = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
         if (method.equals("POST") && COMMIT.matcher(exchange.getRequestURI().getPath()).matches()) {
           commitsByStatus.computeIfAbsent(answer.statusCode(), k -> new AtomicLong()).incrementAndGet();
+          if (answer.statusCode() >= 300 && firstRefusal.get().isEmpty()) {
+            String text = new String(answer.body(), java.nio.charset.StandardCharsets.UTF_8);
+            if ("gzip".equals(answer.headers().firstValue("Content-Encoding").orElse(""))) {
+              text = new String(new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(answer.body()))
+                  .readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            }
+            firstRefusal.compareAndSet("", text.substring(0, Math.min(300, text.length())));
+          }
         }
         pause(halfDelayMs);
         answer.headers().map().forEach((name, values) -> {
@@ -281,7 +292,8 @@ public class CommitRace {
               attempts == 0 ? Double.NaN : 100.0 * proxy.accepted() / attempts,
               percentileMs(sorted, 0.50), percentileMs(sorted, 0.95), percentileMs(sorted, 0.99),
               r.giveUps(), r.unknown(), r.errors(),
-              statuses(proxy) + (r.firstError().isEmpty() ? "" : "   first: " + r.firstError().replaceAll("\\s+", " ")));
+              statuses(proxy) + (r.firstError().isEmpty() ? "" : "   first: " + r.firstError().replaceAll("\\s+", " "))
+                  + (proxy.firstRefusal.get().isEmpty() ? "" : "   first refusal: " + proxy.firstRefusal.get().replaceAll("\\s+", " ")));
           System.out.flush();
         }
       }
