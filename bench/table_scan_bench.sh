@@ -2,8 +2,16 @@
 # Table scans, not file scans: `floe scan T --where ... --format csv --output F` of a table
 # partitioned by country, filtered and with merge-on-read deletes, against DuckDB reading the
 # same data and delete files with read_parquet and applying the deletes by hand in SQL
-# (tests/js/duckdb_copy.mjs table-scan: an anti-join on (file_path, pos) for position deletes,
-# on the key for equality deletes of later commits), as whole processes timed by /usr/bin/time.
+# (bench/duckdb_peer.py table-scan: an anti-join on (file_path, pos) for position deletes, on the
+# key for equality deletes of later commits). DuckDB is timed by itself: the COPY statement
+# alone, inside the peers' Python (DuckDB 1.4.4, 2 threads, a fresh in-memory database per run);
+# floe as a whole process with the same binary doing nothing (`floe --version`, the median of its
+# runs) subtracted (bench/duckdb_peer.py pair). A second DuckDB figure in the same rounds is DuckDB reading the
+# table itself: COPY (SELECT * FROM iceberg_scan(metadata.json[, snapshot_from_id])) TO F, with
+# the iceberg extension loaded from the peers' package (manifests read by DuckDB), for the
+# first snapshot only unless TABLE_SCAN_ICEBERG=all: on the last snapshot
+# DuckDB 1.4.4's iceberg_scan ran over 4 minutes for 3M rows (position and equality deletes)
+# where the by-hand query takes 2 s.
 # Both directions: table b.f's data files were written by floe (`floe append`), table b.d's by
 # DuckDB (COPY ... PARTITION_BY, added as they are by build/add_data_files); both then get the
 # same deletes from floe:
@@ -13,13 +21,15 @@
 #   partition + residual, most of DE  country = 'DE' AND amount_cents > 5000
 #   partition + residual, selective   country = 'DE' AND amount_cents < 50
 #   no filter                         every live row
-# Runs alternate (before, floe, DuckDB, ...) and each output is first checked by DuckDB against
-# its own by-hand query (rows, and rows missing / extra as multisets).
+# Rounds interleave floe, its no-op (and the before binary) and DuckDB, so the machine's load hits
+# every side; each output is first checked by DuckDB against its own by-hand query (rows, and rows
+# missing / extra as multisets).
 #
 #   bash bench/table_scan_bench.sh [BUILD_DIR] [ROWS] [RUNS] [BEFORE_FLOE]
 #        (defaults: build 10000000 3, no before binary)
 #
-# Needs tests/js/node_modules and `ninja -C BUILD_DIR add_data_files`. SCAN_BENCH_DIR=DIR keeps
+# Needs the peers (bash scripts/peers.sh; without them it prints "skipped: no peers" and exits 77)
+# and `ninja -C BUILD_DIR add_data_files`. SCAN_BENCH_DIR=DIR keeps
 # the tables in DIR and reuses them (making them takes minutes on a busy machine).
 # TABLE_SCAN_CASES chooses cases by name (default: all), e.g. 'f:last:none d:first:most'; 'setup'
 # only makes the tables.
@@ -28,10 +38,13 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$here/build}" && pwd)
 rows=${2:-10000000}
 runs=${3:-3}
-before=${4:-}
+before=()
+[ -z "${4:-}" ] || before=(--before "$4")
 floe="$build/floe"
-js="$here/tests/js"
-duck="node $js/duckdb_copy.mjs"
+. "$here/bench/peers_env.sh"
+need_peer FLOE_PEERS_PYTHON
+need_peer FLOE_PEERS_DUCKDB_EXTENSIONS
+duck=("$FLOE_PEERS_PYTHON" "$here/bench/duckdb_peer.py")
 [ -x "$build/add_data_files" ] || { echo "build $build/add_data_files first (ninja add_data_files)" >&2; exit 1; }
 if [ -n "${SCAN_BENCH_DIR:-}" ]; then
   mkdir -p "$SCAN_BENCH_DIR"
@@ -41,7 +54,8 @@ else
   trap 'rm -rf "$work"' EXIT
 fi
 cd "$work"
-uptime
+echo "DuckDB $("$FLOE_PEERS_PYTHON" -c 'import duckdb; print(duckdb.__version__)') (peers' Python), $("$floe" --version)"
+echo "load before: $(uptime)"
 
 # Files under DIR not in the list file LIST (then LIST is brought up to date): a commit's new files.
 new_files() {  # DIR LIST OUT
@@ -62,13 +76,9 @@ add_deletes() {  # TABLE DATA_DIR SEEN_LIST
 
 if [ ! -f "$work/ready" ]; then
   rm -rf "$work/warehouse" "$work/duck" "$work"/*.step* "$work"/*.seen
-  [ -f "$work/src.parquet" ] || (cd "$js" && node duckdb_copy.mjs make "$work/src.parquet" - "$rows")
+  [ -f "$work/src.parquet" ] || "${duck[@]}" make "$work/src.parquet" - "$rows"
   # 0.1% of the rows, amount_cents changed: every key already there.
-  node -e "
-    const { DuckDBInstance } = await import('$js/node_modules/@duckdb/node-api/lib/index.js');
-    const con = await (await DuckDBInstance.create(':memory:')).connect();
-    await con.run(\"COPY (SELECT order_id, country, amount_cents + 1 AS amount_cents, ts FROM '$work/src.parquet' WHERE order_id % 1000 = 7) TO '$work/upsert.parquet' (FORMAT parquet)\");
-  " --input-type=module
+  "${duck[@]}" upsert-input "$work/src.parquet" "$work/upsert.parquet"
   "$floe" namespace create b >/dev/null
   schema='order_id long, country string, amount_cents long, ts timestamp'
   "$floe" create b.f --schema "$schema" --partition-by country >/dev/null
@@ -76,7 +86,7 @@ if [ ! -f "$work/ready" ]; then
   : >"$work/f.seen"
   "$floe" append b.f src.parquet >/dev/null
   new_files "$work/warehouse/b/f/data" "$work/f.seen" "$work/f.step1"
-  (cd "$js" && node duckdb_copy.mjs copy-ids "$work/src.parquet" "$work/duck")
+  "${duck[@]}" copy-ids "$work/src.parquet" "$work/duck"
   find "$work/duck" -name '*.parquet' | sort >"$work/d.step1"
   "$build/add_data_files" "sqlite:///$work/warehouse/catalog.db" b.d $(cat "$work/d.step1") >/dev/null
   mkdir -p "$work/warehouse/b/d/data"
@@ -96,8 +106,6 @@ first_snapshot() {  # TABLE: the id of its first snapshot
     python3 -c 'import json, sys; print(next(s["snapshot_id"] for s in json.load(sys.stdin) if s["parent_id"] is None))'
 }
 
-. "$here/bench/timed_runs.sh"
-
 declare -A filters=(
   [most]="country = 'DE' AND amount_cents > 5000"
   [few]="country = 'DE' AND amount_cents < 50"
@@ -112,33 +120,26 @@ for c in $cases; do
   args=(scan "b.$t" --format csv --output "$out")
   [ -z "$where" ] || args+=(--where "$where")
   steps=("$work/$t.step1")
+  metadata=$(ls "$work/warehouse/b/$t/metadata/"*.metadata.json | sort | tail -1)
+  snapshot=-
   if [ "$when" = first ]; then
-    args+=(--snapshot "$(first_snapshot "$t")")
+    snapshot=$(first_snapshot "$t")
+    args+=(--snapshot "$snapshot")
   else
     steps+=("$work/$t.step2" "$work/$t.step3")
   fi
-  duck_args=(table-scan csv "$out" "${where:--}" "${steps[@]}")
   echo "== b.$t ($( [ "$t" = f ] && echo floe || echo DuckDB)'s data files), $when snapshot, filter: ${where:-none}"
   rm -f "$out"
   "$floe" "${args[@]}" 2>/dev/null
-  echo "  floe output vs DuckDB's query: $($duck table-same csv "$out" "${where:--}" "${steps[@]}")"
-  $duck "${duck_args[@]}"
-  echo "  DuckDB output vs its query:    $($duck table-same csv "$out" "${where:--}" "${steps[@]}")"
-  rm -f "$work"/t_*
-  for ((i = 0; i < runs; i++)); do
-    [ -z "$before" ] || timed "$work/t_before" "$before" "${args[@]}"
-    timed "$work/t_floe" "$floe" "${args[@]}"
-    timed "$work/t_duck" $duck "${duck_args[@]}"
-  done
-  [ -z "$before" ] || report "floe before" "$work/t_before"
-  report "floe" "$work/t_floe"
-  report "DuckDB" "$work/t_duck"
-  [ -z "$before" ] || ratio "$work/t_before" "$work/t_duck" "before" "DuckDB"
-  ratio "$work/t_floe" "$work/t_duck" "floe" "DuckDB"
+  echo "  floe output vs DuckDB's by-hand query: $("${duck[@]}" table-same csv "$out" "${where:--}" "${steps[@]}")"
+  statements=(-- table-scan csv "$out" "${where:--}" "${steps[@]}")
+  if [ "$when" = first ] || [ "${TABLE_SCAN_ICEBERG:-first}" = all ]; then
+    rm -f "$out"
+    "${duck[@]}" run iceberg-scan csv "$out" "${where:--}" "$metadata" "$snapshot"
+    echo "  DuckDB iceberg_scan vs the query: $("${duck[@]}" table-same csv "$out" "${where:--}" "${steps[@]}")"
+    statements+=(-- iceberg-scan csv "$out" "${where:--}" "$metadata" "$snapshot")
+  fi
+  "${duck[@]}" pair "$runs" --clean "$out" "${before[@]}" -- "$floe" "${args[@]}" "${statements[@]}"
   rm -f "$out"
 done
-echo "== node + DuckDB start-up only (duckdb_copy.mjs noop)"
-rm -f "$work/t_noop"
-for ((i = 0; i < runs; i++)); do timed "$work/t_noop" $duck noop; done
-report "noop" "$work/t_noop"
-uptime
+echo "load after: $(uptime)"
