@@ -44,9 +44,4 @@ class DocumentNamers {
 // The namer lent to this thread for table `id`, or nullptr.
 FileNamer* DocumentNamerFor(const TableIdentifier& id);
 
-// The parts of a versioned document name (catalog/commit.h, VersionedMetadataLocation) around
-// its uuid: "<NNNNN>-", the version zero-padded to five digits, and ".metadata.json".
-std::string VersionedMetadataPrefix(int64_t version);
-inline constexpr const char* kMetadataSuffix = ".metadata.json";
-
 }  // namespace floe

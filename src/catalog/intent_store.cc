@@ -4,6 +4,7 @@
 
 #include "catalog/commit.h"
 #include "catalog/document_namer.h"
+#include "table_files/metadata_location.h"
 #include "util/uuid.h"
 
 namespace floe {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "catalog/commit.h"
+#include "table_files/metadata_document.h"
 
 namespace floe {
 namespace {

@@ -6,9 +6,9 @@
 #include <set>
 #include <thread>
 
-#include "catalog/commit.h"
 #include "catalog/intent_store.h"
 #include "meta/metadata_builder.h"
+#include "table_files/metadata_location.h"
 #include "util/backoff.h"
 #include "util/clock.h"
 

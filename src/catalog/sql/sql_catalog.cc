@@ -5,6 +5,8 @@
 
 #include "catalog/purge.h"
 #include "meta/metadata_builder.h"
+#include "table_files/metadata_document.h"
+#include "table_files/metadata_location.h"
 #include "util/strings.h"
 
 namespace floe {

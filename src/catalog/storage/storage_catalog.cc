@@ -12,6 +12,7 @@
 #include "io/s3_file_io.h"
 #include "io/scheme_file_io.h"
 #include "meta/metadata_builder.h"
+#include "table_files/metadata_document.h"
 #include "util/strings.h"
 
 namespace floe {
