@@ -17,7 +17,8 @@
 #include <thread>
 
 #include "catalog/catalog_test_env.h"
-#include "catalog/commit.h"
+#include "table_files/metadata_document.h"
+#include "table_files/metadata_location.h"
 
 namespace floe {
 namespace {

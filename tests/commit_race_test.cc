@@ -25,13 +25,13 @@
 
 #include <gtest/gtest.h>
 
-#include "avro/manifest_io.h"
 #include "catalog/catalog.h"
 #include "catalog/catalog_test_env.h"
-#include "catalog/commit.h"
 #include "expr/parser.h"
-#include "scan/table_scan.h"
 #include "floe_process.h"
+#include "scan/table_scan.h"
+#include "table_files/manifest_io.h"
+#include "table_files/metadata_location.h"
 #include "txn/operations.h"
 #include "txn/row_writes.h"
 #include "types/partition_spec.h"

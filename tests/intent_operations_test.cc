@@ -30,13 +30,14 @@
 #include <gtest/gtest.h>
 
 #include "catalog/catalog_test_env.h"
-#include "catalog/commit.h"
 #include "catalog/fault_injecting_catalog.h"
 #include "catalog/intent_store.h"
 #include "floe/catalog.h"
 #include "floe/transaction.h"
+#include "floe_process.h"
 #include "maint/intent_reclamation.h"
 #include "scan/table_scan.h"
+#include "table_files/metadata_location.h"
 #include "txn/files_operation.h"
 #include "txn/merge_on_read.h"
 #include "txn/operations.h"
@@ -47,7 +48,6 @@
 #include "types/schema_text.h"
 #include "util/clock.h"
 #include "write/data_writer.h"
-#include "floe_process.h"
 
 namespace floe {
 namespace {

@@ -21,7 +21,6 @@
 #include <system_error>
 
 #include "catalog/catalog_uri.h"
-#include "catalog/rebased_file_io.h"
 #include "catalog/rest/rest_catalog.h"
 #include "catalog/sql/postgres_connection.h"
 #include "catalog/sql/sql_catalog.h"
@@ -31,6 +30,7 @@
 #include "io/local_path.h"
 #include "io/s3_client.h"
 #include "io/scheme_file_io.h"
+#include "table_files/rebased_file_io.h"
 #include "util/strings.h"
 
 namespace floe {

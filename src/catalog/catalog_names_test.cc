@@ -2,7 +2,6 @@
 
 #include "catalog/catalog.h"
 #include "catalog/catalog_uri.h"
-#include "catalog/commit.h"
 
 namespace floe {
 namespace {
@@ -96,18 +95,6 @@ TEST(CatalogUri, OpenCatalogRefusesWhatItCannotServe) {
   ASSERT_FALSE(pg_no_warehouse);
   EXPECT_EQ(pg_no_warehouse.error().kind, ErrorKind::kInvalidArgument);
   EXPECT_NE(pg_no_warehouse.error().message.find("warehouse"), std::string::npos);
-}
-
-TEST(MetadataNames, VersionsParseAndPad) {
-  EXPECT_EQ(ParseMetadataVersion("/w/t/metadata/00012-0c9938a5-103e-4185-b46d-331368ae4db7.metadata.json"), 12);
-  EXPECT_EQ(ParseMetadataVersion("s3://b/t/metadata/v7.metadata.json"), 7);
-  EXPECT_EQ(ParseMetadataVersion("/w/t/metadata/v7.gz.metadata.json"), 7);
-  EXPECT_EQ(ParseMetadataVersion("/w/t/metadata/abc.metadata.json"), -1);
-  EXPECT_EQ(ParseMetadataVersion("/w/t/metadata/0c9938a5-103e.metadata.json"), -1);
-  std::string loc = VersionedMetadataLocation("/w/t/metadata", 3);
-  EXPECT_EQ(loc.rfind("/w/t/metadata/00003-", 0), 0u) << loc;
-  EXPECT_EQ(ParseMetadataVersion(loc), 3);
-  EXPECT_EQ(loc.size(), std::string("/w/t/metadata/00003-").size() + 36 + std::string(".metadata.json").size());
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "catalog/commit.h"
 #include "meta/metadata_builder.h"
 #include "meta/metadata_json.h"
+#include "table_files/metadata_location.h"
 
 namespace floe {
 namespace {

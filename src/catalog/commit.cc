@@ -1,16 +1,14 @@
 #include "catalog/commit.h"
 
-#include <cstdio>
 #include <set>
 
 #include "catalog/document_namer.h"
 #include "meta/metadata_builder.h"
-#include "meta/metadata_json.h"
 #include "meta/metadata_writer.h"
 #include "meta/table_properties.h"
+#include "table_files/metadata_document.h"
+#include "table_files/metadata_location.h"
 #include "util/clock.h"
-#include "util/strings.h"
-#include "util/uuid.h"
 
 namespace floe {
 namespace {
@@ -167,13 +165,6 @@ Error FinishFailedSwap(PointerStore& store, FileIO& io, std::vector<Prepared>& p
 
 }  // namespace
 
-Result<TableMetadata> ReadMetadataFile(FileIO& io, const std::string& location) {
-  FLOE_ASSIGN_OR_RETURN(std::string text, ReadMetadataText(io, location));
-  auto metadata = ParseTableMetadata(text);
-  if (!metadata) return std::unexpected(metadata.error().WithContext("parsing table metadata " + location));
-  return metadata;
-}
-
 Result<SharedTable> LoadSharedTableVia(PointerStore& store, FileIO& io, const TableIdentifier& id) {
   FLOE_RETURN_IF_ERROR(ValidateIdentifier(id));
   FLOE_ASSIGN_OR_RETURN(std::string location, store.CurrentMetadataLocation(id));
@@ -236,29 +227,6 @@ Result<std::vector<LoadedTable>> CommitTransactionVia(PointerStore& store, FileI
   std::vector<LoadedTable> out;
   for (auto& p : prepared) out.push_back(Unshare(Landed(store, io, p)));
   return out;
-}
-
-std::string MetadataFolder(const TableMetadata& metadata) {
-  const std::string folder = metadata.Property("write.metadata.path", "");
-  return folder.empty() ? JoinPath(metadata.location, "metadata") : TrimTrailingSlashes(folder);
-}
-
-int64_t ParseMetadataVersion(std::string_view location) {
-  size_t slash = location.rfind('/');
-  std::string_view name = slash == std::string_view::npos ? location : location.substr(slash + 1);
-  if (!name.empty() && name[0] == 'v') name.remove_prefix(1);
-  int64_t version = 0;
-  size_t digits = 0;
-  while (digits < name.size() && digits < 18 && name[digits] >= '0' && name[digits] <= '9') {
-    version = version * 10 + (name[digits] - '0');
-    ++digits;
-  }
-  if (digits == 0 || digits == name.size() || (name[digits] != '-' && name[digits] != '.')) return -1;
-  return version;
-}
-
-std::string VersionedMetadataLocation(const std::string& folder, int64_t version) {
-  return folder + "/" + VersionedMetadataPrefix(version) + RandomUuidString() + kMetadataSuffix;
 }
 
 }  // namespace floe

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "catalog/catalog.h"
-#include "catalog/metadata_cache.h"
 #include "io/file_io.h"
+#include "table_files/metadata_cache.h"
 
 namespace floe {
 
@@ -68,9 +68,6 @@ class PointerStore {
   virtual MetadataCache* metadata_cache() { return nullptr; }
 };
 
-// Reads and parses one metadata document (plain or gzip-compressed JSON).
-Result<TableMetadata> ReadMetadataFile(FileIO& io, const std::string& location);
-
 // The table as the pointer names it now.
 Result<LoadedTable> LoadTableVia(PointerStore& store, FileIO& io, const TableIdentifier& id);
 Result<SharedTable> LoadSharedTableVia(PointerStore& store, FileIO& io, const TableIdentifier& id);
@@ -83,17 +80,5 @@ Result<SharedTable> CommitSharedTableVia(PointerStore& store, FileIO& io, const 
 // Several tables' commits with one SwapPointers: all land or none does.
 Result<std::vector<LoadedTable>> CommitTransactionVia(PointerStore& store, FileIO& io,
                                                       const std::vector<TableCommit>& commits);
-
-// The folder a table's metadata documents go to: the table property write.metadata.path, or
-// <location>/metadata.
-std::string MetadataFolder(const TableMetadata& metadata);
-
-// The version number in a metadata file name: 12 for ".../00012-<uuid>.metadata.json" and for
-// ".../v12.metadata.json"; -1 when the name has none.
-int64_t ParseMetadataVersion(std::string_view location);
-
-// "<folder>/<NNNNN>-<uuid>.metadata.json", the version zero-padded to five digits (Iceberg's
-// naming, so other engines recognize the files).
-std::string VersionedMetadataLocation(const std::string& folder, int64_t version);
 
 }  // namespace floe

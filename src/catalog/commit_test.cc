@@ -1,5 +1,7 @@
 // The shared commit routine's outcomes: which failures delete the new document and which keep it.
 #include "catalog/commit.h"
+#include "table_files/metadata_document.h"
+#include "table_files/metadata_location.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,5 @@
 #include "catalog/document_namer.h"
 
-#include <cstdio>
-
 namespace floe {
 namespace {
 
@@ -18,12 +16,6 @@ FileNamer* DocumentNamerFor(const TableIdentifier& id) {
   for (const auto& [table, namer] : *lent_here)
     if (table == id) return namer;
   return nullptr;
-}
-
-std::string VersionedMetadataPrefix(int64_t version) {
-  char number[32];
-  std::snprintf(number, sizeof number, "%05lld-", static_cast<long long>(version));
-  return number;
 }
 
 }  // namespace floe

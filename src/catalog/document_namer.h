@@ -2,7 +2,7 @@
 //
 // A SQL catalog writes a commit's document (<NNNNN>-<uuid>.metadata.json) and then swaps its
 // pointer in the database: a writer killed between the two leaves a document that nothing
-// references. So the document's name comes from the writer's FileNamer (io/file_namer.h),
+// references. So the document's name comes from the writer's FileNamer (table_files/file_namer.h),
 // recorded in its write intent before the document exists, like every other file of the
 // attempt (invariant 10 of DESIGN.md). The storage catalog needs none: creating its document is
 // its swap (the version is created once, or not at all).
@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
-#include "io/file_namer.h"
+#include "table_files/file_namer.h"
 
 namespace floe {
 
@@ -43,10 +43,5 @@ class DocumentNamers {
 
 // The namer lent to this thread for table `id`, or nullptr.
 FileNamer* DocumentNamerFor(const TableIdentifier& id);
-
-// The parts of a versioned document name (catalog/commit.h, VersionedMetadataLocation) around
-// its uuid: "<NNNNN>-", the version zero-padded to five digits, and ".metadata.json".
-std::string VersionedMetadataPrefix(int64_t version);
-inline constexpr const char* kMetadataSuffix = ".metadata.json";
 
 }  // namespace floe

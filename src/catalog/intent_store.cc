@@ -1,15 +1,11 @@
 #include "catalog/intent_store.h"
 
-#include <charconv>
-
 #include "catalog/commit.h"
-#include "catalog/document_namer.h"
+#include "table_files/metadata_location.h"
 #include "util/uuid.h"
 
 namespace floe {
 namespace {
-
-constexpr std::string_view kIntentHeader = "floe-write-intent 1";
 
 // One write's intent: batch after batch under one attempt id.
 class CatalogIntentLog : public IntentLog {
@@ -51,64 +47,11 @@ std::unique_ptr<FileNamer> NewIntentNamer(Catalog& catalog, const TableIdentifie
 
 std::unique_ptr<FileNamer> NewWriteNamer(Catalog& catalog, const TableIdentifier& id, const TableMetadata& table) {
   auto namer = NewIntentNamer(catalog, id, table);
-  if (!namer->recording()) return namer;
-  const std::string folder = MetadataFolder(table);
-  // The commit's new manifests (one per content and spec, usually one or two) and its manifest
-  // list join the write's first record (txn/commit_loop.cc names them): one durable write
-  // covers a small append's data file, manifest and list.
-  namer->Anticipate(folder, "", "-m0.avro", 2);
-  namer->Anticipate(folder, kRecordedManifestListPrefix, ".avro", 1);
   // A catalog that writes its document before a separate swap (SQL) names it through the
-  // intent too (catalog/document_namer.h): its likely name, the version after the current one,
-  // rides along. The current document is its log's last entry plus one (the catalog numbers
-  // each commit so); a commit that ends up with another version records its name on its own.
+  // intent too (catalog/document_namer.h).
   const auto* pointers = dynamic_cast<const PointerStore*>(&catalog);
-  if (pointers && !pointers->DocumentIsPointer()) {
-    const int64_t previous = table.metadata_log.empty() ? -1 : ParseMetadataVersion(table.metadata_log.back().metadata_file);
-    if (table.metadata_log.empty() || previous >= 0)
-      namer->Anticipate(folder, VersionedMetadataPrefix(previous + 2), kMetadataSuffix, 1);
-  }
+  AnticipateCommitFiles(*namer, table, pointers && !pointers->DocumentIsPointer());
   return namer;
-}
-
-std::string IntentText(int64_t created_ms, const std::vector<std::string>& paths) {
-  std::string out(kIntentHeader);
-  out += "\ncreated-ms " + std::to_string(created_ms) + "\n";
-  for (const auto& p : paths) out += p + "\n";
-  return out;
-}
-
-Result<WriteIntentBatch> ParseIntentText(std::string_view text, const std::string& where) {
-  auto corrupt = [&](const std::string& why) { return Corrupt("write intent " + where + ": " + why); };
-  WriteIntentBatch batch;
-  batch.where = where;
-  size_t line_number = 0;
-  while (!text.empty()) {
-    const size_t end = text.find('\n');
-    if (end == std::string_view::npos) return corrupt("truncated (no end of line after line " + std::to_string(line_number + 1) + ")");
-    std::string_view line = text.substr(0, end);
-    text.remove_prefix(end + 1);
-    ++line_number;
-    if (line_number == 1) {
-      if (line != kIntentHeader) return corrupt("first line is not '" + std::string(kIntentHeader) + "'");
-    } else if (line_number == 2) {
-      constexpr std::string_view kCreated = "created-ms ";
-      if (!line.starts_with(kCreated)) return corrupt("second line is not 'created-ms <ms>'");
-      line.remove_prefix(kCreated.size());
-      auto [p, ec] = std::from_chars(line.data(), line.data() + line.size(), batch.created_ms);
-      if (ec != std::errc() || p != line.data() + line.size() || batch.created_ms < 0)
-        return corrupt("created-ms '" + std::string(line) + "' is not a time in ms");
-    } else {
-      if (line.empty()) return corrupt("empty path on line " + std::to_string(line_number));
-      batch.paths.emplace_back(line);
-    }
-  }
-  if (line_number < 2) return corrupt("missing its header");
-  return batch;
-}
-
-bool IsIntentObject(std::string_view path) {
-  return path.find("/floe-intents/") != std::string_view::npos && path.ends_with(".txt");
 }
 
 }  // namespace floe

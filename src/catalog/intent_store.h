@@ -1,5 +1,7 @@
-// Write intents: where a catalog keeps the record of the files each write is about to create
-// (io/file_namer.h has the order of events), and how maintenance reads them back.
+// Write intents in a catalog: where a catalog keeps the intent log of each write
+// (table_files/intent_log.h has the interface and the order of events), and how maintenance
+// reads them back. The catalogs implement IntentStore; CatalogIntentLog (intent_store.cc) turns
+// one write's records into calls on it.
 //
 //   SQL catalogs (SQLite, PostgreSQL): rows of floe_write_intents in the catalog database,
 //     (catalog_name, table_namespace, table_name, attempt_id, batch_number, created_ms, paths),
@@ -20,23 +22,16 @@
 #include <vector>
 
 #include "catalog/catalog.h"
-#include "io/file_namer.h"
+#include "table_files/file_namer.h"
+#include "table_files/intent_log.h"
 
 namespace floe {
-
-struct WriteIntentBatch {
-  std::string attempt_id;
-  int64_t batch_number = 0;
-  int64_t created_ms = 0;
-  std::vector<std::string> paths;
-  std::string where;  // the row or object it came from, for messages
-};
 
 class IntentStore {
  public:
   virtual ~IntentStore() = default;
-  // Durable when it returns Ok. `metadata_folder` is the table's (catalog/commit.h,
-  // MetadataFolder): the storage catalog keeps its objects below it.
+  // Durable when it returns Ok. `metadata_folder` is the table's
+  // (table_files/metadata_location.h, MetadataFolder): the storage catalog keeps its objects below it.
   virtual Status RecordIntent(const TableIdentifier& id, const std::string& metadata_folder,
                               const std::string& attempt_id, int64_t batch_number,
                               const std::vector<std::string>& paths) = 0;
@@ -66,15 +61,6 @@ class IntentStore {
 // The catalog's intent store, or nullptr when it keeps none (REST client, wrappers).
 IntentStore* IntentStoreOf(Catalog& catalog);
 
-// Table property: "false" turns a table's write intents off (its killed writers' files are
-// then found by the listing sweep alone). Default true.
-inline constexpr const char* kWriteIntentsEnabled = "floe.write-intents.enabled";
-
-// A recorded write's manifest lists are "snap-<uuid>.avro": their names are reserved with the
-// write's first record, before an attempt picks its snapshot id (unrecorded ones keep
-// Iceberg's "snap-<snapshot id>-<attempt>-<uuid>.avro").
-inline constexpr const char* kRecordedManifestListPrefix = "snap-";
-
 // A namer for one new write to table `id`: recording into the catalog's intent store under a
 // fresh attempt id, or not recording when the catalog keeps none or the table turned them off.
 // Its first record also reserves the names of the commit's manifests and manifest list.
@@ -82,13 +68,5 @@ std::unique_ptr<FileNamer> NewWriteNamer(Catalog& catalog, const TableIdentifier
 // The same without those reservations: for a writer that names only files of its own (a group
 // commit naming the manifest lists it rebases).
 std::unique_ptr<FileNamer> NewIntentNamer(Catalog& catalog, const TableIdentifier& id, const TableMetadata& table);
-
-// The text form of one batch (the storage catalog's object and the SQL row's paths column).
-std::string IntentText(int64_t created_ms, const std::vector<std::string>& paths);
-// Parses IntentText; Corrupt naming `where` when it is not one.
-Result<WriteIntentBatch> ParseIntentText(std::string_view text, const std::string& where);
-
-// Whether `path` is one of the storage catalog's intent objects (never an orphan itself).
-bool IsIntentObject(std::string_view path);
 
 }  // namespace floe

@@ -1,5 +1,5 @@
 // A purge deletes only what the dropped table owns, and refuses before deleting anything.
-#include "catalog/purge.h"
+#include "table_files/purge.h"
 
 #include <gtest/gtest.h>
 

@@ -150,7 +150,7 @@ void RegisterWriteCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     auto table = (*catalog)->LoadTable(*id);
     if (!table) return ctx.Fail(table.error());
     FileRows rows(overwrite_files, overwrite_format, table->metadata.CurrentSchema(), overwrite_text);
-    // One write intent for the data files and the commit's manifests (io/file_namer.h).
+    // One write intent for the data files and the commit's manifests (table_files/file_namer.h).
     const std::unique_ptr<FileNamer> names = NewWriteNamer(**catalog, *id, table->metadata);
     DataWriter writer(*(*catalog)->io(), table->metadata, names.get());
     auto abort = [&] {

@@ -5,10 +5,10 @@
 #include "cli/legacy_catalog.h"
 #include "io/local_file_io.h"
 #include "io/local_path.h"
-#include "io/moved_paths_file_io.h"
 #include "io/s3_client.h"
 #include "io/scheme_file_io.h"
 #include "scan/static_table.h"
+#include "table_files/moved_paths_file_io.h"
 
 namespace floe::cli {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "catalog/commit.h"
 #include "meta/json_fields.h"
+#include "table_files/metadata_location.h"
 #include "util/uuid.h"
 
 namespace floe {

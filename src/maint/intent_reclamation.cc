@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <map>
 
-#include "catalog/commit.h"
 #include "catalog/intent_store.h"
 #include "maint/batched_delete.h"
 #include "maint/path_identity.h"
+#include "table_files/metadata_location.h"
 #include "util/clock.h"
 
 namespace floe {

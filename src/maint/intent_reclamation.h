@@ -2,7 +2,7 @@
 // the table's storage (on an object store a listing of a large table is slow and billed per
 // thousand keys, iceberg#14931).
 //
-// Design. Every write names its files through a FileNamer (io/file_namer.h), which records each
+// Design. Every write names its files through a FileNamer (table_files/file_namer.h), which records each
 // name in the write's intent (catalog/intent_store.h) before it hands the name out, in batches
 // per folder (1, 2, 4, ... 64 names a record). The exact paths are recorded, never a prefix, so
 // reclaiming needs no listing. The write path:

@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <set>
 
-#include "catalog/commit.h"
-#include "catalog/intent_store.h"
 #include "maint/batched_delete.h"
 #include "maint/expiry_record.h"
 #include "maint/path_identity.h"
 #include "maint/reachable_files.h"
 #include "meta/table_properties.h"
+#include "table_files/intent_log.h"
+#include "table_files/metadata_document.h"
 #include "util/clock.h"
 
 namespace floe {

@@ -3,11 +3,11 @@
 #include <map>
 #include <memory>
 
-#include "avro/manifest_io.h"
-#include "catalog/commit.h"
-#include "io/moved_paths_file_io.h"
 #include "meta/metadata_json.h"
 #include "scan/delete_loader.h"
+#include "table_files/manifest_io.h"
+#include "table_files/metadata_location.h"
+#include "table_files/moved_paths_file_io.h"
 #include "util/strings.h"
 #include "util/uuid.h"
 #include "write/position_delete_writer.h"

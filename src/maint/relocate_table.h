@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "io/file_io.h"
-#include "io/moved_paths_file_io.h"
 #include "meta/table_metadata.h"
+#include "table_files/moved_paths_file_io.h"
 
 namespace floe {
 

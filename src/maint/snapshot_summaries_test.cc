@@ -4,8 +4,8 @@
 // table statistics from the summary (Spark, Trino, PyIceberg) rely on.
 #include <gtest/gtest.h>
 
-#include "avro/manifest_io.h"
 #include "maint/compaction.h"
+#include "table_files/manifest_io.h"
 #include "txn/row_writes.h"
 #include "txn/txn_test_util.h"
 

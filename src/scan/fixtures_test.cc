@@ -8,12 +8,12 @@
 #include <filesystem>
 
 #include "catalog/catalog_test_env.h"
-#include "catalog/rebased_file_io.h"
 #include "io/local_file_io.h"
 #include "scan/metadata_tables.h"
 #include "scan/scan_test_util.h"
 #include "scan/static_table.h"
 #include "scan/table_scan.h"
+#include "table_files/rebased_file_io.h"
 
 namespace floe {
 namespace {

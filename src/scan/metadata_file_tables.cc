@@ -1,10 +1,10 @@
 // The metadata tables that read a snapshot's manifests: manifests, files, entries, partitions.
 #include <map>
 
-#include "avro/manifest_io.h"
 #include "scan/metadata_table_util.h"
 #include "scan/metadata_tables.h"
 #include "scan/snapshot_selection.h"
+#include "table_files/manifest_io.h"
 #include "types/temporal.h"
 
 namespace floe {

@@ -3,10 +3,10 @@
 // built manifest by manifest, also when the list's counts are wrong in either direction.
 #include <gtest/gtest.h>
 
-#include "avro/manifest_io.h"
 #include "avro/manifest_list.h"
 #include "scan/scan_test_util.h"
 #include "scan/table_scan.h"
+#include "table_files/manifest_io.h"
 
 namespace floe {
 namespace {

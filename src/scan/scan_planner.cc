@@ -12,7 +12,6 @@
 #include <thread>
 #include <unordered_map>
 
-#include "avro/manifest_io.h"
 #include "avro/manifest_reader.h"
 #include "expr/binder.h"
 #include "expr/metrics_evaluator.h"
@@ -24,6 +23,7 @@
 #include "scan/partition_key.h"
 #include "scan/snapshot_selection.h"
 #include "scan/table_scan.h"
+#include "table_files/manifest_io.h"
 
 namespace floe {
 

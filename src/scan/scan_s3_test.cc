@@ -4,10 +4,10 @@
 // FileIO that maps its paths there.
 #include <gtest/gtest.h>
 
-#include "io/path_mapping_file_io.h"
 #include "io/s3_test_env.h"
 #include "scan/scan_test_util.h"
 #include "scan/table_scan.h"
+#include "table_files/path_mapping_file_io.h"
 
 namespace floe {
 namespace {

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
-#include "catalog/commit.h"
+#include "table_files/metadata_document.h"
+#include "table_files/metadata_location.h"
 #include "util/strings.h"
 
 namespace floe {

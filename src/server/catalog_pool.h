@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
-#include "catalog/metadata_cache.h"
+#include "table_files/metadata_cache.h"
 
 namespace floe {
 

@@ -3,65 +3,20 @@
 #include <algorithm>
 #include <set>
 
-#include "catalog/commit.h"
+#include "table_files/metadata_document.h"
 
 namespace floe {
-namespace {
-
-std::string Quoted(std::string_view text) {
-  std::string shown(text.substr(0, 300));
-  return "'" + shown + (text.size() > 300 ? "...'" : "'");
-}
-
-// The normalized locations, or the first that does not normalize.
-Result<NormalLocation> Normalize(std::string_view field, std::string_view location) {
-  auto normal = NormalizeLocation(location);
-  if (!normal) return InvalidArgument(std::string(field) + " " + Quoted(location) + ": " + normal.error().message);
-  return normal;
-}
-
-}  // namespace
-
-const std::vector<std::string>& LocationProperties() {
-  static const std::vector<std::string> kKeys = {"write.data.path", "write.metadata.path", "write.object-storage.path",
-                                                 "write.folder-storage.path"};
-  return kKeys;
-}
-
 Result<LocationConfinement> LocationConfinement::Create(const std::string& warehouse,
                                                         const std::vector<std::string>& allowed) {
   LocationConfinement out;
-  FLOE_ASSIGN_OR_RETURN(out.warehouse_, Normalize("warehouse", warehouse));
-  for (const auto& prefix : allowed) {
-    FLOE_ASSIGN_OR_RETURN(auto normal, Normalize("--allow-location", prefix));
-    if (normal.segments.empty()) return InvalidArgument("--allow-location '/' would allow everything");
-    out.allowed_.push_back(std::move(normal));
-  }
+  FLOE_ASSIGN_OR_RETURN(out.rules_, LocationRules::Create(warehouse, allowed));
   return out;
 }
 
-NormalLocation LocationConfinement::NamespaceDefault(const Namespace& ns) const {
-  NormalLocation out = warehouse_;
-  for (const auto& level : ns) out.segments.push_back(level);
-  return out;
-}
-
-Status LocationConfinement::CheckWithin(std::string_view field, std::string_view location,
-                                        const std::vector<NormalLocation>& scopes, std::string_view scope_name) const {
-  FLOE_ASSIGN_OR_RETURN(NormalLocation normal, Normalize(field, location));
-  for (const auto& scope : scopes) {
-    if (normal.IsWithin(scope)) return Ok();
-  }
-  for (const auto& prefix : allowed_) {
-    if (normal.IsWithin(prefix)) return Ok();
-  }
-  std::string where = scopes.empty() ? std::string(scope_name) : std::string(scope_name) + " " + scopes[0].ToString();
-  return InvalidArgument(std::string(field) + " " + Quoted(location) + " (" + normal.ToString() + ") lies outside " +
-                         where + " and under no --allow-location prefix of this server");
-}
+NormalLocation LocationConfinement::NamespaceDefault(const Namespace& ns) const { return rules_.NamespaceDefault(ns); }
 
 Status LocationConfinement::CheckNamespaceLocation(const Namespace& ns, std::string_view location) const {
-  return CheckWithin("namespace property location", location, {NamespaceDefault(ns)},
+  return rules_.CheckWithin("namespace property location", location, {NamespaceDefault(ns)},
                      "the default location of namespace " + NamespaceToString(ns));
 }
 
@@ -73,30 +28,19 @@ Result<std::vector<NormalLocation>> LocationConfinement::NamespaceScopes(Catalog
   if (it != props->end() && !it->second.empty()) {
     // A property set before confinement existed counts only where it would be allowed now.
     if (CheckNamespaceLocation(ns, it->second)) {
-      FLOE_ASSIGN_OR_RETURN(auto normal, Normalize("namespace property location", it->second));
+      FLOE_ASSIGN_OR_RETURN(auto normal, NormalizeField("namespace property location", it->second));
       scopes.push_back(std::move(normal));
     }
   }
   return scopes;
 }
 
-Status LocationConfinement::CheckTablePaths(const Properties& properties, const NormalLocation& table,
-                                            std::string_view table_text) const {
-  for (const auto& key : LocationProperties()) {
-    auto it = properties.find(key);
-    if (it == properties.end()) continue;
-    FLOE_RETURN_IF_ERROR(CheckWithin("property " + key, it->second, {table},
-                                     "the table's location " + std::string(table_text)));
-  }
-  return Ok();
-}
-
 Status LocationConfinement::CheckCreateTable(Catalog& catalog, const TableIdentifier& id, const std::string& location,
                                              const Properties& properties) const {
   FLOE_ASSIGN_OR_RETURN(auto scopes, NamespaceScopes(catalog, id.ns));
-  FLOE_RETURN_IF_ERROR(CheckWithin("location", location, scopes, "the location of namespace " + NamespaceToString(id.ns)));
-  FLOE_ASSIGN_OR_RETURN(NormalLocation table, Normalize("location", location));
-  return CheckTablePaths(properties, table, location);
+  FLOE_RETURN_IF_ERROR(rules_.CheckWithin("location", location, scopes, "the location of namespace " + NamespaceToString(id.ns)));
+  FLOE_ASSIGN_OR_RETURN(NormalLocation table, NormalizeField("location", location));
+  return rules_.CheckTablePaths(properties, table, location);
 }
 
 Status LocationConfinement::CheckCommit(Catalog& catalog, const TableCommit& commit) const {
@@ -106,7 +50,7 @@ Status LocationConfinement::CheckCommit(Catalog& catalog, const TableCommit& com
   }
   if (location) {
     FLOE_ASSIGN_OR_RETURN(auto scopes, NamespaceScopes(catalog, commit.id.ns));
-    FLOE_RETURN_IF_ERROR(CheckWithin("set-location", *location, scopes,
+    FLOE_RETURN_IF_ERROR(rules_.CheckWithin("set-location", *location, scopes,
                                      "the location of namespace " + NamespaceToString(commit.id.ns)));
   } else {
     auto current = catalog.LoadSharedTable(commit.id);
@@ -120,32 +64,15 @@ Status LocationConfinement::CheckCommit(Catalog& catalog, const TableCommit& com
     }
     location = current->metadata->location;
   }
-  FLOE_ASSIGN_OR_RETURN(NormalLocation table, Normalize("table location", *location));
-  const std::vector<NormalLocation> scope{table};
-  const std::string name = "the table's location " + *location;
-  for (const auto& update : commit.updates) {
-    if (const auto* add = std::get_if<AddSnapshot>(&update)) {
-      const Snapshot& s = add->snapshot;
-      if (!s.manifest_list.empty()) FLOE_RETURN_IF_ERROR(CheckWithin("manifest-list", s.manifest_list, scope, name));
-      for (const auto& m : s.v1_manifests) FLOE_RETURN_IF_ERROR(CheckWithin("manifests", m, scope, name));
-    } else if (const auto* stats = std::get_if<SetStatistics>(&update)) {
-      FLOE_RETURN_IF_ERROR(CheckWithin("statistics-path", stats->statistics.statistics_path, scope, name));
-    } else if (const auto* pstats = std::get_if<SetPartitionStatistics>(&update)) {
-      FLOE_RETURN_IF_ERROR(
-          CheckWithin("partition-statistics statistics-path", pstats->partition_statistics.statistics_path, scope, name));
-    } else if (const auto* props = std::get_if<SetProperties>(&update)) {
-      FLOE_RETURN_IF_ERROR(CheckTablePaths(props->updates, table, *location));
-    }
-  }
-  return Ok();
+  return rules_.CheckUpdatePaths(commit.updates, *location);
 }
 
 std::vector<Namespace> LocationConfinement::NamespacesAbove(const std::vector<NormalLocation>& locations) const {
   std::set<Namespace> out;
   for (const auto& location : locations) {
-    if (!location.IsWithin(warehouse_)) continue;
+    if (!location.IsWithin(rules_.warehouse())) continue;
     Namespace ns;
-    for (size_t i = warehouse_.segments.size(); i < location.segments.size() && ns.size() < kMaxNamespaceDepth; ++i) {
+    for (size_t i = rules_.warehouse().segments.size(); i < location.segments.size() && ns.size() < kMaxNamespaceDepth; ++i) {
       ns.push_back(location.segments[i]);
       if (ValidateNamespace(ns)) out.insert(ns);
     }
@@ -157,21 +84,21 @@ Status LocationConfinement::CheckRegister(Catalog& catalog, const TableIdentifie
                                           const std::string& metadata_location) const {
   FLOE_ASSIGN_OR_RETURN(auto scopes, NamespaceScopes(catalog, id.ns));
   const std::string ns_name = "the location of namespace " + NamespaceToString(id.ns);
-  FLOE_RETURN_IF_ERROR(CheckWithin("metadata-location", metadata_location, scopes, ns_name));
-  FLOE_ASSIGN_OR_RETURN(NormalLocation document, Normalize("metadata-location", metadata_location));
+  FLOE_RETURN_IF_ERROR(rules_.CheckWithin("metadata-location", metadata_location, scopes, ns_name));
+  FLOE_ASSIGN_OR_RETURN(NormalLocation document, NormalizeField("metadata-location", metadata_location));
 
   // The document first: a missing or unreadable one is refused before any table is looked at.
   auto metadata = ReadMetadataFile(*catalog.io(), metadata_location);
   if (!metadata) {
     // The parser's message may quote the file's bytes: say only what kind of problem it is.
     if (metadata.error().kind == ErrorKind::kNotFound) {
-      return InvalidArgument("metadata-location " + Quoted(metadata_location) + " does not exist");
+      return InvalidArgument("metadata-location " + QuotedLocation(metadata_location) + " does not exist");
     }
-    return InvalidArgument("metadata-location " + Quoted(metadata_location) +
+    return InvalidArgument("metadata-location " + QuotedLocation(metadata_location) +
                            " is not a readable Iceberg table metadata document");
   }
-  FLOE_RETURN_IF_ERROR(CheckWithin("the registered document's location", metadata->location, scopes, ns_name));
-  FLOE_ASSIGN_OR_RETURN(NormalLocation table_location, Normalize("the registered document's location", metadata->location));
+  FLOE_RETURN_IF_ERROR(rules_.CheckWithin("the registered document's location", metadata->location, scopes, ns_name));
+  FLOE_ASSIGN_OR_RETURN(NormalLocation table_location, NormalizeField("the registered document's location", metadata->location));
 
   // No other table's document, current or earlier: registering it would hand over its files.
   // The tables that can hold it are those of the target namespace and of the namespaces whose
@@ -195,7 +122,7 @@ Status LocationConfinement::CheckRegister(Catalog& catalog, const TableIdentifie
       for (const auto& d : documents) {
         auto normal = NormalizeLocation(d);
         if (normal && *normal == document) {
-          return InvalidArgument("metadata-location " + Quoted(metadata_location) +
+          return InvalidArgument("metadata-location " + QuotedLocation(metadata_location) +
                                  " is a metadata document of table " + other.ToString() +
                                  "; register a copy made for the new table instead");
         }

@@ -7,7 +7,8 @@
 // write.object-storage.path, write.folder-storage.path, a snapshot's manifest-list and v1
 // manifests, statistics and partition-statistics files) must lie inside the table's location.
 // Anything under a prefix the administrator allowed (`floe serve --allow-location`) is fine
-// anywhere. Locations are compared normalized (io/location_scope.h), never as strings.
+// anywhere. The rules themselves, and the normalized comparison of locations, are
+// table_files/location_rules.h's; this class finds what they are applied to in the catalog.
 //
 // A refusal is InvalidArgument naming the field and both locations; it is checked before the
 // catalog is asked to do anything, so nothing is written.
@@ -18,7 +19,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
-#include "io/location_scope.h"
+#include "table_files/location_rules.h"
 
 namespace floe {
 
@@ -46,18 +47,10 @@ class LocationConfinement {
  private:
   // Where the tables of `ns` may live: its default location and its `location` property.
   Result<std::vector<NormalLocation>> NamespaceScopes(Catalog& catalog, const Namespace& ns) const;
-  // Ok when `location` lies in one of `scopes` or under an allowed prefix.
-  Status CheckWithin(std::string_view field, std::string_view location, const std::vector<NormalLocation>& scopes,
-                     std::string_view scope_name) const;
-  Status CheckTablePaths(const Properties& properties, const NormalLocation& table, std::string_view table_text) const;
   // The namespaces whose default location (<warehouse>/<levels>) lies above one of `locations`.
   std::vector<Namespace> NamespacesAbove(const std::vector<NormalLocation>& locations) const;
 
-  NormalLocation warehouse_;
-  std::vector<NormalLocation> allowed_;
+  LocationRules rules_;
 };
-
-// The table properties that name a folder the table writes into.
-const std::vector<std::string>& LocationProperties();
 
 }  // namespace floe

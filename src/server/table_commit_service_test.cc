@@ -11,12 +11,12 @@
 #include <thread>
 
 #include "catalog/catalog_test_env.h"
-#include "catalog/commit.h"
 #include "catalog/fault_injecting_catalog.h"
 #include "catalog/intent_store.h"
 #include "expr/expression.h"
 #include "scan/manifest_reading.h"
 #include "server/rest_handlers.h"
+#include "table_files/metadata_location.h"
 #include "txn/append_rebase.h"
 #include "txn/commit_loop.h"
 #include "txn/files_operation.h"

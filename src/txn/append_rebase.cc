@@ -6,7 +6,7 @@
 
 #include "avro/manifest_list.h"
 #include "avro/manifest_reader.h"
-#include "catalog/commit.h"
+#include "table_files/metadata_location.h"
 #include "txn/commit_loop.h"
 #include "txn/manifest_output.h"
 #include "util/uuid.h"

@@ -35,7 +35,7 @@
 
 #include "catalog/catalog.h"
 #include "io/file_io.h"
-#include "io/file_namer.h"
+#include "table_files/file_namer.h"
 
 namespace floe {
 

@@ -2,9 +2,9 @@
 
 #include <cstdio>
 
-#include "catalog/commit.h"
 #include "catalog/intent_store.h"
 #include "meta/table_properties.h"
+#include "table_files/metadata_location.h"
 #include "txn/commit_engine.h"
 #include "util/clock.h"
 #include "util/strings.h"

@@ -32,7 +32,7 @@ struct CommitOptions {
   // landed; never when it landed or its outcome is unknown. Unset for files the table may
   // already reference (add-files, cherry-pick).
   std::function<void()> discard_written_files;
-  // The namer the caller's data and delete files were named by (io/file_namer.h), so that the
+  // The namer the caller's data and delete files were named by (table_files/file_namer.h), so that the
   // commit's manifests join the same write intent; the engine clears that intent once the
   // commit landed and its lost attempts' files are deleted, or once every attempt is lost and
   // discard_written_files ran, never when the outcome is unknown. Unset, the engine names the

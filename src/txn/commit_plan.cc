@@ -2,8 +2,8 @@
 
 #include <set>
 
-#include "avro/manifest_io.h"
 #include "meta/metadata_builder.h"
+#include "table_files/manifest_io.h"
 #include "txn/commit_loop.h"
 #include "util/clock.h"
 

@@ -57,7 +57,7 @@ struct PlanOptions {
   std::optional<std::string> idempotency_key;
   std::map<std::string, std::string> summary;  // extra entries in every snapshot's summary
   bool transaction = false;                    // for messages: "transaction on db.t"
-  // The namer the plan's new files are named by (io/file_namer.h): the caller's data files, and
+  // The namer the plan's new files are named by (table_files/file_namer.h): the caller's data files, and
   // the commit's manifests and lists, in one write intent of this table. Unset, the engine uses
   // CommitOptions::names for a commit of one table, else a write intent of its own.
   FileNamer* names = nullptr;

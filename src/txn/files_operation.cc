@@ -4,8 +4,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "avro/manifest_io.h"
 #include "meta/table_properties.h"
+#include "table_files/manifest_io.h"
 #include "txn/file_filter.h"
 #include "txn/key_validation.h"
 

@@ -6,9 +6,9 @@
 #include <set>
 #include <thread>
 
-#include "catalog/commit.h"
 #include "catalog/intent_store.h"
 #include "meta/metadata_builder.h"
+#include "table_files/metadata_location.h"
 #include "util/backoff.h"
 #include "util/clock.h"
 
@@ -192,7 +192,7 @@ void CommitGroup(Catalog& catalog, const GroupCommitOptions& options, const std:
       return;
     }
     // The intent is cleared once the lists it names are referenced or deleted; an unknown
-    // outcome leaves it for the reclamation (io/file_namer.h). Nothing is recorded unless a
+    // outcome leaves it for the reclamation (table_files/file_namer.h). Nothing is recorded unless a
     // list is named through it.
     const std::unique_ptr<FileNamer> names = NewIntentNamer(catalog, id, *base->metadata);
     Plan plan = PlanGroup(catalog, *base, tickets, *names);

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "io/fault_injecting_file_io.h"
+#include "table_files/metadata_location.h"
 #include "txn/row_writes.h"
 #include "txn/slow_catalog_test_util.h"
 #include "txn/snapshot_refs.h"

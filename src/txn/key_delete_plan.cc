@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "avro/manifest_io.h"
+#include "table_files/manifest_io.h"
 
 namespace floe {
 

@@ -1,13 +1,13 @@
 // A writer whose commit loses to another writer's parses the winner's document for its retry,
-// reusing what it already holds of the table's history (catalog/metadata_cache.h): here its
+// reusing what it already holds of the table's history (table_files/metadata_cache.h): here its
 // cached base, as the winner commits just before the writer's swap. The table it then commits
 // on is exactly the winner's. (A swap lost after the document was written reuses the lost
 // document instead: metadata_cache_test.cc.)
 #include <gtest/gtest.h>
 
 #include "catalog/commit.h"
-#include "catalog/metadata_cache.h"
 #include "meta/metadata_json.h"
+#include "table_files/metadata_cache.h"
 #include "txn/row_writes.h"
 #include "txn/txn_test_util.h"
 

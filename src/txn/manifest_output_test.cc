@@ -1,6 +1,6 @@
 // The table's write.avro.* properties decide how a commit's manifests and manifest list are
 // compressed, and a bad value is refused before anything is committed.
-#include "avro/manifest_io.h"
+#include "table_files/manifest_io.h"
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <set>
 
-#include "avro/manifest_io.h"
+#include "table_files/manifest_io.h"
 #include "txn/row_writes.h"
 #include "txn/txn_test_util.h"
 

@@ -4,7 +4,7 @@
 // left the old spec's rows of the same key alive: a key twice in the table.
 #include <gtest/gtest.h>
 
-#include "avro/manifest_io.h"
+#include "table_files/manifest_io.h"
 #include "txn/key_delete_plan.h"
 #include "txn/partition_evolution_test_util.h"
 #include "txn/txn_test_util.h"

@@ -96,7 +96,7 @@ Result<RowWriteResult> AppendRows(Catalog& catalog, const TableIdentifier& id, c
     FLOE_ASSIGN_OR_RETURN(result.commit, CommitOperation(catalog, id, nothing, options.commit));
     return result;
   }
-  // One write intent for the data files and the commit's manifests (io/file_namer.h).
+  // One write intent for the data files and the commit's manifests (table_files/file_namer.h).
   const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, table.metadata);
   DataWriter writer(*catalog.io(), table.metadata, names.get());
   auto abort = [&] {

@@ -17,9 +17,9 @@
 
 #include "io/background_write.h"
 #include "io/file_io.h"
-#include "io/file_namer.h"
 #include "meta/manifest_file.h"
 #include "meta/table_metadata.h"
+#include "table_files/file_namer.h"
 #include "txn/snapshot_summary.h"
 
 namespace floe {
@@ -32,7 +32,7 @@ struct OperationContext {
   // loop awaits them before the swap and before deleting any file. Unset, writes are done
   // before the call that makes them returns.
   BackgroundWrites* background_writes = nullptr;
-  // Names new files and records them in the commit's write intent first (io/file_namer.h);
+  // Names new files and records them in the commit's write intent first (table_files/file_namer.h);
   // unset, names are unique but unrecorded.
   FileNamer* names = nullptr;
   // A unique path for a new metadata-side file (manifest, manifest list) in the table's

@@ -1,6 +1,6 @@
 #include "txn/snapshot_refs.h"
 
-#include "avro/manifest_io.h"
+#include "table_files/manifest_io.h"
 #include "txn/files_operation.h"
 
 namespace floe {

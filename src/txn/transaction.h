@@ -45,7 +45,7 @@ class Transaction {
   // The base with the metadata changes added so far applied (write data files against this).
   const TableMetadata& staged() const { return staged_; }
   // Names the transaction's new files (data and delete files the caller writes, then the
-  // commit's manifests) in one write intent of the table (io/file_namer.h), which the commit
+  // commit's manifests) in one write intent of the table (table_files/file_namer.h), which the commit
   // clears once it landed or certainly failed. Valid after Begin.
   FileNamer* names() const { return names_.get(); }
 

@@ -12,12 +12,12 @@
 
 #include <gtest/gtest.h>
 
-#include "avro/manifest_io.h"
 #include "catalog/catalog.h"
 #include "catalog/commit.h"
 #include "expr/parser.h"
 #include "meta/metadata_json.h"
 #include "scan/table_scan.h"
+#include "table_files/manifest_io.h"
 #include "types/partition_spec.h"
 #include "types/schema_text.h"
 #include "util/uuid.h"

@@ -6,7 +6,7 @@
 //
 // Nothing is visible to readers until a commit lists the files; if the commit certainly
 // fails, Abort() (or the caller) deletes them. With a FileNamer, each name is recorded in the
-// write's intent before its file is created (io/file_namer.h).
+// write's intent before its file is created (table_files/file_namer.h).
 //
 // A partitioned table's rows are grouped on the calling thread, and each partition's rows are
 // then written on a few threads of the writer's (write/task_lanes.h: one lane per partition),
@@ -24,9 +24,9 @@
 #include <vector>
 
 #include "io/file_io.h"
-#include "io/file_namer.h"
 #include "meta/data_file.h"
 #include "meta/table_metadata.h"
+#include "table_files/file_namer.h"
 #include "types/column_batch.h"
 #include "write/partition_rows.h"
 #include "write/task_lanes.h"

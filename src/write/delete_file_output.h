@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "io/file_io.h"
-#include "io/file_namer.h"
 #include "meta/data_file.h"
 #include "meta/table_metadata.h"
+#include "table_files/file_namer.h"
 #include "types/column_batch.h"
 
 namespace floe {
@@ -24,7 +24,7 @@ struct DeleteFileSpec {
   std::vector<Literal> partition;
   std::vector<int> equality_ids;                   // equality deletes only
   std::map<std::string, std::string> properties;   // parquet and metrics properties
-  FileNamer* names = nullptr;                      // records the name first (io/file_namer.h)
+  FileNamer* names = nullptr;                      // records the name first (table_files/file_namer.h)
 };
 
 // Writes `rows` (in `schema`) as one delete file. The path is unique (UUID). On failure nothing

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "io/file_io.h"
-#include "io/file_namer.h"
 #include "meta/data_file.h"
 #include "meta/table_metadata.h"
+#include "table_files/file_namer.h"
 #include "types/column_batch.h"
 
 namespace floe {
@@ -29,7 +29,7 @@ Result<std::vector<int>> ResolveEqualityIds(const Schema& schema, const std::vec
 
 class EqualityDeleteWriter {
  public:
-  // With `names`, each delete file's name is recorded in the write's intent first (io/file_namer.h).
+  // With `names`, each delete file's name is recorded in the write's intent first (table_files/file_namer.h).
   // `spec_ids`: the partition specs to write the deletes under, each row once per spec (empty:
   // the table's default spec). A spec id the table lacks is InvalidArgument at the first call.
   EqualityDeleteWriter(FileIO& io, const TableMetadata& table, std::vector<int> equality_ids,

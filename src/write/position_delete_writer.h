@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "io/file_io.h"
-#include "io/file_namer.h"
 #include "meta/data_file.h"
 #include "meta/table_metadata.h"
+#include "table_files/file_namer.h"
 #include "types/schema.h"
 
 namespace floe {
@@ -26,7 +26,7 @@ const Schema& PositionDeleteSchema();
 
 class PositionDeleteWriter {
  public:
-  // With `names`, each delete file's name is recorded in the write's intent first (io/file_namer.h).
+  // With `names`, each delete file's name is recorded in the write's intent first (table_files/file_namer.h).
   PositionDeleteWriter(FileIO& io, const TableMetadata& table, FileNamer* names = nullptr);
   ~PositionDeleteWriter() = default;
 

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <set>
 
-#include "catalog/purge.h"
 #include "meta/metadata_builder.h"
+#include "table_files/metadata_document.h"
+#include "table_files/metadata_location.h"
+#include "table_files/purge.h"
 #include "util/strings.h"
 
 namespace floe {

@@ -6,12 +6,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "catalog/purge.h"
 #include "catalog/storage/storage_layout.h"
 #include "io/s3_client.h"
 #include "io/s3_file_io.h"
 #include "io/scheme_file_io.h"
 #include "meta/metadata_builder.h"
+#include "table_files/metadata_document.h"
+#include "table_files/purge.h"
 #include "util/strings.h"
 
 namespace floe {

@@ -47,7 +47,7 @@
 #include "catalog/catalog.h"
 #include "catalog/commit.h"
 #include "catalog/intent_store.h"
-#include "catalog/metadata_cache.h"
+#include "table_files/metadata_cache.h"
 
 namespace floe {
 

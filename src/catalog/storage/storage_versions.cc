@@ -17,6 +17,7 @@
 #include "catalog/storage/storage_catalog.h"
 #include "catalog/storage/storage_layout.h"
 #include "io/s3_file_io.h"
+#include "table_files/metadata_location.h"
 
 namespace floe {
 

@@ -1,4 +1,4 @@
-#include "io/path_mapping_file_io.h"
+#include "table_files/path_mapping_file_io.h"
 
 namespace floe {
 

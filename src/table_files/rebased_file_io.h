@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "io/path_mapping_file_io.h"
+#include "table_files/path_mapping_file_io.h"
 
 namespace floe {
 

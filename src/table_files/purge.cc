@@ -1,11 +1,11 @@
-#include "catalog/purge.h"
+#include "table_files/purge.h"
 
 #include <map>
 #include <set>
 
 #include "avro/manifest_list.h"
 #include "avro/manifest_reader.h"
-#include "io/location_scope.h"
+#include "table_files/location_scope.h"
 
 namespace floe {
 namespace {

@@ -1,4 +1,4 @@
-#include "io/location_scope.h"
+#include "table_files/location_scope.h"
 
 #include <cctype>
 #include <filesystem>

@@ -1,6 +1,6 @@
 // FileNamer: every name is recorded before it is handed out, in batches that grow per folder;
 // an intent that cannot be recorded yields no name; Clear drops the unused reserved names.
-#include "io/file_namer.h"
+#include "table_files/file_namer.h"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "io/path_mapping_file_io.h"
+#include "table_files/path_mapping_file_io.h"
 
 namespace floe {
 

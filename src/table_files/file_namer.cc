@@ -1,4 +1,4 @@
-#include "io/file_namer.h"
+#include "table_files/file_namer.h"
 
 #include <algorithm>
 

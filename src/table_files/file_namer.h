@@ -1,22 +1,12 @@
-// Names for the new files of one write, each recorded in the write's intent before it is
-// handed out (invariant 10 of DESIGN.md: every attempt's files are known before they are
-// written, so what a killed writer left can be reclaimed without listing storage).
+// Names for the new files of one write, each recorded in the write's intent log before it is
+// handed out (table_files/intent_log.h has the interface and the order of events).
 //
-// An IntentLog is the durable record of one write (one commit and its attempts): the catalog
-// supplies it (catalog/intent_store.h: a row set in the catalog database, or intent objects
-// under the table's metadata folder). FileNamer reserves names in batches per folder and kind:
-// the first name asked for in a folder is recorded alone, then 2, 4, ... up to 64 at once, so
-// a writer streaming thousands of files pays one record per 64 files and a small commit one
-// per file it writes. A reserved name that is never used costs nothing: reclaiming a name with
-// no file behind it is a delete of nothing.
-//
-// Order of events, which the reclamation relies on:
-//   1. Record(names) is durable        (the intent precedes every file it names)
-//   2. the files are created           (never a name that was not recorded)
-//   3. the commit lands (its files are referenced) or cleanup deleted them
-//   4. Clear()                         (only after 3; an outcome unknown leaves the intent)
-// A write without an IntentLog (a catalog that keeps none, such as the REST client) gets the
-// same unique names, unrecorded.
+// FileNamer reserves names in batches per folder and kind: the first name asked for in a
+// folder is recorded alone, then 2, 4, ... up to 64 at once, so a writer streaming thousands of
+// files pays one record per 64 files and a small commit one per file it writes. A reserved name
+// that is never used costs nothing: reclaiming a name with no file behind it is a delete of
+// nothing. A write without an IntentLog (a catalog that keeps none, such as the REST client)
+// gets the same unique names, unrecorded.
 #pragma once
 
 #include <cstdint>
@@ -27,18 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "table_files/intent_log.h"
 #include "util/result.h"
 
 namespace floe {
-
-class IntentLog {
- public:
-  virtual ~IntentLog() = default;
-  // Makes `paths` part of the intent, durably, before returning Ok.
-  virtual Status Record(const std::vector<std::string>& paths) = 0;
-  // Forgets the intent: every file it names is referenced by a landed commit or deleted.
-  virtual Status Clear() = 0;
-};
 
 class FileNamer {
  public:

@@ -1,4 +1,4 @@
-#include "avro/manifest_io.h"
+#include "table_files/manifest_io.h"
 
 #include "avro/avro_codec.h"
 #include "avro/manifest_list.h"

@@ -1,6 +1,6 @@
 // A FileIO that hands every call to another FileIO after mapping the path it names: the common
 // part of the wrappers that read a table somewhere other than where its paths say
-// (catalog/rebased_file_io.h: relative paths; io/moved_paths_file_io.h: a moved table).
+// (table_files/rebased_file_io.h: relative paths; table_files/moved_paths_file_io.h: a moved table).
 #pragma once
 
 #include <memory>

@@ -1,7 +1,7 @@
 // Deleting every file a dropped table's metadata reaches (DropTable with purge).
 //
 // A purge deletes only what the table owns: files its metadata references that lie under the
-// table's location (compared normalized, io/location_scope.h). It is planned before anything
+// table's location (compared normalized, table_files/location_scope.h). It is planned before anything
 // is deleted or dropped: a referenced file outside the location, or a manifest list or
 // manifest that exists but cannot be read, refuses the whole purge, so the caller can leave
 // the table in place. Files already gone are fine (a purge may be run again).

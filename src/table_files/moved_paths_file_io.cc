@@ -1,4 +1,4 @@
-#include "io/moved_paths_file_io.h"
+#include "table_files/moved_paths_file_io.h"
 
 #include <optional>
 

@@ -31,7 +31,6 @@
 #include <string>
 #include <unordered_map>
 
-#include "io/file_io.h"
 #include "meta/metadata_reuse.h"
 #include "meta/metadata_writer.h"
 #include "meta/table_metadata.h"
@@ -115,13 +114,5 @@ class MetadataCache {
   size_t bytes_ = 0;
   std::atomic<size_t> reused_snapshots_{0};
 };
-
-// The text of the document at `location`, gunzipped when it is gzip-compressed.
-Result<std::string> ReadMetadataText(FileIO& io, const std::string& location);
-
-// Reads and parses the document at `location`, through `cache` when it is not null: a cached
-// document costs a lookup, a parsed one is remembered.
-Result<std::shared_ptr<const TableMetadata>> ReadMetadataShared(FileIO& io, MetadataCache* cache,
-                                                                 const std::string& location);
 
 }  // namespace floe

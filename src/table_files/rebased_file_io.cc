@@ -1,4 +1,4 @@
-#include "catalog/rebased_file_io.h"
+#include "table_files/rebased_file_io.h"
 
 #include "io/local_path.h"
 #include "util/strings.h"
