@@ -37,13 +37,13 @@
 #include "floe/transaction.h"
 #include "maint/intent_reclamation.h"
 #include "scan/table_scan.h"
-#include "txn/files_operation.h"
-#include "txn/merge_on_read.h"
-#include "txn/operations.h"
-#include "txn/overwrite_writes.h"
-#include "txn/row_writes.h"
-#include "txn/snapshot_refs.h"
-#include "txn/upsert.h"
+#include "commit/files_operation.h"
+#include "rows/merge_on_read.h"
+#include "commit/operations.h"
+#include "rows/overwrite_writes.h"
+#include "rows/row_writes.h"
+#include "commit/snapshot_refs.h"
+#include "rows/upsert.h"
 #include "types/schema_text.h"
 #include "util/clock.h"
 #include "write/data_writer.h"
@@ -95,6 +95,11 @@ class DieBeforeSwapCatalog : public FaultInjectingCatalog, public IntentStore {
  public:
   DieBeforeSwapCatalog(std::unique_ptr<Catalog> inner, IntentStore& store)
       : FaultInjectingCatalog(std::move(inner)), store_(store) {}
+  CatalogCapabilities capabilities() override {
+    CatalogCapabilities capabilities = FaultInjectingCatalog::capabilities();
+    capabilities.intent_store = this;
+    return capabilities;
+  }
   Result<LoadedTable> CommitTable(const TableCommit& commit) override {
     TableCommit dying = commit;
     dying.await_files = [await = commit.await_files]() -> Status {

@@ -23,7 +23,7 @@
 #include "catalog/commit.h"
 #include "maint/reachable_files.h"
 #include "scan/table_scan.h"
-#include "txn/row_writes.h"
+#include "rows/row_writes.h"
 #include "types/schema_text.h"
 #include "util/clock.h"
 #include "floe_process.h"

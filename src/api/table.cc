@@ -1,7 +1,7 @@
 #include "api/api_internal.h"
 #include "scan/table_scan.h"
-#include "txn/row_writes.h"
-#include "txn/spec_update.h"
+#include "rows/row_writes.h"
+#include "commit/spec_update.h"
 #include "types/schema_text.h"
 
 namespace floe {

@@ -41,7 +41,7 @@ class CatalogIntentLog : public IntentLog {
 
 }  // namespace
 
-IntentStore* IntentStoreOf(Catalog& catalog) { return dynamic_cast<IntentStore*>(&catalog); }
+IntentStore* IntentStoreOf(Catalog& catalog) { return catalog.capabilities().intent_store; }
 
 std::unique_ptr<FileNamer> NewIntentNamer(Catalog& catalog, const TableIdentifier& id, const TableMetadata& table) {
   IntentStore* store = IntentStoreOf(catalog);
@@ -54,7 +54,7 @@ std::unique_ptr<FileNamer> NewWriteNamer(Catalog& catalog, const TableIdentifier
   if (!namer->recording()) return namer;
   const std::string folder = MetadataFolder(table);
   // The commit's new manifests (one per content and spec, usually one or two) and its manifest
-  // list join the write's first record (txn/commit_loop.cc names them): one durable write
+  // list join the write's first record (commit/snapshot_operation.cc names them): one durable write
   // covers a small append's data file, manifest and list.
   namer->Anticipate(folder, "", "-m0.avro", 2);
   namer->Anticipate(folder, kRecordedManifestListPrefix, ".avro", 1);
@@ -62,7 +62,7 @@ std::unique_ptr<FileNamer> NewWriteNamer(Catalog& catalog, const TableIdentifier
   // intent too (catalog/document_namer.h): its likely name, the version after the current one,
   // rides along. The current document is its log's last entry plus one (the catalog numbers
   // each commit so); a commit that ends up with another version records its name on its own.
-  const auto* pointers = dynamic_cast<const PointerStore*>(&catalog);
+  const PointerStore* pointers = catalog.capabilities().pointer_store;
   if (pointers && !pointers->DocumentIsPointer()) {
     const int64_t previous = table.metadata_log.empty() ? -1 : ParseMetadataVersion(table.metadata_log.back().metadata_file);
     if (table.metadata_log.empty() || previous >= 0)

@@ -9,10 +9,10 @@
 
 #include "cli/commands.h"
 #include "cli/row_files.h"
-#include "txn/schema_update.h"
-#include "txn/snapshot_refs.h"
-#include "txn/spec_update.h"
-#include "txn/upsert.h"
+#include "commit/schema_update.h"
+#include "commit/snapshot_refs.h"
+#include "commit/spec_update.h"
+#include "rows/upsert.h"
 #include "types/temporal.h"
 
 namespace floe::cli {

@@ -6,8 +6,8 @@
 
 #include "avro/manifest_io.h"
 #include "maint/compaction.h"
-#include "txn/row_writes.h"
-#include "txn/txn_test_util.h"
+#include "rows/row_writes.h"
+#include "rows/table_test_util.h"
 
 namespace floe {
 namespace {

@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "txn/group_commit.h"
+#include "contention/group_commit.h"
 
 namespace floe {
 namespace {
