@@ -32,6 +32,7 @@
 #include "expr/parser.h"
 #include "scan/table_scan.h"
 #include "floe_process.h"
+#include "commit/commit_operation.h"
 #include "commit/operations.h"
 #include "rows/row_writes.h"
 #include "types/partition_spec.h"

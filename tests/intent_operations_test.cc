@@ -37,6 +37,7 @@
 #include "floe/transaction.h"
 #include "maint/intent_reclamation.h"
 #include "scan/table_scan.h"
+#include "commit/commit_operation.h"
 #include "commit/files_operation.h"
 #include "rows/merge_on_read.h"
 #include "commit/operations.h"

@@ -12,6 +12,7 @@
 #include "cli/row_files.h"
 #include "expr/binder.h"
 #include "expr/parser.h"
+#include "commit/commit_operation.h"
 #include "commit/operations.h"
 #include "rows/row_writes.h"
 #include "rows/upsert.h"

@@ -3,6 +3,7 @@
 // error text and the rows afterwards are asserted.
 #include <gtest/gtest.h>
 
+#include "commit/commit_operation.h"
 #include "commit/operations.h"
 #include "rows/row_writes.h"
 #include "commit/snapshot_refs.h"

@@ -9,7 +9,7 @@
 //   - data and delete files: named while the rows stream, before the commit loop starts
 //     (DataWriter, PositionDeleteWriter, EqualityDeleteWriter and WriteDeleteFile take the
 //     namer). Every operation that writes files makes one with NewWriteNamer and commits
-//     through CommitWrittenFiles (rows/merge_on_read.h), which takes it: append, copy-on-write
+//     through CommitWrittenFiles (rows/commit_written_files.h), which takes it: append, copy-on-write
 //     and merge-on-read delete and update, upsert, overwrite; compaction and the CLI's
 //     overwrite pass it in CommitOptions::names; a Transaction owns one (names()), which the
 //     library's TableTransaction writes through and its plan hands to the engine
