@@ -197,6 +197,11 @@ class CommitEngine {
 };
 
 Result<std::vector<CommitOutcome>> CommitEngine::Run() {
+  // A catalog that swaps one pointer at a time says so: refused before anything is written.
+  if (parts_.size() > 1 && !capabilities_.multi_table_commits)
+    return AllLost(Error{ErrorKind::kNotSupported, "catalog " + catalog_.name() + " cannot commit " +
+                                                       std::to_string(parts_.size()) +
+                                                       " tables atomically; commit them one by one or use a SQL catalog"});
   if (Status loaded = Load(); !loaded) return AllLost(loaded.error());
   NameUnnamedParts();
   if (empty()) return Done();

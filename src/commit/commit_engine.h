@@ -38,8 +38,9 @@ Result<CommitOutcome> RunCommit(Catalog& catalog, CommitPlan& plan, const Commit
 // (under the strictest table's retry policy), a refusal in any plan is final for all, a lost
 // answer is reconciled by reloading every table. With idempotency keys, the commit counts as
 // done only when every table shows its key. Outcomes are in the order of `plans`, sharing the
-// counts and timings. InvalidArgument: a table named twice; NotSupported: a catalog without
-// multi-table commits (the storage catalog) when there are several plans.
+// counts and timings. InvalidArgument: a table named twice; NotSupported, before anything is
+// written: several plans on a catalog without multi-table commits (the storage catalog;
+// CatalogCapabilities::multi_table_commits).
 Result<std::vector<CommitOutcome>> RunMultiTableCommit(Catalog& catalog, const std::vector<CommitPlan*>& plans,
                                                        const CommitOptions& options);
 

@@ -194,6 +194,8 @@ TEST(MultiTableCommit, ATableNamedTwiceOrAStorageCatalogIsRefusedAndNothingLands
   auto refused = CommitTransactions(**storage, {orders.get(), returns.get()});
   ASSERT_FALSE(refused.has_value());
   EXPECT_EQ(refused.error().kind, ErrorKind::kNotSupported) << refused.error().message;
+  EXPECT_NE(refused.error().message.find("cannot commit 2 tables atomically"), std::string::npos)
+      << refused.error().message;
   EXPECT_EQ(SnapshotCount(**storage, t.id()), 0u);
   EXPECT_EQ(SnapshotCount(**storage, kReturns), 0u);
 }

@@ -23,11 +23,14 @@ TEST(ContentionScheduler, OneTableOnePacer) {
   EXPECT_NE(&apart.PacingOf("cat/db.pacing_a"), &a);
 }
 
-TEST(ContentionScheduler, GroupCommitQueuesAreTheProcessSchedulers) {
-  // The server's commit service and the library's appends meet in the same queues.
-  std::shared_ptr<CommitQueue> queue = CommitQueue::For("test|scheduler|db.t");
-  EXPECT_EQ(queue, ContentionScheduler::Process().QueueOf("test|scheduler|db.t"));
-  EXPECT_NE(queue, ContentionScheduler::Process().QueueOf("test|scheduler|db.u"));
+TEST(ContentionScheduler, OneGroupCommitQueuePerKeyWhileHeld) {
+  ContentionScheduler scheduler;
+  std::shared_ptr<CommitQueue> queue = scheduler.QueueOf("test|scheduler|db.t");
+  EXPECT_EQ(queue, scheduler.QueueOf("test|scheduler|db.t"));
+  EXPECT_NE(queue, scheduler.QueueOf("test|scheduler|db.u"));
+  // A queue nobody holds any longer is forgotten.
+  queue.reset();
+  EXPECT_EQ(scheduler.QueueOf("test|scheduler|db.t").use_count(), 1);
 }
 
 TEST(ContentionScheduler, TurnsAreKeyedByTableIdentity) {

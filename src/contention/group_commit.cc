@@ -8,16 +8,11 @@
 
 #include "catalog/commit.h"
 #include "catalog/intent_store.h"
-#include "contention/contention_scheduler.h"
 #include "meta/metadata_builder.h"
 #include "util/backoff.h"
 #include "util/clock.h"
 
 namespace floe {
-
-std::shared_ptr<CommitQueue> CommitQueue::For(const std::string& key) {
-  return ContentionScheduler::Process().QueueOf(key);
-}
 
 Result<SharedTable> CommitQueue::Submit(Ticket& mine, const GroupRunner& run) {
   std::unique_lock lock(mu_);

@@ -3,8 +3,9 @@
 //   floe serve      the requests of its clients (server/table_commit_service.h), with the
 //                   server's own retry of a lost swap;
 //   the library     the appends that the threads of one process commit to one table through
-//                   one Catalog object (the commit engine, commit_engine.h, sends a plan that
-//                   is a single append here instead of swapping it alone).
+//                   one Catalog object (the commit engine, commit/commit_engine.h, hands a
+//                   plan that is a single append to its scheduler's CommitAppend,
+//                   contention_scheduler.h, instead of swapping it alone).
 //
 // The queue. The first commit to find its table idle becomes the group's leader: it takes
 // every waiting commit (itself first, then in arrival order, at most kMaxGroup) and runs the
@@ -57,9 +58,7 @@ class CommitQueue {
 
   static constexpr size_t kMaxGroup = 64;
 
-  // The process's queue of one table (`key` names catalog and table), created on first use and
-  // kept while anyone holds it: ContentionScheduler::Process().QueueOf(key).
-  static std::shared_ptr<CommitQueue> For(const std::string& key);
+  // One queue per table: a process's are its scheduler's (ContentionScheduler::QueueOf).
 
   // Commits `ticket->commit` in a group (see the top of this file) and returns its own result;
   // the ticket then also holds its attempts, rebased flag and group size.

@@ -3,6 +3,8 @@
 // a little, so that commits arrive while one is in flight as they do under load.
 #include "contention/group_commit.h"
 
+#include "contention/contention_scheduler.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -62,7 +64,8 @@ std::set<std::string> ManifestFiles(const TableMetadata& m) {
 }
 
 TEST(CommitQueue, EveryTicketOfAGroupIsAnsweredOnItsOwnThread) {
-  std::shared_ptr<CommitQueue> queue = CommitQueue::For("test|queue|db.t");
+  ContentionScheduler scheduler;
+  std::shared_ptr<CommitQueue> queue = scheduler.QueueOf("test|queue|db.t");
   std::atomic<int> groups{0}, largest{0};
   std::vector<std::thread> threads;
   std::vector<TableCommit> commits(8);
