@@ -15,7 +15,7 @@ struct CommitReport {
   double write_ms = 0;                    // manifests, manifest lists (metadata only on retries)
   double swap_ms = 0;                     // the catalog's compare-and-swap (incl. the metadata document)
   double backoff_ms = 0;
-  double turn_wait_ms = 0;                // waiting for attempts of this process's other writers (table_turns.h)
+  double turn_wait_ms = 0;                // waiting for the turns of this process's other writers (commit_scheduler.h)
   double total_ms = 0;
   int64_t snapshot_id = 0;
   int64_t sequence_number = 0;

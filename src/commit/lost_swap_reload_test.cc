@@ -21,7 +21,7 @@ using txn_test::OrdersTable;
 TEST(LostSwapReload, TheRetryParsesTheWinnersDocumentReusingWhatItHad) {
   OrdersTable t;
   for (int64_t i = 1; i <= 5; ++i) ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{i, "DE", i}})).has_value());
-  auto* store = dynamic_cast<PointerStore*>(&t.catalog());
+  PointerStore* store = t.catalog().capabilities().pointer_store;
   ASSERT_NE(store, nullptr);
   MetadataCache* cache = store->metadata_cache();
   ASSERT_NE(cache, nullptr);

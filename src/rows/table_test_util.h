@@ -127,7 +127,7 @@ inline void SetPropertyUnchecked(OrdersTable& t, const std::string& key, const s
   m.properties[key] = value;
   const std::string path = m.location + "/metadata/unchecked-" + RandomUuidString() + ".metadata.json";
   ASSERT_TRUE(t.catalog().io()->CreateIfAbsent(path, WriteTableMetadata(m)).has_value());
-  auto* store = dynamic_cast<PointerStore*>(&t.catalog());
+  PointerStore* store = t.catalog().capabilities().pointer_store;
   ASSERT_NE(store, nullptr);
   ASSERT_TRUE(store->SwapPointer(PointerSwap{t.id(), loaded->metadata_location, path}).has_value());
 }
