@@ -22,6 +22,7 @@
 
 #include "catalog/catalog.h"
 #include "commit/files_operation.h"
+#include "commit/operations.h"
 #include "rows/commit_written_files.h"
 #include "rows/key_validation.h"
 #include "rows/merge_on_read.h"
