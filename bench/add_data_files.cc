@@ -16,9 +16,9 @@
 #include "bench_must.h"
 #include "catalog/catalog.h"
 #include "scan/file_source.h"
-#include "txn/commit_loop.h"
-#include "txn/files_operation.h"
-#include "txn/operations.h"
+#include "commit/commit_operation.h"
+#include "commit/files_operation.h"
+#include "commit/operations.h"
 
 namespace floe {
 namespace {

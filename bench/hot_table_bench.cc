@@ -43,9 +43,9 @@
 
 #include "catalog/catalog.h"
 #include "catalog/rest/serve_process_for_tests.h"
-#include "txn/commit_loop.h"
-#include "txn/files_operation.h"
-#include "txn/operations.h"
+#include "commit/commit_operation.h"
+#include "commit/files_operation.h"
+#include "commit/operations.h"
 #include "util/clock.h"
 #include "util/uuid.h"
 #include "write/data_writer.h"

@@ -21,11 +21,13 @@
 #include <vector>
 
 #include "catalog/catalog.h"
-#include "txn/files_operation.h"
-#include "txn/key_validation.h"
-#include "txn/merge_on_read.h"
-#include "txn/row_writes.h"
-#include "txn/upsert.h"
+#include "commit/files_operation.h"
+#include "commit/operations.h"
+#include "rows/commit_written_files.h"
+#include "rows/key_validation.h"
+#include "rows/merge_on_read.h"
+#include "rows/row_writes.h"
+#include "rows/upsert.h"
 #include "types/partition_spec.h"
 #include "types/schema_text.h"
 #include "util/clock.h"

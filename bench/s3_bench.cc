@@ -10,7 +10,7 @@
 // then, per delay, 8 writers (threads, each with its own catalog and S3 FileIO) appending to one
 // table on the storage catalog against 1 writer's rate, with what the racing costs: attempts,
 // waits and requests per landed commit. The 8 run twice: racing as separate processes would
-// (CommitOptions::take_turns off, the commit engine before txn/table_turns.h), then taking
+// (CommitOptions::take_turns off, the commit engine before contention/table_turns.h), then taking
 // turns as threads of one process now do.
 //
 //   bash scripts/s3.sh start && set -a && . build/s3.env && set +a
@@ -32,8 +32,8 @@
 #include "io/s3_fault_proxy_for_tests.h"
 #include "io/scheme_file_io.h"
 #include "scan/table_scan.h"
-#include "txn/commit_loop.h"
-#include "txn/operations.h"
+#include "commit/commit_operation.h"
+#include "commit/operations.h"
 #include "util/clock.h"
 #include "write/data_writer.h"
 #include "bench_must.h"

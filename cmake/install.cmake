@@ -29,7 +29,7 @@ install(FILES ${CMAKE_BINARY_DIR}/floeConfig.cmake ${CMAKE_BINARY_DIR}/floeConfi
 
 # pkg-config: the static libraries in link order (each room before the rooms it uses).
 set(FLOE_PC_LIBS)
-foreach(room api server maint txn scan write catalog table_files io parquet avro meta expr types util)
+foreach(room api server maint rows contention commit scan write catalog table_files io parquet avro meta expr types util)
   string(APPEND FLOE_PC_LIBS " -lfloe_${room}")
 endforeach()
 string(STRIP "${FLOE_PC_LIBS}" FLOE_PC_LIBS)

@@ -25,20 +25,22 @@
 
 #include <gtest/gtest.h>
 
+#include "table_files/manifest_io.h"
 #include "catalog/catalog.h"
 #include "catalog/catalog_test_env.h"
+#include "catalog/commit.h"
 #include "expr/parser.h"
-#include "floe_process.h"
 #include "scan/table_scan.h"
-#include "table_files/manifest_io.h"
-#include "table_files/metadata_location.h"
-#include "txn/operations.h"
-#include "txn/row_writes.h"
+#include "floe_process.h"
+#include "commit/commit_operation.h"
+#include "commit/operations.h"
+#include "rows/row_writes.h"
 #include "types/partition_spec.h"
 #include "types/schema_text.h"
 #include "types/temporal.h"
 #include "util/uuid.h"
 #include "write/data_writer.h"
+#include "table_files/metadata_location.h"
 
 namespace floe {
 namespace {

@@ -15,9 +15,9 @@
 #include "node_tools.h"
 #include "scan/scan_test_util.h"
 #include "scan/table_scan.h"
-#include "txn/merge_on_read.h"
-#include "txn/row_writes.h"
-#include "txn/upsert.h"
+#include "rows/merge_on_read.h"
+#include "rows/row_writes.h"
+#include "rows/upsert.h"
 #include "types/schema_text.h"
 #include "util/uuid.h"
 

@@ -30,24 +30,26 @@
 #include <gtest/gtest.h>
 
 #include "catalog/catalog_test_env.h"
+#include "catalog/commit.h"
 #include "catalog/fault_injecting_catalog.h"
 #include "catalog/intent_store.h"
 #include "floe/catalog.h"
 #include "floe/transaction.h"
-#include "floe_process.h"
 #include "maint/intent_reclamation.h"
 #include "scan/table_scan.h"
-#include "table_files/metadata_location.h"
-#include "txn/files_operation.h"
-#include "txn/merge_on_read.h"
-#include "txn/operations.h"
-#include "txn/overwrite_writes.h"
-#include "txn/row_writes.h"
-#include "txn/snapshot_refs.h"
-#include "txn/upsert.h"
+#include "commit/commit_operation.h"
+#include "commit/files_operation.h"
+#include "rows/merge_on_read.h"
+#include "commit/operations.h"
+#include "rows/overwrite_writes.h"
+#include "rows/row_writes.h"
+#include "commit/snapshot_refs.h"
+#include "rows/upsert.h"
 #include "types/schema_text.h"
 #include "util/clock.h"
 #include "write/data_writer.h"
+#include "floe_process.h"
+#include "table_files/metadata_location.h"
 
 namespace floe {
 namespace {
@@ -95,6 +97,11 @@ class DieBeforeSwapCatalog : public FaultInjectingCatalog, public IntentStore {
  public:
   DieBeforeSwapCatalog(std::unique_ptr<Catalog> inner, IntentStore& store)
       : FaultInjectingCatalog(std::move(inner)), store_(store) {}
+  CatalogCapabilities capabilities() override {
+    CatalogCapabilities capabilities = FaultInjectingCatalog::capabilities();
+    capabilities.intent_store = this;
+    return capabilities;
+  }
   Result<LoadedTable> CommitTable(const TableCommit& commit) override {
     TableCommit dying = commit;
     dying.await_files = [await = commit.await_files]() -> Status {

@@ -20,13 +20,14 @@
 
 #include "catalog/catalog_test_env.h"
 #include "catalog/intent_store.h"
-#include "floe_process.h"
+#include "catalog/commit.h"
 #include "maint/reachable_files.h"
 #include "scan/table_scan.h"
-#include "table_files/metadata_location.h"
-#include "txn/row_writes.h"
+#include "rows/row_writes.h"
 #include "types/schema_text.h"
 #include "util/clock.h"
+#include "floe_process.h"
+#include "table_files/metadata_location.h"
 
 namespace floe {
 namespace {

@@ -1,6 +1,6 @@
 // Real processes racing row-level writes on ONE partition, where every file's key range
 // overlaps every other's (keys interleaved), so file metrics can rule nothing out. Conflicts
-// are judged at the grain of the key (txn/key_validation.h):
+// are judged at the grain of the key (rows/key_validation.h):
 //   - writers of disjoint keys all land, in copy-on-write and merge-on-read, serializable and
 //     snapshot;
 //   - writers of the same key leave exactly one row for it (serializable: one lands, the rest
@@ -25,8 +25,8 @@
 #include "catalog/catalog.h"
 #include "expr/parser.h"
 #include "scan/table_scan.h"
-#include "txn/row_writes.h"
-#include "txn/upsert.h"
+#include "rows/row_writes.h"
+#include "rows/upsert.h"
 #include "types/partition_spec.h"
 #include "types/schema_text.h"
 #include "util/uuid.h"

@@ -17,7 +17,7 @@
 #include "catalog/catalog.h"
 #include "maint/reachable_files.h"
 #include "scan/table_scan.h"
-#include "txn/row_writes.h"
+#include "rows/row_writes.h"
 #include "types/schema_text.h"
 #include "util/clock.h"
 #include "util/uuid.h"

@@ -25,7 +25,7 @@
 #include "maint/orphan_files.h"
 #include "maint/reachable_files.h"
 #include "scan/table_scan.h"
-#include "txn/row_writes.h"
+#include "rows/row_writes.h"
 #include "types/partition_spec.h"
 #include "types/schema_text.h"
 #include "util/clock.h"

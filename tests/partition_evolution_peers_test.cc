@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "node_tools.h"
-#include "txn/partition_evolution_test_util.h"
+#include "rows/partition_evolution_test_util.h"
 
 namespace floe {
 namespace {

@@ -12,7 +12,7 @@
 
 #include "catalog/catalog_test_env.h"
 #include "scan/table_scan.h"
-#include "txn/row_writes.h"
+#include "rows/row_writes.h"
 #include "types/schema_text.h"
 
 namespace floe {

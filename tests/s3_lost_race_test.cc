@@ -11,8 +11,8 @@
 
 #include "catalog/catalog_test_env.h"
 #include "catalog/storage/storage_catalog.h"
-#include "txn/commit_loop.h"
-#include "txn/operations.h"
+#include "commit/commit_operation.h"
+#include "commit/operations.h"
 #include "write/data_writer.h"
 
 namespace floe {
@@ -81,7 +81,7 @@ TEST(S3LostRace, ALoserReadsOnlyTheWinnersDocumentAndListAndDeletesItsLostListIn
   for (const auto& object : *objects) EXPECT_TRUE(lists.contains(object.path)) << object.path << " is left over";
 }
 
-// Threads of one process on separate catalog objects take turns (txn/table_turns.h), and a turn
+// Threads of one process on separate catalog objects take turns (contention/table_turns.h), and a turn
 // hands on where the attempts before it left the table: a writer that lost to five commits of
 // another thread reloads with one GET of the newest document and one HEAD after it, not a HEAD
 // per version landed since. Without turns the same reload walks forward HEAD by HEAD.

@@ -20,8 +20,8 @@
 
 #include "catalog/catalog.h"
 #include "floe_process.h"
-#include "txn/row_writes.h"
-#include "txn/schema_update.h"
+#include "rows/row_writes.h"
+#include "commit/schema_update.h"
 #include "types/schema_text.h"
 #include "util/uuid.h"
 

@@ -14,8 +14,8 @@
 #include "floe/table.h"
 #include "floe/transaction.h"
 #include "meta/data_file.h"
-#include "txn/commit_report.h"
-#include "txn/transaction.h"
+#include "commit/commit_report.h"
+#include "commit/transaction.h"
 #include "types/column_batch.h"
 
 namespace floe {

@@ -1,6 +1,6 @@
 // Table's branches and tags (floe/refs.h) over txn/snapshot_refs.
 #include "api/api_internal.h"
-#include "txn/snapshot_refs.h"
+#include "commit/snapshot_refs.h"
 
 namespace floe {
 namespace {

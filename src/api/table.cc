@@ -1,9 +1,9 @@
 #include "api/api_internal.h"
 #include "expr/binder.h"
 #include "scan/table_scan.h"
-#include "txn/row_writes.h"
-#include "txn/upsert.h"
-#include "txn/spec_update.h"
+#include "rows/row_writes.h"
+#include "rows/upsert.h"
+#include "commit/spec_update.h"
 #include "types/schema_text.h"
 
 namespace floe {

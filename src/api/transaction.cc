@@ -1,6 +1,6 @@
 #include "api/api_internal.h"
 #include "io/file_io.h"
-#include "txn/operations.h"
+#include "commit/operations.h"
 #include "write/data_writer.h"
 
 namespace floe {

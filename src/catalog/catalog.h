@@ -30,6 +30,8 @@ std::string NamespaceToString(const Namespace& ns);
 Result<Namespace> ParseNamespace(std::string_view text);  // "a.b"; refuses empty parts, '/', "..", control chars
 
 class MetadataCache;
+class PointerStore;  // catalog/commit.h
+class IntentStore;   // catalog/intent_store.h
 
 struct TableIdentifier {
   Namespace ns;
@@ -98,9 +100,28 @@ struct TableCommit {
   std::function<Status()> await_files = nullptr;
 };
 
+// What a catalog can do beyond the Catalog interface. Each backend declares its own: callers
+// decide by these answers, never by finding out which class a catalog is.
+struct CatalogCapabilities {
+  // A REST server commits for this catalog: it retries a lost swap, rebases appends and groups
+  // the commits arriving together for a table itself, so a client neither paces its threads'
+  // commits by what its own loads see, nor makes them take turns, nor groups them.
+  bool server_orders_commits = false;
+  // CommitTransaction swaps several tables' pointers at once (else NotSupported for several).
+  bool multi_table_commits = false;
+  // The store of the pointers this catalog swaps, for callers that steer its swap (where a
+  // reload starts, which document names are taken); null when the swap happens elsewhere (a
+  // REST server) or behind a wrapper that must see every commit (fault injection).
+  PointerStore* pointer_store = nullptr;
+  // Where the catalog records write intents (invariant 10); null when it keeps none.
+  IntentStore* intent_store = nullptr;
+};
+
 class Catalog {
  public:
   virtual ~Catalog() = default;
+
+  virtual CatalogCapabilities capabilities() = 0;
 
   virtual std::string name() const = 0;
   virtual std::shared_ptr<FileIO> io() const = 0;

@@ -31,6 +31,12 @@ class FaultInjectingCatalog : public Catalog {
   void HandOutFileIO(std::shared_ptr<FileIO> io) { io_ = std::move(io); }
 
   std::string name() const override { return inner_->name(); }
+  // The wrapped catalog's commits, which it passes on, but neither its pointer store nor its
+  // intent store: a caller reaching those would go around the faults this wrapper injects.
+  CatalogCapabilities capabilities() override {
+    const CatalogCapabilities inner = inner_->capabilities();
+    return {.server_orders_commits = inner.server_orders_commits, .multi_table_commits = inner.multi_table_commits};
+  }
   std::shared_ptr<FileIO> io() const override { return io_ ? io_ : inner_->io(); }
   std::string warehouse_location() const override { return inner_->warehouse_location(); }
   Status CreateNamespace(const Namespace& ns, const Properties& p) override { return inner_->CreateNamespace(ns, p); }

@@ -37,7 +37,7 @@ class CatalogIntentLog : public IntentLog {
 
 }  // namespace
 
-IntentStore* IntentStoreOf(Catalog& catalog) { return dynamic_cast<IntentStore*>(&catalog); }
+IntentStore* IntentStoreOf(Catalog& catalog) { return catalog.capabilities().intent_store; }
 
 std::unique_ptr<FileNamer> NewIntentNamer(Catalog& catalog, const TableIdentifier& id, const TableMetadata& table) {
   IntentStore* store = IntentStoreOf(catalog);
@@ -49,7 +49,7 @@ std::unique_ptr<FileNamer> NewWriteNamer(Catalog& catalog, const TableIdentifier
   auto namer = NewIntentNamer(catalog, id, table);
   // A catalog that writes its document before a separate swap (SQL) names it through the
   // intent too (catalog/document_namer.h).
-  const auto* pointers = dynamic_cast<const PointerStore*>(&catalog);
+  const PointerStore* pointers = catalog.capabilities().pointer_store;
   AnticipateCommitFiles(*namer, table, pointers && !pointers->DocumentIsPointer());
   return namer;
 }

@@ -11,9 +11,9 @@
 #include "cli/commands.h"
 #include "cli/legacy_catalog.h"
 #include "cli/row_files.h"
-#include "txn/schema_update.h"
-#include "txn/spec_update.h"
-#include "txn/upsert.h"
+#include "commit/schema_update.h"
+#include "commit/spec_update.h"
+#include "rows/upsert.h"
 #include "types/temporal.h"
 
 namespace floe::cli {

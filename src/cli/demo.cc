@@ -18,7 +18,7 @@
 #include "cli/legacy_catalog.h"
 #include "expr/parser.h"
 #include "scan/table_scan.h"
-#include "txn/row_writes.h"
+#include "rows/row_writes.h"
 #include "types/partition_spec.h"
 #include "types/schema_text.h"
 #include "util/clock.h"

@@ -1,7 +1,7 @@
 // `floe ingest TABLE FILE... --producers N`: many files into one table, each file its own
 // append, committed by N threads of this process at once. The appends that are in flight
 // together go into one metadata document and one catalog swap (the library's group commit,
-// txn/group_commit.h), each file still getting its own snapshot and sequence number.
+// contention/group_commit.h), each file still getting its own snapshot and sequence number.
 #pragma once
 
 #include <string>

@@ -7,7 +7,7 @@
 #include <mutex>
 #include <thread>
 
-#include "txn/row_writes.h"
+#include "rows/row_writes.h"
 
 namespace floe::cli {
 

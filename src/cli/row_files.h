@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "txn/row_writes.h"
+#include "rows/row_writes.h"
 #include "types/schema.h"
 #include "write/text_rows.h"
 

@@ -7,8 +7,10 @@
 
 #include "meta/table_properties.h"
 #include "scan/table_scan.h"
-#include "txn/file_filter.h"
-#include "txn/operations.h"
+#include "commit/commit_operation.h"
+#include "commit/snapshot_lineage.h"
+#include "commit/file_filter.h"
+#include "commit/operations.h"
 #include "write/data_writer.h"
 
 namespace floe {

@@ -22,7 +22,7 @@
 
 #include "catalog/catalog.h"
 #include "expr/expression.h"
-#include "txn/commit_loop.h"
+#include "commit/commit_operation.h"
 
 namespace floe {
 

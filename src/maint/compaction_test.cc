@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "maint/compaction.h"
-#include "txn/row_writes.h"
-#include "txn/txn_test_util.h"
+#include "rows/row_writes.h"
+#include "rows/table_test_util.h"
 
 namespace floe {
 namespace {

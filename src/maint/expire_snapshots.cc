@@ -8,7 +8,7 @@
 #include "maint/expiry_record.h"
 #include "maint/path_identity.h"
 #include "maint/reachable_files.h"
-#include "txn/metadata_commit.h"
+#include "commit/metadata_commit.h"
 #include "util/backoff.h"
 #include "util/clock.h"
 

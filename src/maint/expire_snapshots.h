@@ -23,7 +23,7 @@
 
 #include "catalog/catalog.h"
 #include "maint/expire_plan.h"
-#include "txn/retry_policy.h"
+#include "commit/retry_policy.h"
 
 namespace floe {
 

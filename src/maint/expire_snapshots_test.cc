@@ -7,8 +7,8 @@
 #include "catalog/fault_injecting_catalog.h"
 #include "maint/compaction.h"
 #include "maint/maint_test_util.h"
-#include "txn/row_writes.h"
-#include "txn/snapshot_refs.h"
+#include "rows/row_writes.h"
+#include "commit/snapshot_refs.h"
 #include "util/clock.h"
 
 namespace floe {

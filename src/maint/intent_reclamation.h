@@ -9,7 +9,7 @@
 //   - data and delete files: named while the rows stream, before the commit loop starts
 //     (DataWriter, PositionDeleteWriter, EqualityDeleteWriter and WriteDeleteFile take the
 //     namer). Every operation that writes files makes one with NewWriteNamer and commits
-//     through CommitWrittenFiles (txn/merge_on_read.h), which takes it: append, copy-on-write
+//     through CommitWrittenFiles (rows/commit_written_files.h), which takes it: append, copy-on-write
 //     and merge-on-read delete and update, upsert, overwrite; compaction and the CLI's
 //     overwrite pass it in CommitOptions::names; a Transaction owns one (names()), which the
 //     library's TableTransaction writes through and its plan hands to the engine
@@ -18,7 +18,7 @@
 //     in the same intent as the data files; a commit whose caller gave no namer (add-files,
 //     cherry-pick) gets one of the engine's, which records only once a file is named (each
 //     record is a durable catalog write: about one fsync on SQLite, a PUT on S3);
-//   - the manifest list a REST server writes when it rebases an append (txn/append_rebase.h)
+//   - the manifest list a REST server writes when it rebases an append (contention/append_rebase.h)
 //     is named by a namer of the server's group attempt, cleared once the swap landed or
 //     certainly failed;
 //   - the metadata document is the catalog's: in the storage catalog writing it is the commit

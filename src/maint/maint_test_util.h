@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "maint/reachable_files.h"
-#include "txn/txn_test_util.h"
+#include "rows/table_test_util.h"
 
 namespace floe::maint_test {
 

@@ -5,7 +5,7 @@
 
 #include "meta/table_properties.h"
 #include "scan/manifest_reading.h"
-#include "txn/commit_loop.h"
+#include "commit/commit_operation.h"
 
 namespace floe {
 namespace {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "maint/maint_test_util.h"
-#include "txn/row_writes.h"
+#include "rows/row_writes.h"
 
 namespace floe {
 namespace {

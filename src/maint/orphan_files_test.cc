@@ -9,8 +9,8 @@
 #include "maint/expire_snapshots.h"
 #include "maint/maint_test_util.h"
 #include "maint/path_identity.h"
-#include "txn/metadata_commit.h"
-#include "txn/row_writes.h"
+#include "commit/metadata_commit.h"
+#include "rows/row_writes.h"
 #include "util/clock.h"
 
 namespace floe {

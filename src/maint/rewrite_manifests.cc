@@ -6,8 +6,10 @@
 
 #include "meta/table_properties.h"
 #include "scan/manifest_reading.h"
-#include "txn/manifest_output.h"
-#include "txn/snapshot_operation.h"
+#include "commit/manifest_output.h"
+#include "commit/commit_operation.h"
+#include "commit/snapshot_lineage.h"
+#include "commit/snapshot_operation.h"
 
 namespace floe {
 namespace {

@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "catalog/catalog.h"
-#include "txn/commit_loop.h"
+#include "commit/commit_operation.h"
 
 namespace floe {
 

@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "scan/manifest_reading.h"
-#include "txn/operations.h"
-#include "txn/row_writes.h"
-#include "txn/txn_test_util.h"
+#include "commit/operations.h"
+#include "rows/row_writes.h"
+#include "rows/table_test_util.h"
 
 namespace floe {
 namespace {

@@ -4,10 +4,10 @@
 // table statistics from the summary (Spark, Trino, PyIceberg) rely on.
 #include <gtest/gtest.h>
 
-#include "maint/compaction.h"
 #include "table_files/manifest_io.h"
-#include "txn/row_writes.h"
-#include "txn/txn_test_util.h"
+#include "maint/compaction.h"
+#include "rows/row_writes.h"
+#include "rows/table_test_util.h"
 
 namespace floe {
 namespace {

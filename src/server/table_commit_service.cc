@@ -3,7 +3,8 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "txn/group_commit.h"
+#include "contention/contention_scheduler.h"
+#include "contention/group_commit.h"
 
 namespace floe {
 namespace {
@@ -50,7 +51,8 @@ Result<SharedTable> CommitTableOnServer(Catalog& catalog, const TableCommit& com
     result = std::move(*ticket.result);
   } else {
     // Keyed by the database, not the catalog object: the server's catalogs share one queue.
-    result = CommitQueue::For(catalog.warehouse_location() + "|" + catalog.name() + "|" + commit.id.ToString())
+    result = ContentionScheduler::Process()
+                 .QueueOf(catalog.warehouse_location() + "|" + catalog.name() + "|" + commit.id.ToString())
                  ->Submit(ticket, run);
   }
   *report = ServerCommitReport{ticket.attempts, ticket.rebased, ticket.group_size};

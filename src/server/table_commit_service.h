@@ -7,9 +7,9 @@
 //                      checks again and swaps again, at most kMaxAttempts times. Only a failed
 //                      requirement (or a bad update) reaches the client, as 409 (or 400).
 //   append rebase      An append whose only failed requirement is that its branch moved on is
-//                      put on top of the new head by the server (txn/append_rebase.h).
+//                      put on top of the new head by the server (contention/append_rebase.h).
 //   group commit       Requests for one table that arrive while its swap is in flight wait and
-//                      go together into the next one (txn/group_commit.h): checked in arrival order,
+//                      go together into the next one (contention/group_commit.h): checked in arrival order,
 //                      each on the state the ones before it leave, so their snapshots form one
 //                      chain with their own ids and sequence numbers, written as one metadata
 //                      document and one compare-and-swap. A request that fails fails alone;

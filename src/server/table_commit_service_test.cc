@@ -11,17 +11,18 @@
 #include <thread>
 
 #include "catalog/catalog_test_env.h"
+#include "catalog/commit.h"
 #include "catalog/fault_injecting_catalog.h"
 #include "catalog/intent_store.h"
 #include "expr/expression.h"
 #include "scan/manifest_reading.h"
 #include "server/rest_handlers.h"
+#include "contention/append_rebase.h"
+#include "commit/commit_operation.h"
+#include "commit/files_operation.h"
+#include "commit/operations.h"
+#include "contention/slow_catalog_test_util.h"
 #include "table_files/metadata_location.h"
-#include "txn/append_rebase.h"
-#include "txn/commit_loop.h"
-#include "txn/files_operation.h"
-#include "txn/operations.h"
-#include "txn/slow_catalog_test_util.h"
 
 namespace floe {
 namespace {
@@ -52,6 +53,11 @@ class LosingCatalog : public FaultInjectingCatalog, public IntentStore {
   LosingCatalog(std::unique_ptr<Catalog> inner, IntentStore* store)
       : FaultInjectingCatalog(std::move(inner)), store_(store) {
     FailBeforeApplyWhen([](int) { return true; });
+  }
+  CatalogCapabilities capabilities() override {
+    CatalogCapabilities capabilities = FaultInjectingCatalog::capabilities();
+    capabilities.intent_store = this;
+    return capabilities;
   }
   Status RecordIntent(const TableIdentifier& id, const std::string& folder, const std::string& attempt, int64_t batch,
                       const std::vector<std::string>& paths) override {

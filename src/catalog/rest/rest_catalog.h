@@ -38,6 +38,11 @@ class RestCatalog : public Catalog {
   ~RestCatalog() override;
 
   std::string name() const override { return name_; }
+  // The server swaps (with its own retry, append rebase and group commit) and keeps the
+  // intents of the documents it writes; the client's own files are named without one.
+  CatalogCapabilities capabilities() override {
+    return {.server_orders_commits = true, .multi_table_commits = true, .pointer_store = nullptr, .intent_store = nullptr};
+  }
   std::shared_ptr<FileIO> io() const override { return io_; }
   std::string warehouse_location() const override { return warehouse_; }
 

@@ -39,6 +39,9 @@ class SqlCatalog : public Catalog, public PointerStore, public IntentStore {
                                                   std::shared_ptr<MetadataCache> metadata_cache = nullptr);
 
   std::string name() const override { return name_; }
+  CatalogCapabilities capabilities() override {
+    return {.server_orders_commits = false, .multi_table_commits = true, .pointer_store = this, .intent_store = this};
+  }
   std::shared_ptr<FileIO> io() const override { return io_; }
   std::string warehouse_location() const override { return warehouse_; }
 

@@ -59,6 +59,10 @@ class StorageCatalog : public Catalog, public PointerStore, public IntentStore {
   ~StorageCatalog() override;
 
   std::string name() const override { return name_; }
+  // One pointer object per table: no swap of several at once.
+  CatalogCapabilities capabilities() override {
+    return {.server_orders_commits = false, .multi_table_commits = false, .pointer_store = this, .intent_store = this};
+  }
   std::shared_ptr<FileIO> io() const override { return io_; }
   std::string warehouse_location() const override { return warehouse_; }
 

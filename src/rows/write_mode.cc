@@ -1,0 +1,33 @@
+#include "rows/write_mode.h"
+
+#include "meta/table_properties.h"
+
+namespace floe {
+
+Result<WriteMode> WriteModeFor(const TableMetadata& table, RowLevelCommand command) {
+  const char* key = command == RowLevelCommand::kDelete   ? props::kDeleteMode
+                    : command == RowLevelCommand::kUpdate ? props::kUpdateMode
+                                                          : props::kMergeMode;
+  std::string mode = table.Property(key, props::kCopyOnWrite);
+  if (mode == props::kCopyOnWrite) return WriteMode::kCopyOnWrite;
+  if (mode == props::kMergeOnRead) return WriteMode::kMergeOnRead;
+  return InvalidArgument(std::string("table property ") + key + " is '" + mode + "'; expected '" +
+                         props::kCopyOnWrite + "' or '" + props::kMergeOnRead + "'");
+}
+
+Status CheckPositionDeletesAllowed(const TableMetadata& table, const TableIdentifier& id) {
+  if (table.format_version >= 3)
+    return InvalidArgument(id.ToString() + " is a v" + std::to_string(table.format_version) +
+                           " table, where rows are deleted by position only through deletion vectors, which floe "
+                           "does not write yet (the spec forbids new position delete files in v3); use copy-on-write");
+  return Ok();
+}
+
+Result<WriteMode> ChosenWriteMode(Catalog& catalog, const TableIdentifier& id, RowLevelCommand command,
+                                  const RowWriteOptions& options) {
+  if (options.mode) return *options.mode;
+  FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
+  return WriteModeFor(table.metadata, command);
+}
+
+}  // namespace floe
