@@ -74,8 +74,12 @@ fuzz() {
   watchdog=$!
 
   echo "== schemathesis against floe serve on $name at $url for ${seconds}s"
+  # The health checks judge the fuzzer's own generation (too many examples filtered out by a
+  # pattern of the spec, generation too slow on a loaded machine), not floe serve: they failed a
+  # soak run on the spec's view routes at random. Every check of floe's answers stays on.
   (cd "$work" && "$st" run "$spec" --url "$url" -H "Authorization: Bearer $secret" \
      --checks all --exclude-checks unsupported_method,positive_data_acceptance --phases examples,coverage,fuzzing,stateful \
+     --suppress-health-check all \
      --max-time "$seconds" --request-timeout 10 --workers 1 --warnings off --no-color) || status=$?
   kill "$watchdog" 2>/dev/null || true
   wait "$watchdog" 2>/dev/null || true
