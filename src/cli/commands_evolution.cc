@@ -59,16 +59,27 @@ void RegisterEvolutionCommands(CLI::App& app, CLI::App* schema_cmd, CliContext& 
   auto& sc_name = ctx.Keep<std::array<std::string, 3>>();
   auto& sc_arg = ctx.Keep<std::array<std::string, 3>>();
   auto& add_doc = ctx.Keep<std::string>();
+  auto& add_default = ctx.Keep<std::optional<std::string>>();
   auto* add = schema_cmd->add_subcommand("add-column", "add an optional column (loc.alt: a field of struct loc)");
   add->add_option("TABLE", sc_table[0], "NS.TABLE")->required();
   add->add_option("NAME", sc_name[0], "column name; a.b adds field b to struct a")->required();
   add->add_option("TYPE", sc_arg[0], "its type, e.g. long, string, decimal(10,2)")->required();
   add->add_option("--doc", add_doc, "the column's doc comment");
+  add->add_option("--default", add_default,
+                  "format 3: the value older rows read and appends that leave the column out write");
   OnRun(add, exit_status, [&] {
     auto type = Type::ParsePrimitive(sc_arg[0]);
     if (!type) return ctx.Usage(type.error().message);
+    std::optional<Literal> default_value;
+    if (add_default) {
+      auto parsed = Literal::String(*add_default).CastTo(*type);
+      if (!parsed) return ctx.Usage("--default '" + *add_default + "' is not a " + (*type)->ToString() + ": " +
+                                    parsed.error().message);
+      default_value = *parsed;
+    }
     return OnTable(ctx, sc_table[0], [&](Catalog& c, const TableIdentifier& id) -> Result<std::string> {
-      FLOE_ASSIGN_OR_RETURN(LoadedTable t, CommitSchemaUpdate(c, id, SchemaUpdate().AddColumn(sc_name[0], *type, add_doc)));
+      FLOE_ASSIGN_OR_RETURN(LoadedTable t, CommitSchemaUpdate(c, id, SchemaUpdate().AddColumn(sc_name[0], *type, add_doc,
+                                                                                              default_value)));
       return "added column " + sc_name[0] + " " + (*type)->ToString() + " (schema " +
              std::to_string(t.metadata.current_schema_id) + ")";
     });

@@ -64,9 +64,10 @@ int SummaryNumber(const std::string& out, const std::string& what) {
 
 TEST_F(IngestFiles, EveryFileOneSnapshotOfOneChainAndTheyShareSwaps) {
   CreateEvents();
-  // 18 files of 3 rows: 14 CSV, 3 JSON lines, 1 Parquet (written by `floe scan` from a
-  // staging table). Ids are unique across files.
-  constexpr int kCsv = 14, kJson = 3;
+  // 44 files of 3 rows: 40 CSV, 3 JSON lines, 1 Parquet (written by `floe scan` from a
+  // staging table). Ids are unique across files. Enough files that the 4 producers' commits
+  // overlap at least once even on an idle machine (with 18, about one run in twelve had none).
+  constexpr int kCsv = 40, kJson = 3;
   std::vector<std::string> files;
   std::set<int64_t> expected;
   auto rows_of = [&](int f) {
@@ -134,7 +135,7 @@ TEST_F(IngestFiles, EveryFileOneSnapshotOfOneChainAndTheyShareSwaps) {
 
   // Swaps: the summary counts the metadata documents the commits landed in, which is what the
   // table's metadata log grew by. Never more than the commits; fewer here, as 4 producers
-  // each committing 4-5 files at once overlap (each append's swap is a SQLite transaction
+  // each committing about 11 files at once overlap (each append's swap is a SQLite transaction
   // of several milliseconds, during which the others' appends queue for the next group).
   const int commits = SummaryNumber(r.out, "commits");
   const int swaps = SummaryNumber(r.out, "metadata swaps");

@@ -1,5 +1,7 @@
 #include "commit/schema_update.h"
 
+#include "types/field_defaults.h"
+
 #include <algorithm>
 #include <set>
 
@@ -194,12 +196,21 @@ bool CanPromote(const Type& from, const Type& to, int format_version) {
   return false;
 }
 
-SchemaUpdate& SchemaUpdate::AddColumn(std::string name, TypePtr type, std::string doc) {
+SchemaUpdate& SchemaUpdate::AddColumn(std::string name, TypePtr type, std::string doc,
+                                      std::optional<Literal> default_value) {
   steps_.push_back([=](Working& w) -> Status {
     if (!type) return InvalidArgument("Cannot add column " + Quoted(name) + ": no type given");
     if (!type->is_primitive())
       return InvalidArgument("Cannot add column " + Quoted(name) + ": only primitive types can be added (got " +
                              type->ToString() + ")");
+    std::optional<std::string> default_json;
+    if (default_value && !default_value->is_null()) {
+      auto cast = default_value->CastTo(type);
+      if (!cast)
+        return InvalidArgument("Cannot add column " + Quoted(name) + ": its default is not a " + type->ToString() +
+                               ": " + cast.error().message);
+      default_json = DefaultJson(*cast);
+    }
     std::vector<std::string> parts = SplitName(name);
     const std::string leaf = parts.back();
     if (leaf.empty()) return InvalidArgument("Cannot add a column with an empty name (" + Quoted(name) + ")");
@@ -222,7 +233,10 @@ SchemaUpdate& SchemaUpdate::AddColumn(std::string name, TypePtr type, std::strin
       for (const auto& f : siblings)
         if (f.name == leaf)
           return InvalidArgument("Cannot add column " + Quoted(name) + ": a column of that name already exists");
-      siblings.push_back(NestedField{++w.last_column_id, leaf, type, false, doc});
+      NestedField added{++w.last_column_id, leaf, type, false, doc};
+      added.initial_default = default_json;  // v1/v2 tables refuse these (meta/builder_finish.h)
+      added.write_default = default_json;
+      siblings.push_back(std::move(added));
       return Ok();
     });
   });

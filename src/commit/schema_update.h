@@ -28,6 +28,7 @@
 
 #include "catalog/catalog.h"
 #include "commit/metadata_commit.h"
+#include "types/literal.h"
 #include "types/schema.h"
 
 namespace floe {
@@ -50,7 +51,10 @@ struct ColumnPosition {
 
 class SchemaUpdate {
  public:
-  SchemaUpdate& AddColumn(std::string name, TypePtr type, std::string doc = "");
+  // `default_value` (format 3 tables): the column's initial-default and write-default, so rows
+  // written before it read as that value and appends that leave it out store it; cast to `type`.
+  SchemaUpdate& AddColumn(std::string name, TypePtr type, std::string doc = "",
+                          std::optional<Literal> default_value = std::nullopt);
   SchemaUpdate& RenameColumn(std::string name, std::string new_name);
   SchemaUpdate& DropColumn(std::string name);
   SchemaUpdate& UpdateColumnType(std::string name, TypePtr type);

@@ -479,5 +479,36 @@ TEST_F(OldFiles, DatesReadAsTimestampsAfterTheV3Promotion) {
   EXPECT_EQ(read("day < '2022-01-10T00:00:01'").num_rows, 2u);
 }
 
+// A column added with a default (format 3): files written before it read the default; on a v2
+// table the same change is refused with Iceberg's message and changes nothing.
+TEST_F(OldFiles, ColumnAddedWithADefaultReadsItInOlderFiles) {
+  auto first = AppendBatch(table_.catalog(), table_.id(), Rows(table_.Metadata().CurrentSchema(), 1, 3));
+  ASSERT_TRUE(first.has_value()) << first.error().message;
+  auto on_v2 = table_.Commit(SchemaUpdate().AddColumn("level", Type::Int(), "", Literal::Int(7)));
+  ASSERT_FALSE(on_v2.has_value());
+  EXPECT_NE(on_v2.error().message.find("non-null default (7) is not supported until v3"), std::string::npos)
+      << on_v2.error().message;
+  EXPECT_EQ(table_.Metadata().CurrentSchema().FindField("level"), nullptr);
+
+  MetadataChange upgrade;
+  upgrade.what = "format upgrade";
+  upgrade.updates.push_back(UpgradeFormatVersion{3});
+  ASSERT_TRUE(CommitMetadataChange(table_.catalog(), table_.id(), upgrade).has_value());
+  auto bad = table_.Commit(SchemaUpdate().AddColumn("level", Type::Int(), "", Literal::String("seven")));
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().message.find("its default is not a int"), std::string::npos) << bad.error().message;
+  auto added = table_.Commit(SchemaUpdate().AddColumn("level", Type::Int(), "", Literal::String("7")));
+  ASSERT_TRUE(added.has_value()) << added.error().message;
+  const TableMetadata after = table_.Metadata();
+  const NestedField* level = after.CurrentSchema().FindField("level");
+  ASSERT_NE(level, nullptr);
+  EXPECT_EQ(level->initial_default, "7");
+  EXPECT_EQ(level->write_default, "7");
+  auto rows = table_.Read("level = 7");
+  ASSERT_TRUE(rows.has_value()) << rows.error().message;
+  ASSERT_EQ(rows->num_rows, 3u);
+  for (size_t r = 0; r < rows->num_rows; ++r) EXPECT_EQ(rows->Row(r)[rows->ColumnIndexByName("level")].AsInt(), 7);
+}
+
 }  // namespace
 }  // namespace floe
