@@ -9,7 +9,7 @@
 #include <string>
 #include <type_traits>
 
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe::bench {
 

@@ -1,5 +1,5 @@
 #include "api/api_internal.h"
-#include "io/file_io.h"
+#include "floe/file_io.h"
 #include "commit/operations.h"
 #include "write/data_writer.h"
 

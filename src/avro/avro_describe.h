@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "meta/table_metadata.h"
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe {
 

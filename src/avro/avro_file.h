@@ -19,7 +19,7 @@
 #include "avro/avro_binary.h"
 #include "avro/avro_codec.h"
 #include "avro/avro_schema.h"
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe::avro {
 

@@ -18,7 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "avro/avro_binary.h"
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe::avro {
 

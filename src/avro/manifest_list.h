@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "meta/manifest_file.h"
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe {
 

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "types/type.h"
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe::avro {
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe {
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
-#include "io/file_io.h"
+#include "floe/file_io.h"
 #include "table_files/metadata_cache.h"
 
 namespace floe {

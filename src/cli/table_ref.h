@@ -6,7 +6,7 @@
 #include <string>
 
 #include "cli/cli_context.h"
-#include "io/file_io.h"
+#include "floe/file_io.h"
 
 namespace floe::cli {
 

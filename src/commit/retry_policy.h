@@ -7,7 +7,7 @@
 #include <string>
 
 #include "util/backoff.h"
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "commit/file_filter.h"
-#include "io/file_io.h"
+#include "floe/file_io.h"
 #include "meta/data_file.h"
 #include "meta/table_metadata.h"
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "io/background_write.h"
-#include "io/file_io.h"
+#include "floe/file_io.h"
 #include "table_files/file_namer.h"
 #include "meta/manifest_file.h"
 #include "meta/table_metadata.h"

@@ -35,7 +35,7 @@
 
 #include "catalog/catalog.h"
 #include "commit/commit_scheduler.h"
-#include "io/file_io.h"
+#include "floe/file_io.h"
 #include "table_files/file_namer.h"
 
 namespace floe {

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe {
 

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "io/file_io.h"
+#include "floe/file_io.h"
 
 namespace floe {
 

@@ -1,4 +1,4 @@
-#include "io/file_io.h"
+#include "floe/file_io.h"
 
 namespace floe {
 

@@ -1,6 +1,6 @@
 // One suite that every FileIO must pass: what callers rely on, whichever
 // storage is underneath.
-#include "io/file_io.h"
+#include "floe/file_io.h"
 
 #include <stdlib.h>
 

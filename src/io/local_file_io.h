@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "io/file_io.h"
+#include "floe/file_io.h"
 
 namespace floe {
 

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "io/file_io.h"
+#include "floe/file_io.h"
 #include "util/clock.h"
 
 namespace floe {

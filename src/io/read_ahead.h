@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "io/file_io.h"
+#include "floe/file_io.h"
 
 namespace floe {
 

@@ -12,7 +12,7 @@
 
 #include "io/s3_http.h"
 #include "io/s3_signer.h"
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe {
 

@@ -23,7 +23,7 @@
 
 #include "io/s3_config.h"
 #include "io/s3_http.h"
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe {
 

@@ -26,7 +26,7 @@
 #include <string_view>
 
 #include "io/s3_signer.h"
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe {
 

@@ -42,7 +42,7 @@
 #include <string_view>
 #include <vector>
 
-#include "io/file_io.h"
+#include "floe/file_io.h"
 #include "io/s3_client.h"
 #include "io/s3_recent_writes.h"
 

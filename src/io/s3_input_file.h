@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "io/file_io.h"
+#include "floe/file_io.h"
 #include "io/read_ahead.h"
 #include "io/s3_client.h"
 

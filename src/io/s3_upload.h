@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "io/file_io.h"
+#include "floe/file_io.h"
 #include "io/s3_client.h"
 
 namespace floe {

@@ -13,7 +13,7 @@
 #include <mutex>
 #include <string>
 
-#include "io/file_io.h"
+#include "floe/file_io.h"
 
 namespace floe {
 

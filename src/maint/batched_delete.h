@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "io/file_io.h"
+#include "floe/file_io.h"
 
 namespace floe {
 

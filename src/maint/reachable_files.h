@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "io/file_io.h"
+#include "floe/file_io.h"
 #include "meta/manifest_file.h"
 #include "meta/table_metadata.h"
 

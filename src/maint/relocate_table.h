@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "io/file_io.h"
+#include "floe/file_io.h"
 #include "meta/table_metadata.h"
 #include "table_files/moved_paths_file_io.h"
 

@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe::json_fields {
 

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe {
 

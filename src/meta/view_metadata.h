@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "types/schema.h"
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe {
 

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe::parquet {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe::parquet {
 

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe::parquet {
 

@@ -9,7 +9,7 @@
 
 #include "parquet/file_schema.h"
 #include "types/type.h"
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe::parquet {
 

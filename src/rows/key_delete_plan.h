@@ -15,7 +15,7 @@
 #include <set>
 #include <vector>
 
-#include "io/file_io.h"
+#include "floe/file_io.h"
 #include "meta/table_metadata.h"
 
 namespace floe {

@@ -36,7 +36,7 @@
 #include <vector>
 
 #include "expr/expression.h"
-#include "io/file_io.h"
+#include "floe/file_io.h"
 #include "meta/table_metadata.h"
 #include "types/column_batch.h"
 #include "commit/file_filter.h"

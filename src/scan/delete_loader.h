@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "io/file_io.h"
+#include "floe/file_io.h"
 #include "meta/table_metadata.h"
 #include "scan/delete_filter.h"
 #include "scan/table_scan.h"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "io/file_io.h"
+#include "floe/file_io.h"
 #include "parquet/output_sink.h"
 #include "parquet/parquet_reader.h"
 

@@ -42,7 +42,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/file_io.h"
+#include "floe/file_io.h"
 #include "meta/table_metadata.h"
 #include "scan/scan_options.h"
 

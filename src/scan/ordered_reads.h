@@ -19,7 +19,7 @@
 #include <functional>
 
 #include "scan/ordered_streams.h"
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe {
 

@@ -31,7 +31,7 @@
 #include <thread>
 #include <vector>
 
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe {
 

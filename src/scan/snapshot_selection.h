@@ -7,7 +7,7 @@
 
 #include "meta/table_metadata.h"
 #include "scan/scan_options.h"
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe {
 

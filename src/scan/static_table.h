@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "io/file_io.h"
+#include "floe/file_io.h"
 #include "meta/table_metadata.h"
 
 namespace floe {

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "expr/expression.h"
-#include "io/file_io.h"
+#include "floe/file_io.h"
 #include "meta/data_file.h"
 #include "meta/table_metadata.h"
 #include "scan/scan_options.h"

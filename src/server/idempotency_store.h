@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "catalog/sql/sql_connection.h"
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe {
 

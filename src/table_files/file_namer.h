@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "table_files/intent_log.h"
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "io/background_write.h"
-#include "io/file_io.h"
+#include "floe/file_io.h"
 #include "meta/data_file.h"
 #include "meta/manifest_file.h"
 #include "meta/table_metadata.h"

@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "io/file_io.h"
+#include "floe/file_io.h"
 #include "meta/table_metadata.h"
 #include "table_files/metadata_cache.h"
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "io/file_io.h"
+#include "floe/file_io.h"
 
 namespace floe {
 

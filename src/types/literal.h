@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "types/type.h"
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe {
 

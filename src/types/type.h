@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe {
 

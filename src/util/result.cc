@@ -1,4 +1,4 @@
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe {
 

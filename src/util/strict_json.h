@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe {
 

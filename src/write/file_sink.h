@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "io/file_io.h"
+#include "floe/file_io.h"
 #include "parquet/output_sink.h"
 
 namespace floe {

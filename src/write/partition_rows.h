@@ -15,7 +15,7 @@
 #include "types/partition_spec.h"
 #include "types/column_batch.h"
 #include "types/literal.h"
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe {
 

@@ -29,7 +29,7 @@
 #include <thread>
 #include <vector>
 
-#include "util/result.h"
+#include "floe/result.h"
 
 namespace floe {
 
