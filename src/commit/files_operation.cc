@@ -192,7 +192,8 @@ Status FilesOperation::Validate(const OperationContext& ctx, const TableMetadata
   };
   const bool any_check = change_.fail_on_new_matching_data || change_.fail_on_new_matching_deletes ||
                          change_.fail_on_new_deletes_for_removed || !change_.removed_data_files.empty() ||
-                         !change_.removed_delete_files.empty() || !change_.referenced_data_files.empty();
+                         !change_.removed_delete_files.empty() || !change_.referenced_data_files.empty() ||
+                         !change_.deletion_vector_targets.empty();
   // Appends never conflict. An operation that read an empty table (no starting snapshot)
   // validates against everything on the branch.
   if (!any_check) return Ok();
@@ -201,8 +202,8 @@ Status FilesOperation::Validate(const OperationContext& ctx, const TableMetadata
   FLOE_ASSIGN_OR_RETURN(FileFilter filter, FileFilter::Make(change_.conflict_filter, current));
 
   std::unordered_set<std::string> our_removed;
-  for (const auto& f : change_.removed_data_files) our_removed.insert(f.file_path);
-  for (const auto& f : change_.removed_delete_files) our_removed.insert(f.file_path);
+  for (const auto& f : change_.removed_data_files) our_removed.insert(ContentFileKey(f));
+  for (const auto& f : change_.removed_delete_files) our_removed.insert(ContentFileKey(f));
   std::unordered_set<std::string> referenced(change_.referenced_data_files.begin(), change_.referenced_data_files.end());
 
   // Key-aware: the rows themselves decide (row_conflicts.h). Copy-on-write also needs its
@@ -213,7 +214,8 @@ Status FilesOperation::Validate(const OperationContext& ctx, const TableMetadata
   const bool deletes_for_removed =
       change_.fail_on_new_deletes_for_removed || (rows && !change_.removed_data_files.empty());
 
-  std::vector<std::string> conflicting_data, conflicting_deletes, missing, missing_referenced, new_deletes_for_removed;
+  std::vector<std::string> conflicting_data, conflicting_deletes, missing, missing_referenced, new_deletes_for_removed,
+      concurrent_vectors;
   for (const Snapshot* s : since) {
     FLOE_ASSIGN_OR_RETURN(const SnapshotChanges* changes, ChangesOf(ctx, current, *s));
     const std::string op = s->operation();
@@ -243,11 +245,16 @@ Status FilesOperation::Validate(const OperationContext& ctx, const TableMetadata
       }
     }
     for (const auto& e : changes->removed_data) {
-      if (our_removed.count(e.file.file_path)) missing.push_back(e.file.file_path);
+      if (our_removed.count(ContentFileKey(e.file))) missing.push_back(e.file.file_path);
       if (referenced.count(e.file.file_path)) missing_referenced.push_back(e.file.file_path);
     }
     for (const auto& e : changes->removed_deletes)
-      if (our_removed.count(e.file.file_path)) missing.push_back(e.file.file_path);
+      if (our_removed.count(ContentFileKey(e.file))) missing.push_back(e.file.file_path);
+    for (const auto& del : changes->added_deletes) {
+      if (del.file.content != FileContent::kPositionDeletes) continue;
+      for (const auto& target : change_.deletion_vector_targets)
+        if (DeleteMayApply(current, del.file, target)) concurrent_vectors.push_back(target.file_path);
+    }
     if (deletes_for_removed) {
       for (const auto& del : changes->added_deletes) {
         for (const auto& ours : change_.removed_data_files) {
@@ -270,7 +277,8 @@ Status FilesOperation::Validate(const OperationContext& ctx, const TableMetadata
     }
     // What is left only says that commits which did not touch our rows replaced or added
     // deletes to our inputs: the write may be redone on the new state.
-    rebase_possible_ = !missing.empty() || !missing_referenced.empty() || !new_deletes_for_removed.empty();
+    rebase_possible_ = !missing.empty() || !missing_referenced.empty() || !new_deletes_for_removed.empty() ||
+                       !concurrent_vectors.empty();
   }
   if (!missing.empty())
     return ValidationFailed("Missing required files to delete: " + JoinPaths(missing) +
@@ -281,6 +289,11 @@ Status FilesOperation::Validate(const OperationContext& ctx, const TableMetadata
   if (!new_deletes_for_removed.empty())
     return ValidationFailed("Cannot commit, found new delete for replaced data file: " +
                             JoinPaths(new_deletes_for_removed));
+  if (!concurrent_vectors.empty())
+    return ValidationFailed("Found concurrently added deletes for data files this commit writes a deletion vector "
+                            "for: " + JoinPaths(concurrent_vectors) +
+                            " (their positions are not in this commit's vectors; the delete must be redone on the "
+                            "new state to merge them)");
   if (!conflicting_data.empty() && change_.replace_added_partitions)
     return ValidationFailed("Found conflicting files that can contain records in the replaced partitions: " +
                             JoinPaths(conflicting_data));
@@ -319,8 +332,8 @@ Result<AttemptOutput> FilesOperation::Apply(const OperationContext& ctx, const T
     FLOE_ASSIGN_OR_RETURN(base, ReadManifestList(*ctx.io, current, *head));
   }
   std::unordered_map<std::string, const DataFile*> to_remove;
-  for (const auto& f : change_.removed_data_files) to_remove[f.file_path] = &f;
-  for (const auto& f : change_.removed_delete_files) to_remove[f.file_path] = &f;
+  for (const auto& f : change_.removed_data_files) to_remove[ContentFileKey(f)] = &f;
+  for (const auto& f : change_.removed_delete_files) to_remove[ContentFileKey(f)] = &f;
   std::unordered_set<std::string> found;
   std::optional<FileFilter> delete_filter;
   if (change_.delete_filter) {
@@ -352,7 +365,7 @@ Result<AttemptOutput> FilesOperation::Apply(const OperationContext& ctx, const T
       // Old tombstones are dropped when the manifest is rewritten anyway; they alone do not
       // make it rewritten (it is kept byte for byte below unless this commit removes a file).
       if (e.status == EntryStatus::kDeleted) continue;
-      bool remove = to_remove.count(e.file.file_path) > 0;
+      bool remove = to_remove.count(ContentFileKey(e.file)) > 0;
       if (!remove && change_.replace_added_partitions)
         for (const auto& added : change_.added_data_files)
           if (SamePartition(e.file, added)) remove = true;
@@ -368,7 +381,7 @@ Result<AttemptOutput> FilesOperation::Apply(const OperationContext& ctx, const T
         }
       }
       if (remove) {
-        found.insert(e.file.file_path);
+        found.insert(ContentFileKey(e.file));
         ManifestEntry gone = e;
         gone.status = EntryStatus::kDeleted;
         gone.snapshot_id = snapshot_id;

@@ -41,6 +41,12 @@ struct FilesChange {
   bool fail_on_new_deletes_for_removed = false; // rewrite: deletes added against our inputs
   // Row delta: data files our position deletes point at must still be live.
   std::vector<std::string> referenced_data_files;
+  // Row delta on a v3 table: the data files this commit writes a deletion vector for. A table
+  // holds at most one vector per data file, and each new one carries every earlier delete of
+  // its file; a position delete (vector or file) that another commit added meanwhile for one of
+  // them is not in ours, so the write is refused with rebase_possible set and redone on the new
+  // state, where it merges those positions too (DESIGN.md, What conflicts: delete (v3)).
+  std::vector<DataFile> deletion_vector_targets;
   // Key-aware validation (row_conflicts.h; the rows room's RowScope judges): files added
   // meanwhile that the filter MAY match are read, and only real rows of ours (by key, or by
   // the filter) refuse the commit. A

@@ -72,8 +72,10 @@ std::vector<DataFile> DeletesOnlyFor(const std::vector<FileScanTask>& tasks, con
   std::set<std::string> still_needed;
   for (const auto& task : tasks) {
     for (const auto& d : task.deletes) {
-      deletes.emplace(d.file.file_path, d.file);
-      if (!rewritten.count(task.file.file_path)) still_needed.insert(d.file.file_path);
+      // By ContentFileKey: the deletion vectors of one Puffin file share its path, and each
+      // goes with its own data file alone.
+      deletes.emplace(ContentFileKey(d.file), d.file);
+      if (!rewritten.count(task.file.file_path)) still_needed.insert(ContentFileKey(d.file));
     }
   }
   std::vector<DataFile> out;

@@ -33,4 +33,13 @@ Result<FileFormat> ParseFileFormat(std::string_view text) {
   return InvalidArgument("unknown file format '" + std::string(text) + "' (parquet, avro, orc or puffin)");
 }
 
+bool IsDeletionVector(const DataFile& f) {
+  return f.file_format == FileFormat::kPuffin && f.content == FileContent::kPositionDeletes;
+}
+
+std::string ContentFileKey(const DataFile& f) {
+  if (!IsDeletionVector(f)) return f.file_path;
+  return f.file_path + "#" + std::to_string(f.content_offset.value_or(-1));
+}
+
 }  // namespace floe

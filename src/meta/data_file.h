@@ -50,6 +50,14 @@ struct DataFile {
   std::optional<int64_t> content_size_in_bytes;
 };
 
+// Is `f` a deletion vector (format 3): a blob of a Puffin file holding the deleted positions of
+// the one data file it references?
+bool IsDeletionVector(const DataFile& f);
+// What tells a content file apart from every other live one of a table: its path, and for a
+// deletion vector also the blob's offset, since one Puffin file holds the vectors of many data
+// files and each is added and removed on its own.
+std::string ContentFileKey(const DataFile& f);
+
 enum class EntryStatus { kExisting = 0, kAdded = 1, kDeleted = 2 };
 
 // A manifest entry. New entries leave snapshot_id and both sequence numbers empty: they are

@@ -1,11 +1,13 @@
 #include "rows/key_validation.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 #include "expr/row_evaluator.h"
 #include "scan/delete_filter.h"
 #include "scan/delete_index.h"
+#include "scan/delete_loader.h"
 #include "scan/file_source.h"
 #include "scan/table_scan.h"
 
@@ -183,20 +185,23 @@ Result<RowConflictCheck::Hits> RowConflictCheck::ReadRowsOfOurs(FileIO& io, cons
   return hits;
 }
 
-Status RowConflictCheck::DeletedByDeleteFile(FileIO& io, const DataFile& del, RowTouch* touch) {
+Status RowConflictCheck::DeletedByDeleteFile(FileIO& io, const DataFile& del, const std::vector<ManifestEntry>& removed,
+                                             RowTouch* touch) {
   FLOE_ASSIGN_OR_RETURN(bool may, filter_.MayMatch(del));
   if (!may) return Ok();
   const int schema_id = table_.current_schema_id;
-  std::optional<JudgedFiles::Verdict> verdict = scope_.judged->Find(schema_id, del.file_path);
+  // By ContentFileKey: the deletion vectors of one Puffin file share its path.
+  const std::string key = ContentFileKey(del);
+  std::optional<JudgedFiles::Verdict> verdict = scope_.judged->Find(schema_id, key);
   if (verdict) {
     touch->files_recalled += 1;
   } else {
-    FLOE_ASSIGN_OR_RETURN(verdict, JudgeDeleteFile(io, del, touch));
+    FLOE_ASSIGN_OR_RETURN(verdict, JudgeDeleteFile(io, del, removed, touch));
     if (!verdict) {  // judged conservatively: it counts as deleting rows of ours
       touch->deleted_by.push_back(del.file_path);
       return Ok();
     }
-    scope_.judged->Keep(schema_id, del.file_path, *verdict);
+    scope_.judged->Keep(schema_id, key, *verdict);
   }
   if (!verdict->deletes_ours) return Ok();
   for (const auto& label : verdict->labels)
@@ -206,6 +211,7 @@ Status RowConflictCheck::DeletedByDeleteFile(FileIO& io, const DataFile& del, Ro
 }
 
 Result<std::optional<JudgedFiles::Verdict>> RowConflictCheck::JudgeDeleteFile(FileIO& io, const DataFile& del,
+                                                                              const std::vector<ManifestEntry>& removed,
                                                                               RowTouch* touch) {
   using Answer = std::optional<JudgedFiles::Verdict>;
   auto conservative = [&](const std::string& why) -> Answer {
@@ -213,7 +219,8 @@ Result<std::optional<JudgedFiles::Verdict>> RowConflictCheck::JudgeDeleteFile(Fi
     return std::nullopt;
   };
   if (!Charge(del, touch)) return conservative(touch->gave_up);
-  if (del.file_format != FileFormat::kParquet) return conservative(del.file_path + " is not Parquet");
+  if (del.file_format != FileFormat::kParquet && !IsDeletionVector(del))
+    return conservative(del.file_path + " is not Parquet");
   JudgedFiles::Verdict verdict;
   auto note = [&](const ColumnBatch& rows, const std::vector<int>& columns, size_t r) {
     verdict.deletes_ours = true;
@@ -241,18 +248,30 @@ Result<std::optional<JudgedFiles::Verdict>> RowConflictCheck::JudgeDeleteFile(Fi
   }
 
   // Position deletes: the rows they name, looked up in the data files they point at.
-  static const Schema kPositions(0, {NestedField{kDeleteFilePathFieldId, "file_path", Type::String(), true, ""},
-                                     NestedField{kDeletePosFieldId, "pos", Type::Long(), true, ""}});
-  FLOE_ASSIGN_OR_RETURN(ColumnBatch positions, ReadWhole(io, del.file_path, kPositions));
-  int path_index = positions.ColumnIndexById(kDeleteFilePathFieldId);
-  int pos_index = positions.ColumnIndexById(kDeletePosFieldId);
-  if (path_index < 0 || pos_index < 0) return conservative(del.file_path + " lacks file_path or pos");
   std::map<std::string, std::vector<int64_t>> by_file;
-  for (size_t r = 0; r < positions.num_rows; ++r) {
-    Literal pos = positions.columns[pos_index].Get(r);
-    auto as_long = pos.CastTo(Type::Long());
-    if (!as_long) return conservative(del.file_path + " has a pos that is not a long");
-    by_file[std::string(positions.columns[path_index].BytesAt(r))].push_back(as_long->AsLong());
+  if (IsDeletionVector(del)) {
+    FLOE_ASSIGN_OR_RETURN(std::vector<int64_t> deleted, ReadDeletionVector(io, del));
+    for (const ManifestEntry& old : removed) {
+      if (!IsDeletionVector(old.file) || old.file.referenced_data_file != del.referenced_data_file) continue;
+      FLOE_ASSIGN_OR_RETURN(std::vector<int64_t> earlier, ReadDeletionVector(io, old.file));
+      std::vector<int64_t> fresh;
+      std::set_difference(deleted.begin(), deleted.end(), earlier.begin(), earlier.end(), std::back_inserter(fresh));
+      deleted = std::move(fresh);
+    }
+    by_file[*del.referenced_data_file] = std::move(deleted);
+  } else {
+    static const Schema kPositions(0, {NestedField{kDeleteFilePathFieldId, "file_path", Type::String(), true, ""},
+                                       NestedField{kDeletePosFieldId, "pos", Type::Long(), true, ""}});
+    FLOE_ASSIGN_OR_RETURN(ColumnBatch positions, ReadWhole(io, del.file_path, kPositions));
+    int path_index = positions.ColumnIndexById(kDeleteFilePathFieldId);
+    int pos_index = positions.ColumnIndexById(kDeletePosFieldId);
+    if (path_index < 0 || pos_index < 0) return conservative(del.file_path + " lacks file_path or pos");
+    for (size_t r = 0; r < positions.num_rows; ++r) {
+      Literal pos = positions.columns[pos_index].Get(r);
+      auto as_long = pos.CastTo(Type::Long());
+      if (!as_long) return conservative(del.file_path + " has a pos that is not a long");
+      by_file[std::string(positions.columns[path_index].BytesAt(r))].push_back(as_long->AsLong());
+    }
   }
   std::vector<int> ids = DecidingIds();
   std::optional<Schema> projection = DecidingProjection(ids);
@@ -320,7 +339,8 @@ Status RowConflictCheck::Inspect(FileIO& io, const SnapshotChanges& changes, boo
     if (std::find(files.begin(), files.end(), file) == files.end()) files.push_back(file);
   }
   if (deleted_rows)
-    for (const auto& e : changes.added_deletes) FLOE_RETURN_IF_ERROR(DeletedByDeleteFile(io, e.file, touch));
+    for (const auto& e : changes.added_deletes)
+      FLOE_RETURN_IF_ERROR(DeletedByDeleteFile(io, e.file, changes.removed_deletes, touch));
   return Ok();
 }
 

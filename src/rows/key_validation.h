@@ -106,9 +106,14 @@ class RowConflictCheck {
   struct Hits;
   Result<Hits> RowsOfOurs(FileIO& io, const DataFile& file, RowTouch* touch);
   Result<Hits> ReadRowsOfOurs(FileIO& io, const DataFile& file, RowTouch* touch);
-  Status DeletedByDeleteFile(FileIO& io, const DataFile& del, RowTouch* touch);
+  // `removed`: the delete files the same snapshot removed (a deletion vector replaces its data
+  // file's old one and carries its positions, which are no new deletes).
+  Status DeletedByDeleteFile(FileIO& io, const DataFile& del, const std::vector<ManifestEntry>& removed,
+                             RowTouch* touch);
   // The verdict on a delete file; nullopt when judged conservatively (touch->gave_up says why).
-  Result<std::optional<JudgedFiles::Verdict>> JudgeDeleteFile(FileIO& io, const DataFile& del, RowTouch* touch);
+  Result<std::optional<JudgedFiles::Verdict>> JudgeDeleteFile(FileIO& io, const DataFile& del,
+                                                              const std::vector<ManifestEntry>& removed,
+                                                              RowTouch* touch);
   bool Charge(const DataFile& file, RowTouch* touch);
   // The columns that decide whether a row is ours (the key, or the filter's), their schema,
   // and which rows of `rows` (holding them at `columns`) are ours.

@@ -10,7 +10,7 @@
 #include "rows/row_changes.h"
 #include "rows/write_mode.h"
 #include "write/data_writer.h"
-#include "write/position_delete_writer.h"
+#include "rows/row_position_deletes.h"
 
 namespace floe {
 
@@ -26,7 +26,6 @@ Result<RowWriteResult> MergeOnRead(Catalog& catalog, const TableIdentifier& id, 
   if (base.format_version < 2)
     return InvalidArgument("merge-on-read needs delete files, which need format version 2; " + id.ToString() +
                            " is v" + std::to_string(base.format_version));
-  FLOE_RETURN_IF_ERROR(CheckPositionDeletesAllowed(base, id));
   FLOE_ASSIGN_OR_RETURN(const Snapshot* head, BranchHead(base, id, options.commit.branch));
   if (!head) return result;  // an empty table has no rows to change
   const Schema& schema = base.CurrentSchema();
@@ -45,7 +44,7 @@ Result<RowWriteResult> MergeOnRead(Catalog& catalog, const TableIdentifier& id, 
   FLOE_ASSIGN_OR_RETURN(std::vector<FileScanTask> tasks, PlanFiles(io, base, scan));
 
   const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, base);
-  PositionDeleteWriter deletes(io, base, names.get());
+  RowPositionDeletes deletes(io, base, names.get());  // files on v2, deletion vectors on v3
   DataWriter writer(io, base, names.get());
   auto abort = [&] {
     deletes.Abort();
@@ -69,7 +68,10 @@ Result<RowWriteResult> MergeOnRead(Catalog& catalog, const TableIdentifier& id, 
     for (size_t r = 0; r < matches->size(); ++r)
       if ((*matches)[r]) matched_positions.push_back(positions[r]);
     if (matched_positions.empty()) continue;  // the metrics said "maybe"; the rows say no
-    deletes.Delete(task.file, matched_positions);
+    if (auto st = deletes.Delete(task, matched_positions); !st) {
+      abort();
+      return std::unexpected(st.error());
+    }
     const int64_t matched = static_cast<int64_t>(matched_positions.size());
     if (!assignments) {
       result.rows_deleted += matched;
@@ -89,14 +91,16 @@ Result<RowWriteResult> MergeOnRead(Catalog& catalog, const TableIdentifier& id, 
   std::vector<std::string> referenced = deletes.referenced_data_files();
   auto delete_files = deletes.Finish();
   auto data_files = delete_files ? writer.Finish() : Result<std::vector<DataFile>>(std::vector<DataFile>{});
+  std::vector<DataFile> added_deletes = delete_files ? delete_files->added : std::vector<DataFile>{};
   if (!delete_files || !data_files) {
     abort();
     return std::unexpected(!delete_files ? delete_files.error() : data_files.error());
   }
   if (options.after_files_written) options.after_files_written();
-  result.files_added = static_cast<int64_t>(delete_files->size() + data_files->size());
-  FilesChange change = RowDelta(std::move(*data_files), std::move(*delete_files), head->snapshot_id, bound, isolation,
+  result.files_added = static_cast<int64_t>(added_deletes.size() + data_files->size());
+  FilesChange change = RowDelta(std::move(*data_files), std::move(added_deletes), head->snapshot_id, bound, isolation,
                                 std::move(referenced));
+  RowPositionDeletes::AddTo(std::move(*delete_files), &change);
   // An update writes new versions of the rows it deletes: if another commit deleted (or
   // updated) matching rows meanwhile, both new versions would survive. Refused at any
   // isolation, as Iceberg's Spark writer does for UPDATE and MERGE.

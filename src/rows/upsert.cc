@@ -14,7 +14,7 @@
 #include "commit/operations.h"
 #include "write/data_writer.h"
 #include "write/equality_delete_writer.h"
-#include "write/position_delete_writer.h"
+#include "rows/row_position_deletes.h"
 
 namespace floe {
 namespace {
@@ -86,13 +86,12 @@ Result<RowWriteResult> UpsertOnce(Catalog& catalog, const TableIdentifier& id, c
       FLOE_ASSIGN_OR_RETURN(live_specs, LiveDataSpecIds(io, base, *head));
     }
     plan = PlanKeyDeletes(base, key_ids, live_specs);
-    if (!plan.position_spec_ids.empty()) FLOE_RETURN_IF_ERROR(CheckPositionDeletesAllowed(base, id));
   }
   const bool read_files = mode == WriteMode::kCopyOnWrite || !plan.position_spec_ids.empty();
 
   const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, base);
   DataWriter writer(io, base, names.get());
-  PositionDeleteWriter position_deletes(io, base, names.get());
+  RowPositionDeletes position_deletes(io, base, names.get());  // files on v2, deletion vectors on v3
   EqualityDeleteWriter equality_deletes(io, base, key_ids, names.get(), plan.equality_spec_ids);
   auto abort = [&] {
     writer.Abort();
@@ -133,7 +132,7 @@ Result<RowWriteResult> UpsertOnce(Catalog& catalog, const TableIdentifier& id, c
       if (matched.empty()) continue;
       result.rows_updated += static_cast<int64_t>(matched.size());
       if (mode == WriteMode::kMergeOnRead) {
-        position_deletes.Delete(task.file, matched);
+        if (auto st = position_deletes.Delete(task, matched); !st) return fail(st.error());
       } else {
         removed.push_back(task.file);
         if (auto st = writer.Write(rows->Filter(keep)); !st) return fail(st.error());
@@ -150,7 +149,7 @@ Result<RowWriteResult> UpsertOnce(Catalog& catalog, const TableIdentifier& id, c
   if (!pos_files) return fail(pos_files.error());
   auto eq_files = equality_deletes.Finish();
   if (!eq_files) return fail(eq_files.error());
-  std::vector<DataFile> delete_files = std::move(*pos_files);
+  std::vector<DataFile> delete_files = pos_files->added;
   delete_files.insert(delete_files.end(), eq_files->begin(), eq_files->end());
   if (options.after_files_written) options.after_files_written();
   result.files_added = static_cast<int64_t>(data_files->size() + delete_files.size());
@@ -162,6 +161,7 @@ Result<RowWriteResult> UpsertOnce(Catalog& catalog, const TableIdentifier& id, c
                            : CopyOnWrite(std::move(removed), std::move(*data_files), start, bound, isolation);
   // New versions of rows: a concurrent delete or update of the same keys must not let two
   // versions survive (see merge_on_read.cc).
+  if (mode == WriteMode::kMergeOnRead) RowPositionDeletes::AddTo(std::move(*pos_files), &change);
   change.fail_on_new_matching_deletes = true;
   // One row per key at any isolation: a row with one of our keys that landed meanwhile is never
   // left beside ours. Serializable refuses; snapshot redoes the upsert on the new state, which

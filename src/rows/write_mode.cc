@@ -15,14 +15,6 @@ Result<WriteMode> WriteModeFor(const TableMetadata& table, RowLevelCommand comma
                          props::kCopyOnWrite + "' or '" + props::kMergeOnRead + "'");
 }
 
-Status CheckPositionDeletesAllowed(const TableMetadata& table, const TableIdentifier& id) {
-  if (table.format_version >= 3)
-    return InvalidArgument(id.ToString() + " is a v" + std::to_string(table.format_version) +
-                           " table, where rows are deleted by position only through deletion vectors, which floe "
-                           "does not write yet (the spec forbids new position delete files in v3); use copy-on-write");
-  return Ok();
-}
-
 Result<WriteMode> ChosenWriteMode(Catalog& catalog, const TableIdentifier& id, RowLevelCommand command,
                                   const RowWriteOptions& options) {
   if (options.mode) return *options.mode;

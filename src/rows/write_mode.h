@@ -17,8 +17,5 @@ Result<WriteMode> WriteModeFor(const TableMetadata& table, RowLevelCommand comma
 Result<WriteMode> ChosenWriteMode(Catalog& catalog, const TableIdentifier& id, RowLevelCommand command,
                                   const RowWriteOptions& options);
 
-// Position delete files may be added to v2 tables only (v3 deletes by position through
-// deletion vectors): InvalidArgument for a v3 table, naming it.
-Status CheckPositionDeletesAllowed(const TableMetadata& table, const TableIdentifier& id);
 
 }  // namespace floe

@@ -29,6 +29,8 @@ class PositionDeleteSet {
   void AddPositions(const std::vector<int64_t>& positions);
   bool empty() const { return positions_.empty(); }
   size_t size() const { return positions_.size(); }
+  // The deleted positions, ascending (one deleted by two delete files may appear twice).
+  const std::vector<int64_t>& positions() const { return positions_; }
 
   // Clears keep[i] for every row i whose file position (first_position + i) is deleted. Const:
   // the slices of one data file share a set across threads (task_slices.h).

@@ -1,6 +1,7 @@
 #include "scan/delete_loader.h"
 
 #include "parquet/deletion_vector.h"
+#include "parquet/puffin.h"
 
 #include "scan/delete_index.h"
 #include "scan/file_source.h"
@@ -73,6 +74,28 @@ Result<ColumnBatch> ReadPositionDeleteFile(FileIO& io, const DataFile& file) {
   return ReadDeleteFile(io, file, kPositionSchema);
 }
 
+Result<std::vector<int64_t>> ReadDeletionVector(FileIO& io, const DataFile& vector) {
+  const std::string what = "deletion vector in " + vector.file_path + " for " +
+                           vector.referenced_data_file.value_or("(no referenced_data_file)");
+  if (!IsDeletionVector(vector) || !vector.referenced_data_file || !vector.content_offset ||
+      !vector.content_size_in_bytes)
+    return Corrupt(what + ": the manifest entry lacks referenced_data_file, content_offset or content_size_in_bytes");
+  const int64_t offset = *vector.content_offset, length = *vector.content_size_in_bytes;
+  FLOE_ASSIGN_OR_RETURN(int64_t size, io.Size(vector.file_path));
+  // The blob lies between the Puffin header and the file's end (the footer follows it).
+  if (offset < static_cast<int64_t>(parquet::kPuffinMagic.size()) || length <= 0 || length > size ||
+      offset > size - length)
+    return Corrupt(what + ": content_offset " + std::to_string(offset) + " and content_size_in_bytes " +
+                   std::to_string(length) + " lie outside the file's " + std::to_string(size) + " bytes");
+  FLOE_ASSIGN_OR_RETURN(std::string blob, io.ReadRange(vector.file_path, offset, length));
+  auto positions = parquet::DecodeDeletionVector(blob);
+  if (!positions) return std::unexpected(positions.error().WithContext(what));
+  if (static_cast<int64_t>(positions->size()) != vector.record_count)
+    return Corrupt(what + ": the blob holds " + std::to_string(positions->size()) +
+                   " positions, the manifest entry's record_count says " + std::to_string(vector.record_count));
+  return positions;
+}
+
 Result<TaskDeletes> LoadTaskDeletes(FileIO& io, const TableMetadata& table, const FileScanTask& task,
                                     DeleteFileCache* cache) {
   TaskDeletes out;
@@ -83,11 +106,15 @@ Result<TaskDeletes> LoadTaskDeletes(FileIO& io, const TableMetadata& table, cons
     if (file.file_format == FileFormat::kPuffin) {
       // A deletion vector: one blob of the Puffin file, for this data file alone (delete_index.cc
       // checked it names one). Read once per task: no other task's data file shares it.
-      if (*file.referenced_data_file != task.file.file_path) continue;
-      FLOE_ASSIGN_OR_RETURN(std::string blob, io.ReadRange(file.file_path, *file.content_offset, *file.content_size_in_bytes));
-      auto positions = parquet::DecodeDeletionVector(blob);
-      if (!positions) return std::unexpected(positions.error().WithContext("reading delete file " + file.file_path));
-      out.positions.AddPositions(*positions);
+      if (file.referenced_data_file.value_or("") != task.file.file_path) continue;
+      FLOE_ASSIGN_OR_RETURN(std::vector<int64_t> positions, ReadDeletionVector(io, file));
+      // A position past the data file's rows deletes nothing a reader could see; a writer that
+      // put one there counted rows wrongly, and its other positions cannot be trusted either.
+      if (!positions.empty() && positions.back() >= task.file.record_count)
+        return Corrupt("deletion vector in " + file.file_path + " for " + task.file.file_path + " deletes position " +
+                       std::to_string(positions.back()) + ", past the data file's " +
+                       std::to_string(task.file.record_count) + " rows");
+      out.positions.AddPositions(positions);
       continue;
     }
     if (file.content == FileContent::kPositionDeletes) {

@@ -36,6 +36,12 @@ struct TaskDeletes {
 // The file_path and pos columns of a position delete file (field ids 2147483546, 2147483545).
 Result<ColumnBatch> ReadPositionDeleteFile(FileIO& io, const DataFile& file);
 
+// The positions a deletion vector (a Puffin blob, meta/data_file.h IsDeletionVector) deletes
+// from its data file, ascending. Corrupt, naming the Puffin file and the data file, when the
+// entry lacks its blob's place, the blob lies outside the file, does not decode (length, magic,
+// checksum, bitmap) or holds another count of positions than the entry's record_count.
+Result<std::vector<int64_t>> ReadDeletionVector(FileIO& io, const DataFile& vector);
+
 // The deletes of `task` applied to its data file. `cache` may be null.
 Result<TaskDeletes> LoadTaskDeletes(FileIO& io, const TableMetadata& table, const FileScanTask& task,
                                     DeleteFileCache* cache);
