@@ -60,21 +60,23 @@ TEST(PartitionEvolutionDeletes, UpsertAfterAddingABucketWritesAGlobalEqualityDel
   EXPECT_EQ(equality_files, 1);
 }
 
-// The spec forbids new position delete files in v3 tables (deletion vectors replace them),
-// which floe does not write yet: a merge-on-read delete there is refused, changing nothing.
-TEST(PartitionEvolutionDeletes, PositionDeletesAreRefusedOnV3Tables) {
+// The spec forbids new position delete files in v3 tables: a merge-on-read delete on a table
+// upgraded to v3 deletes by deletion vector instead.
+TEST(PartitionEvolutionDeletes, PositionDeletesOnV3TablesAreDeletionVectors) {
   txn_test::OrdersTable t("", {{"write.delete.mode", "merge-on-read"}});
   ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), txn_test::Batch({{1, "DE", 100}, {2, "FR", 200}})).has_value());
   MetadataChange upgrade;
   upgrade.updates.push_back(UpgradeFormatVersion{3});
   ASSERT_TRUE(CommitMetadataChange(t.catalog(), t.id(), upgrade).has_value());
-  const auto before = t.Metadata().CurrentSnapshot()->snapshot_id;
   auto deleted = DeleteWhere(t.catalog(), t.id(), txn_test::Where("order_id = 1"));
-  ASSERT_FALSE(deleted.has_value());
-  EXPECT_EQ(deleted.error().kind, ErrorKind::kInvalidArgument);
-  EXPECT_NE(deleted.error().message.find("deletion vectors"), std::string::npos) << deleted.error().message;
-  EXPECT_EQ(t.Metadata().CurrentSnapshot()->snapshot_id, before);
-  EXPECT_EQ(t.Rows().size(), 2u);
+  ASSERT_TRUE(deleted.has_value()) << deleted.error().message;
+  std::vector<txn_test::Order> expected = {{2, "FR", 200}};
+  EXPECT_EQ(t.Rows(), expected);
+  auto tasks = PlanFiles(*t.catalog().io(), t.Metadata(), ScanOptions{});
+  ASSERT_TRUE(tasks.has_value());
+  ASSERT_EQ(tasks->size(), 1u);
+  ASSERT_EQ((*tasks)[0].deletes.size(), 1u);
+  EXPECT_TRUE(IsDeletionVector((*tasks)[0].deletes[0].file));
 }
 
 TEST(KeyDeletePlan, PerSpecByWhetherTheKeyDeterminesThePartition) {

@@ -34,7 +34,7 @@ struct Order {
 class OrdersTable {
  public:
   explicit OrdersTable(const std::string& partition_by = "country",
-                       const std::map<std::string, std::string>& properties = {}) {
+                       const std::map<std::string, std::string>& properties = {}, int format_version = 2) {
     dir_ = (std::filesystem::temp_directory_path() / ("floe-txn-" + RandomUuidString().substr(0, 12))).string();
     std::filesystem::create_directories(dir_);
     uri_ = "sqlite://" + dir_ + "/catalog.db";
@@ -48,6 +48,7 @@ class OrdersTable {
     EXPECT_TRUE(fields.has_value());
     request.spec = PartitionSpec(0, *fields);
     request.properties = properties;
+    request.format_version = format_version;
     request.properties["commit.retry.min-wait-ms"] = "1";
     request.properties["commit.retry.max-wait-ms"] = "20";
     auto created = catalog_->CreateTable(id_, request);

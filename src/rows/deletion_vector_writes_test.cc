@@ -1,0 +1,265 @@
+// Merge-on-read on format 3 tables: deletes, updates and upserts by position write deletion
+// vectors (one per data file, all of a commit in one Puffin file), a new vector carries its
+// file's earlier deletes and replaces them in the same commit, and concurrent vectors for one
+// data file never lose a delete.
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "commit/metadata_commit.h"
+#include "rows/merge_on_read.h"
+#include "rows/row_writes.h"
+#include "rows/table_test_util.h"
+#include "rows/upsert.h"
+#include "scan/delete_loader.h"
+#include "scan/table_scan.h"
+
+namespace floe {
+namespace deletion_vector_test {
+namespace {
+
+using txn_test::Batch;
+using txn_test::OnFirstAttempt;
+using txn_test::Order;
+using txn_test::OrdersTable;
+using txn_test::Where;
+
+const std::map<std::string, std::string> kMergeOnRead = {{"write.delete.mode", "merge-on-read"},
+                                                         {"write.update.mode", "merge-on-read"},
+                                                         {"write.merge.mode", "merge-on-read"}};
+
+std::vector<Order> FourOrders() { return {{1, "DE", 100}, {2, "DE", 200}, {3, "FR", 300}, {4, "FR", 400}}; }
+
+std::map<std::string, std::string> With(std::map<std::string, std::string> a,
+                                        const std::map<std::string, std::string>& b) {
+  a.insert(b.begin(), b.end());
+  return a;
+}
+
+std::vector<FileScanTask> Tasks(OrdersTable& t) {
+  auto tasks = PlanFiles(*t.catalog().io(), t.Metadata(), ScanOptions{});
+  EXPECT_TRUE(tasks.has_value()) << (tasks ? "" : tasks.error().message);
+  return tasks ? *tasks : std::vector<FileScanTask>{};
+}
+
+// The live deletion vectors of the table, by the data file they reference.
+std::map<std::string, DataFile> LiveVectors(OrdersTable& t) {
+  std::map<std::string, DataFile> out;
+  for (const auto& task : Tasks(t))
+    for (const auto& d : task.deletes) {
+      EXPECT_TRUE(IsDeletionVector(d.file)) << d.file.file_path << " is not a deletion vector";
+      EXPECT_EQ(d.file.referenced_data_file.value_or(""), task.file.file_path);
+      EXPECT_FALSE(out.count(task.file.file_path)) << "two vectors for " << task.file.file_path;
+      out[task.file.file_path] = d.file;
+    }
+  return out;
+}
+
+std::string DataFileOf(OrdersTable& t, const std::string& country) {
+  for (const auto& task : Tasks(t))
+    if (task.file.partition.size() == 1 && task.file.partition[0] == Literal::String(country))
+      return task.file.file_path;
+  return "";
+}
+
+int64_t SummaryInt(const Snapshot& s, const std::string& key) {
+  auto it = s.summary.find(key);
+  return it == s.summary.end() ? 0 : std::stoll(it->second);
+}
+
+TEST(DeletionVectorWrites, OneVectorPerDataFileAllInOnePuffinFile) {
+  OrdersTable t("country", kMergeOnRead, 3);
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(FourOrders())).has_value());
+  auto r = DeleteWhere(t.catalog(), t.id(), Where("order_id = 2 OR order_id = 3"));
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  EXPECT_EQ(r->rows_deleted, 2);
+  std::vector<Order> expected = {{1, "DE", 100}, {4, "FR", 400}};
+  EXPECT_EQ(t.Rows(), expected);
+
+  auto vectors = LiveVectors(t);
+  ASSERT_EQ(vectors.size(), 2u);
+  const DataFile& de = vectors.at(DataFileOf(t, "DE"));
+  const DataFile& fr = vectors.at(DataFileOf(t, "FR"));
+  EXPECT_EQ(de.file_path, fr.file_path);  // one Puffin file for the commit
+  EXPECT_NE(de.file_path.find("-deletes.puffin"), std::string::npos) << de.file_path;
+  EXPECT_NE(de.content_offset, fr.content_offset);
+  EXPECT_EQ(de.record_count, 1);
+  EXPECT_EQ(de.file_format, FileFormat::kPuffin);
+  EXPECT_EQ(de.partition, std::vector<Literal>{Literal::String("DE")});  // the data file's partition
+  auto positions = ReadDeletionVector(*t.catalog().io(), de);
+  ASSERT_TRUE(positions.has_value()) << positions.error().message;
+  EXPECT_EQ(*positions, std::vector<int64_t>{1});  // order 2 is the second row of the DE file
+  const TableMetadata m = t.Metadata();
+  EXPECT_EQ(SummaryInt(*m.CurrentSnapshot(), "added-delete-files"), 2);
+  EXPECT_EQ(SummaryInt(*m.CurrentSnapshot(), "added-position-deletes"), 2);
+}
+
+TEST(DeletionVectorWrites, ASecondDeleteMergesTheOldVectorAndRemovesIt) {
+  OrdersTable t("country", kMergeOnRead, 3);
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(FourOrders())).has_value());
+  ASSERT_TRUE(DeleteWhere(t.catalog(), t.id(), Where("order_id = 2")).has_value());
+  const DataFile first = LiveVectors(t).at(DataFileOf(t, "DE"));
+  auto r = DeleteWhere(t.catalog(), t.id(), Where("order_id = 1"));
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  EXPECT_EQ(r->rows_deleted, 1);
+  auto vectors = LiveVectors(t);
+  ASSERT_EQ(vectors.size(), 1u);
+  const DataFile& second = vectors.at(DataFileOf(t, "DE"));
+  EXPECT_NE(second.file_path, first.file_path);
+  EXPECT_EQ(second.record_count, 2);
+  auto positions = ReadDeletionVector(*t.catalog().io(), second);
+  ASSERT_TRUE(positions.has_value()) << positions.error().message;
+  EXPECT_EQ(*positions, (std::vector<int64_t>{0, 1}));
+  const TableMetadata m = t.Metadata();
+  EXPECT_EQ(SummaryInt(*m.CurrentSnapshot(), "removed-delete-files"), 1);
+  std::vector<Order> expected = {{3, "FR", 300}, {4, "FR", 400}};
+  EXPECT_EQ(t.Rows(), expected);
+  // The snapshot before still reads through the first vector.
+  std::vector<Order> before = {{1, "DE", 100}, {3, "FR", 300}, {4, "FR", 400}};
+  EXPECT_EQ(t.Rows(m.CurrentSnapshot()->parent_snapshot_id), before);
+}
+
+TEST(DeletionVectorWrites, UpdateWritesAVectorAndTheNewRows) {
+  OrdersTable t("country", kMergeOnRead, 3);
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(FourOrders())).has_value());
+  auto r = UpdateWhere(t.catalog(), t.id(), Where("order_id = 3"), *ParseAssignments("amount_cents = 301"));
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  std::vector<Order> expected = {{1, "DE", 100}, {2, "DE", 200}, {3, "FR", 301}, {4, "FR", 400}};
+  EXPECT_EQ(t.Rows(), expected);
+  auto vectors = LiveVectors(t);
+  ASSERT_EQ(vectors.size(), 1u);
+  EXPECT_EQ(vectors.begin()->second.partition, std::vector<Literal>{Literal::String("FR")});
+  EXPECT_EQ(vectors.begin()->second.record_count, 1);
+}
+
+// An upgraded table: the v2 position delete file of a data file still applies; the first vector
+// for that file carries its positions and replaces it in the same commit.
+TEST(DeletionVectorWrites, UpgradedTableCarriesV2PositionDeletesIntoTheVector) {
+  OrdersTable t("country", kMergeOnRead, 2);
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(FourOrders())).has_value());
+  ASSERT_TRUE(DeleteWhere(t.catalog(), t.id(), Where("order_id = 2")).has_value());
+  MetadataChange upgrade;
+  upgrade.updates.push_back(UpgradeFormatVersion{3});
+  ASSERT_TRUE(CommitMetadataChange(t.catalog(), t.id(), upgrade).has_value());
+  std::vector<Order> after_v2 = {{1, "DE", 100}, {3, "FR", 300}, {4, "FR", 400}};
+  EXPECT_EQ(t.Rows(), after_v2);  // the v2 file applies on v3
+
+  auto r = DeleteWhere(t.catalog(), t.id(), Where("order_id = 1"));
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  std::vector<Order> expected = {{3, "FR", 300}, {4, "FR", 400}};
+  EXPECT_EQ(t.Rows(), expected);
+  auto vectors = LiveVectors(t);  // the v2 file is gone: only the vector applies
+  ASSERT_EQ(vectors.size(), 1u);
+  EXPECT_EQ(vectors.begin()->second.record_count, 2);
+}
+
+// B deletes another row of the same data file inside A's commit: A is redone on the new state
+// and its vector merges B's (both deletes survive, one vector for the file), at either isolation.
+void ConcurrentVectorsForOneFile(const std::string& isolation) {
+  OrdersTable t("country", With(kMergeOnRead, {{"write.delete.isolation-level", isolation}}), 3);
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(FourOrders())).has_value());
+  auto b = t.Open();
+  RowWriteOptions a_options;
+  a_options.commit.before_swap =
+      OnFirstAttempt([&] { ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 1")).has_value()); });
+  auto a = DeleteWhere(t.catalog(), t.id(), Where("order_id = 2"), a_options);
+  ASSERT_TRUE(a.has_value()) << a.error().message;
+  EXPECT_EQ(a->rebases, 1);
+  std::vector<Order> expected = {{3, "FR", 300}, {4, "FR", 400}};
+  EXPECT_EQ(t.Rows(), expected);
+  auto vectors = LiveVectors(t);
+  ASSERT_EQ(vectors.size(), 1u);
+  EXPECT_EQ(vectors.begin()->second.record_count, 2);
+}
+
+TEST(DeletionVectorConflicts, SerializableMergesAnotherRowsVector) { ConcurrentVectorsForOneFile("serializable"); }
+TEST(DeletionVectorConflicts, SnapshotMergesAnotherRowsVector) { ConcurrentVectorsForOneFile("snapshot"); }
+
+// With an old vector in place, both writers replace it: the later sees its vector removed and
+// is redone, merging the earlier's.
+TEST(DeletionVectorConflicts, BothReplacingOneOldVectorKeepEveryDelete) {
+  OrdersTable t("country", kMergeOnRead, 3);
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{1, "DE", 1}, {2, "DE", 2}, {3, "DE", 3}, {4, "DE", 4}})).has_value());
+  ASSERT_TRUE(DeleteWhere(t.catalog(), t.id(), Where("order_id = 4")).has_value());
+  auto b = t.Open();
+  RowWriteOptions a_options;
+  a_options.commit.before_swap =
+      OnFirstAttempt([&] { ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 1")).has_value()); });
+  auto a = DeleteWhere(t.catalog(), t.id(), Where("order_id = 2"), a_options);
+  ASSERT_TRUE(a.has_value()) << a.error().message;
+  std::vector<Order> expected = {{3, "DE", 3}};
+  EXPECT_EQ(t.Rows(), expected);
+  auto vectors = LiveVectors(t);
+  ASSERT_EQ(vectors.size(), 1u);
+  EXPECT_EQ(vectors.begin()->second.record_count, 3);
+}
+
+// Two updates of one row: the later is refused naming B's vector, never leaving two versions.
+TEST(DeletionVectorConflicts, UpdatesOfOneRowRefusedNamingTheVector) {
+  OrdersTable t("country", With(kMergeOnRead, {{"write.update.isolation-level", "serializable"}}), 3);
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(FourOrders())).has_value());
+  auto b = t.Open();
+  RowWriteOptions a_options;
+  a_options.commit.before_swap = OnFirstAttempt(
+      [&] { ASSERT_TRUE(UpdateWhere(*b, t.id(), Where("order_id = 2"), *ParseAssignments("amount_cents = 1")).has_value()); });
+  auto a = UpdateWhere(t.catalog(), t.id(), Where("order_id = 2"), *ParseAssignments("amount_cents = 2"), a_options);
+  ASSERT_FALSE(a.has_value());
+  EXPECT_EQ(a.error().kind, ErrorKind::kValidationFailed);
+  EXPECT_NE(a.error().message.find("-deletes.puffin"), std::string::npos) << a.error().message;
+  std::vector<Order> expected = {{1, "DE", 100}, {2, "DE", 1}, {3, "FR", 300}, {4, "FR", 400}};
+  EXPECT_EQ(t.Rows(), expected);
+}
+
+// A Puffin file damaged after the commit: the scan fails naming the file, never reads rows back.
+void DamageAndScan(const std::function<void(const std::string& local, const DataFile& dv)>& damage,
+                   const std::string& expected_message) {
+  OrdersTable t("country", kMergeOnRead, 3);
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(FourOrders())).has_value());
+  ASSERT_TRUE(DeleteWhere(t.catalog(), t.id(), Where("order_id = 2")).has_value());
+  const DataFile dv = LiveVectors(t).begin()->second;
+  std::string local = dv.file_path;
+  if (local.rfind("file://", 0) == 0) local = local.substr(7);
+  damage(local, dv);
+  auto read = ReadTable(*t.catalog().io(), t.Metadata(), ScanOptions{});
+  ASSERT_FALSE(read.has_value());
+  EXPECT_EQ(read.error().kind, ErrorKind::kCorrupt) << read.error().message;
+  EXPECT_NE(read.error().message.find(dv.file_path), std::string::npos) << read.error().message;
+  EXPECT_NE(read.error().message.find(expected_message), std::string::npos) << read.error().message;
+}
+
+void FlipByte(const std::string& path, int64_t offset) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  ASSERT_TRUE(f.good()) << path;
+  f.seekg(offset);
+  char c = 0;
+  f.read(&c, 1);
+  c = static_cast<char>(c ^ 0x5a);
+  f.seekp(offset);
+  f.write(&c, 1);
+}
+
+TEST(DeletionVectorReads, WrongMagicIsCorruptNamingTheFile) {
+  DamageAndScan([](const std::string& local, const DataFile& dv) { FlipByte(local, *dv.content_offset + 4); },
+                "magic");
+}
+
+TEST(DeletionVectorReads, WrongChecksumIsCorruptNamingTheFile) {
+  DamageAndScan(
+      [](const std::string& local, const DataFile& dv) {
+        FlipByte(local, *dv.content_offset + *dv.content_size_in_bytes - 1);
+      },
+      "checksum");
+}
+
+TEST(DeletionVectorReads, BlobPastTheFilesEndIsCorruptNamingTheFile) {
+  DamageAndScan(
+      [](const std::string& local, const DataFile& dv) {
+        std::filesystem::resize_file(local, *dv.content_offset + *dv.content_size_in_bytes - 2);
+      },
+      "lie outside the file");
+}
+
+}  // namespace
+}  // namespace deletion_vector_test
+}  // namespace floe
