@@ -85,6 +85,42 @@ TEST(Compaction, KeepsDeleteFilesOtherFilesStillNeed) {
   EXPECT_EQ(Count(t).deletes, 1u);
 }
 
+// v3: one commit's deletion vectors share a Puffin file; compacting one partition drops the
+// vector of the rewritten data file alone, the other partition's vector still applies.
+TEST(Compaction, DropsTheDeletionVectorsOfRewrittenFilesOnly) {
+  OrdersTable t("country", kMergeOnRead, 3);
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{1, "DE", 1}, {2, "DE", 2}, {3, "FR", 3}, {4, "FR", 4}})).has_value());
+  ASSERT_TRUE(DeleteWhere(t.catalog(), t.id(), Where("order_id = 1 OR order_id = 3")).has_value());
+  const auto rows = t.Rows();
+  EXPECT_EQ(Count(t).deletes, 1u);  // two vectors, one Puffin file
+  CompactionOptions options;
+  options.filter = Where("country = 'DE'");
+  options.min_input_files = 1;
+  auto r = CompactTable(t.catalog(), t.id(), options);
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  EXPECT_EQ(r->data_files_rewritten, 1);
+  EXPECT_EQ(r->delete_files_removed, 1);
+  EXPECT_EQ(t.Rows(), rows);
+  auto tasks = PlanFiles(*t.catalog().io(), t.Metadata(), ScanOptions{});
+  ASSERT_TRUE(tasks.has_value());
+  size_t vectors = 0;
+  for (const auto& task : *tasks)
+    for (const auto& d : task.deletes) {
+      EXPECT_TRUE(IsDeletionVector(d.file));
+      EXPECT_EQ(d.file.referenced_data_file.value_or(""), task.file.file_path);
+      EXPECT_EQ(task.file.partition, std::vector<Literal>{Literal::String("FR")});
+      ++vectors;
+    }
+  EXPECT_EQ(vectors, 1u);
+  // Compacting the rest drops the last vector too.
+  CompactionOptions rest;
+  rest.min_input_files = 1;
+  auto all = CompactTable(t.catalog(), t.id(), rest);
+  ASSERT_TRUE(all.has_value()) << all.error().message;
+  EXPECT_EQ(t.Rows(), rows);
+  EXPECT_EQ(Count(t).deletes, 0u);
+}
+
 TEST(Compaction, RefusedWhenADeleteTouchingAnInputLanded) {
   OrdersTable t("country", kMergeOnRead);
   ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{1, "DE", 1}})).has_value());
