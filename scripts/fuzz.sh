@@ -4,7 +4,7 @@
 # repository). A crash leaves its input in $build/crashes/<target>/ and fails the run; make
 # it a regression test (a unit test with the bytes inline or in tests/data).
 #
-#   FLOE_FUZZ_SECONDS   seconds per target (default 25; five targets)
+#   FLOE_FUZZ_SECONDS   seconds per target (default 25; six targets)
 #   FLOE_FUZZ_BUILD_DIR the clang build folder (default build-fuzz)
 #   FLOE_FIXTURES       the fixtures folder (default ../shared/fixtures)
 # Skips (exit 0, saying so) when no clang with libFuzzer and std::expected support is found.
@@ -14,7 +14,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FLOE_FUZZ_BUILD_DIR:-$repo/build-fuzz}"
 seconds="${FLOE_FUZZ_SECONDS:-25}"
 fixtures="${FLOE_FIXTURES:-$repo/../shared/fixtures}"
-targets=(fuzz_rest_body fuzz_table_metadata fuzz_manifest fuzz_parquet fuzz_where)
+targets=(fuzz_rest_body fuzz_table_metadata fuzz_manifest fuzz_parquet fuzz_puffin fuzz_where)
 
 # floe needs std::expected: clang 16 (P0848) or newer with libstdc++ 12.
 cxx=""
@@ -80,6 +80,15 @@ for body in \
   # The first byte picks the route (0..5); printf writes it itself, so the NUL byte is kept.
   { printf "\\x$(printf %02x "$i")"; printf '%s' "$body"; } >"$seeds/fuzz_rest_body/seed$i"
   i=$((i + 1))
+done
+# Puffin seeds (fuzz/fuzz_puffin.cc reads the first byte as the kind): a deletion-vector blob of
+# positions 1, 2 and 3 as floe writes it, a Puffin file holding it, and positions to round-trip.
+mkdir -p "$seeds/fuzz_puffin"
+blob=0000001fd1d339640100000000000000000000003b30000001000002000100010002005027488f
+puffin=504641310000001fd1d339640100000000000000000000003b30000001000002000100010002005027488f504641317b22626c6f6273223a5b7b2274797065223a2264656c6574696f6e2d766563746f722d7631222c226669656c6473223a5b323134373438333534355d2c22736e617073686f742d6964223a2d312c2273657175656e63652d6e756d626572223a2d312c226f6666736574223a342c226c656e677468223a33392c2270726f70657274696573223a7b2263617264696e616c697479223a2233222c227265666572656e6365642d646174612d66696c65223a22646174612f612e70617271756574227d7d5d2c2270726f70657274696573223a7b22637265617465642d6279223a22666c6f65227d7de80000000000000050464131
+positions=0100000000000000020000000000000000000100010000000700000000000000
+for seed in "00$blob" "01$puffin" "02$positions"; do
+  printf "$(echo "$seed" | sed 's/../\\x&/g')" >"$seeds/fuzz_puffin/seed${seed:0:2}"
 done
 i=0
 for where in "id = 1" "a > 2 AND b IS NULL" "name LIKE 'x%' OR ts < TIMESTAMP '2024-01-01 00:00:00'" \
