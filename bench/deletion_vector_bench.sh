@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Merge-on-read deletes on format 3 (deletion vectors) against format 2 (position delete files):
 # two tables holding the same ROWS rows (partitioned by country), each given the same DELETES
-# deletes of 1% of the rows, `floe delete T --where "order_id % 100 = k"` for k = 0, 1, ...:
-# every delete touches every data file, so each v3 delete rewrites every file's vector (carrying
-# the positions deleted before) while each v2 delete adds new position delete files beside the
-# old ones. Per delete: its wall time and the bytes of the delete files it wrote. Then
+# deletes of 1% of the rows, k = 0, 1, ..., chosen by PATTERN:
+#   spread  `order_id % 100 = k`: every 100th row of every data file, so each v3 delete rewrites
+#           every file's vector (carrying the positions deleted before, the bitmaps fill up)
+#           while each v2 delete adds new position delete files beside the old ones;
+#   range   `order_id >= k * ROWS / 100 AND order_id < (k + 1) * ROWS / 100`: a run of rows in
+#           each data file (they hold ascending order_ids), which Roaring stores as runs. Per delete: its wall time and the bytes of the delete files it wrote. Then
 # `floe scan T --format csv --output /dev/null` before the deletes and after all of them
 # (median of RUNS). The machine's load is printed before and after.
 #
-#   bash bench/deletion_vector_bench.sh [BUILD_DIR] [ROWS] [DELETES] [RUNS]
-#        (defaults: build 10000000 10 3)
+#   bash bench/deletion_vector_bench.sh [BUILD_DIR] [ROWS] [DELETES] [RUNS] [PATTERN]
+#        (defaults: build 10000000 10 3 spread)
 #
 # Needs the peers' Python with DuckDB (bash scripts/peers.sh) to make the input rows
 # (bench/duckdb_peer.py make); without it it prints "skipped: no peers" and exits 77.
@@ -19,13 +21,15 @@ build=$(cd "${1:-$here/build}" && pwd)
 rows=${2:-10000000}
 deletes=${3:-10}
 runs=${4:-3}
+pattern=${5:-spread}
+case "$pattern" in spread | range) ;; *) echo "PATTERN must be spread or range" >&2; exit 2 ;; esac
 floe="$build/floe"
 . "$here/bench/peers_env.sh"
 need_peer FLOE_PEERS_PYTHON
 work=$(mktemp -d /tmp/floe-dv-bench-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-echo "$("$floe" --version), $rows rows, $deletes deletes of 1%, scans: median of $runs"
+echo "$("$floe" --version), $rows rows, $deletes deletes of 1% ($pattern), scans: median of $runs"
 echo "load before: $(uptime)"
 
 now() { date +%s%N; }
@@ -64,7 +68,9 @@ for k in $(seq 0 $((deletes - 1))); do
   line=()
   for v in 2 3; do
     t0=$(now)
-    "$floe" delete "b.v$v" --where "order_id % 100 = $k" >/dev/null
+    where="order_id % 100 = $k"
+    [ "$pattern" = spread ] || where="order_id >= $((k * rows / 100)) AND order_id < $(((k + 1) * rows / 100))"
+    "$floe" delete "b.v$v" --where "$where" >/dev/null
     line+=("$(ms "$t0" "$(now)")")
     line+=("$(new_bytes "$work/warehouse/b/v$v/data" "$work/v$v.seen")")
   done

@@ -1,4 +1,4 @@
-// floe inspect FILE: metadata documents, manifests, manifest lists and Parquet files.
+// floe inspect FILE: metadata documents, manifests, manifest lists, Parquet and Puffin files.
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -15,6 +15,7 @@
 #include "meta/metadata_json.h"
 #include "parquet/describe.h"
 #include "parquet/parquet_reader.h"
+#include "parquet/puffin_describe.h"
 #include "scan/static_table.h"
 
 namespace floe::cli {
@@ -29,10 +30,11 @@ Result<std::string> ReadLocalFile(const std::string& path) {
   return buffer.str();
 }
 
-enum class FileKind { kMetadataJson, kAvro, kParquet, kUnknown };
+enum class FileKind { kMetadataJson, kAvro, kParquet, kPuffin, kUnknown };
 
 FileKind DetectKind(std::string_view bytes) {
   if (bytes.size() >= 4 && bytes.substr(0, 4) == "PAR1") return FileKind::kParquet;
+  if (parquet::LooksLikePuffin(bytes)) return FileKind::kPuffin;
   if (bytes.size() >= 4 && bytes.substr(0, 4) == std::string_view("Obj\x01", 4)) return FileKind::kAvro;
   size_t first = bytes.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && bytes[first] == '{') return FileKind::kMetadataJson;
@@ -82,8 +84,12 @@ Result<std::string> Inspect(const std::string& path, bool allow_moved_paths) {
       FLOE_ASSIGN_OR_RETURN(j, parquet::DescribeParquetBytes(bytes, path));
       break;
     }
+    case FileKind::kPuffin: {
+      FLOE_ASSIGN_OR_RETURN(j, parquet::DescribePuffinBytes(bytes, path));
+      break;
+    }
     case FileKind::kUnknown:
-      return InvalidArgument(path + ": not a table metadata document, Avro manifest or Parquet file");
+      return InvalidArgument(path + ": not a table metadata document, Avro manifest, Parquet or Puffin file");
   }
   if (moved) RelocateStrings(j, *moved);
   return JsonText(j, 2);
