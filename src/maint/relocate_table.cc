@@ -89,8 +89,13 @@ class Relocation {
       file.file_path = moved_.Map(file.file_path);
       return Ok();
     }
-    if (file.file_format == FileFormat::kPuffin)
-      return NotSupported("deletion vector " + file.file_path + ": floe cannot read deletion vectors, so it cannot relocate them");
+    // A deletion vector's blob holds positions only, and readers find it by the entry's offset:
+    // the Puffin file stays as it is, under its relocated path (its footer's referenced-data-file
+    // property keeps the old path, which no reader uses to apply the vector).
+    if (IsDeletionVector(file)) {
+      file.file_path = moved_.Map(file.file_path);
+      return Ok();
+    }
     if (done == delete_files_.end()) {
       FLOE_ASSIGN_OR_RETURN(DataFile copy, RewritePositionDeletes(file));
       done = delete_files_.emplace(file.file_path, std::move(copy)).first;
