@@ -335,6 +335,14 @@ Result<AttemptOutput> FilesOperation::Apply(const OperationContext& ctx, const T
   for (const auto& f : change_.removed_data_files) to_remove[ContentFileKey(f)] = &f;
   for (const auto& f : change_.removed_delete_files) to_remove[ContentFileKey(f)] = &f;
   std::unordered_set<std::string> found;
+  // v3: a deletion vector goes with its data file (it applies to no other), so removing the
+  // data file removes its vector in the same commit instead of leaving it dangling.
+  std::unordered_set<std::string> removed_data_paths;
+  if (current.format_version >= 3)
+    for (const auto& f : change_.removed_data_files) removed_data_paths.insert(f.file_path);
+  auto dangling_vector = [&](const DataFile& f) {
+    return IsDeletionVector(f) && f.referenced_data_file && removed_data_paths.count(*f.referenced_data_file) > 0;
+  };
   std::optional<FileFilter> delete_filter;
   if (change_.delete_filter) {
     FLOE_ASSIGN_OR_RETURN(FileFilter f, FileFilter::Make(change_.delete_filter, current));
@@ -352,6 +360,9 @@ Result<AttemptOutput> FilesOperation::Apply(const OperationContext& ctx, const T
       }
     }
     if (delete_filter && IsDataManifest(m) && (m.added_files_count + m.existing_files_count > 0)) search = true;
+    if (!IsDataManifest(m) && !removed_data_paths.empty())
+      for (const auto& f : change_.removed_data_files)
+        if (ManifestMayHold(m, current, f)) search = true;
     if (change_.replace_added_partitions)
       for (const auto& added : change_.added_data_files)
         if (ManifestMayHold(m, current, added)) search = true;
@@ -365,7 +376,7 @@ Result<AttemptOutput> FilesOperation::Apply(const OperationContext& ctx, const T
       // Old tombstones are dropped when the manifest is rewritten anyway; they alone do not
       // make it rewritten (it is kept byte for byte below unless this commit removes a file).
       if (e.status == EntryStatus::kDeleted) continue;
-      bool remove = to_remove.count(ContentFileKey(e.file)) > 0;
+      bool remove = to_remove.count(ContentFileKey(e.file)) > 0 || dangling_vector(e.file);
       if (!remove && change_.replace_added_partitions)
         for (const auto& added : change_.added_data_files)
           if (SamePartition(e.file, added)) remove = true;

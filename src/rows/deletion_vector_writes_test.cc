@@ -154,6 +154,24 @@ TEST(DeletionVectorWrites, UpgradedTableCarriesV2PositionDeletesIntoTheVector) {
   EXPECT_EQ(vectors.begin()->second.record_count, 2);
 }
 
+// A copy-on-write delete rewrites the data file: its vector goes with it, nothing dangles.
+TEST(DeletionVectorWrites, CopyOnWriteRemovesTheRewrittenFilesVector) {
+  OrdersTable t("country", kMergeOnRead, 3);
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(FourOrders())).has_value());
+  ASSERT_TRUE(DeleteWhere(t.catalog(), t.id(), Where("order_id = 2 OR order_id = 3")).has_value());
+  RowWriteOptions cow;
+  cow.mode = WriteMode::kCopyOnWrite;
+  ASSERT_TRUE(DeleteWhere(t.catalog(), t.id(), Where("order_id = 1"), cow).has_value());
+  std::vector<Order> expected = {{4, "FR", 400}};
+  EXPECT_EQ(t.Rows(), expected);
+  auto vectors = LiveVectors(t);  // DE's file and vector are gone; FR's vector stays
+  ASSERT_EQ(vectors.size(), 1u);
+  EXPECT_EQ(vectors.begin()->second.partition, std::vector<Literal>{Literal::String("FR")});
+  const TableMetadata m = t.Metadata();
+  EXPECT_EQ(SummaryInt(*m.CurrentSnapshot(), "removed-delete-files"), 1);
+  EXPECT_EQ(SummaryInt(*m.CurrentSnapshot(), "total-delete-files"), 1);
+}
+
 // B deletes another row of the same data file inside A's commit: A is redone on the new state
 // and its vector merges B's (both deletes survive, one vector for the file), at either isolation.
 void ConcurrentVectorsForOneFile(const std::string& isolation) {
