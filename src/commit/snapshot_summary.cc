@@ -3,6 +3,12 @@
 namespace floe {
 
 void SummaryBuilder::AddedFile(const DataFile& f) {
+  if (IsDeletionVector(f)) {
+    ++added_dvs_;
+    added_pos_deletes_ += f.record_count;
+    added_files_size_ += f.content_size_in_bytes.value_or(0);
+    return;
+  }
   added_files_size_ += f.file_size_in_bytes;
   switch (f.content) {
     case FileContent::kData:
@@ -21,6 +27,12 @@ void SummaryBuilder::AddedFile(const DataFile& f) {
 }
 
 void SummaryBuilder::RemovedFile(const DataFile& f) {
+  if (IsDeletionVector(f)) {
+    ++removed_dvs_;
+    removed_pos_deletes_ += f.record_count;
+    removed_files_size_ += f.content_size_in_bytes.value_or(0);
+    return;
+  }
   removed_files_size_ += f.file_size_in_bytes;
   switch (f.content) {
     case FileContent::kData:
@@ -47,8 +59,10 @@ std::map<std::string, std::string> SummaryBuilder::Build(
   };
   put("added-data-files", added_data_files_);
   put("deleted-data-files", removed_data_files_);
-  put("added-delete-files", added_pos_delete_files_ + added_eq_delete_files_);
-  put("removed-delete-files", removed_pos_delete_files_ + removed_eq_delete_files_);
+  put("added-delete-files", added_pos_delete_files_ + added_eq_delete_files_ + added_dvs_);
+  put("removed-delete-files", removed_pos_delete_files_ + removed_eq_delete_files_ + removed_dvs_);
+  put("added-dvs", added_dvs_);
+  put("removed-dvs", removed_dvs_);
   put("added-position-delete-files", added_pos_delete_files_);
   put("removed-position-delete-files", removed_pos_delete_files_);
   put("added-equality-delete-files", added_eq_delete_files_);
@@ -80,8 +94,8 @@ std::map<std::string, std::string> SummaryBuilder::Build(
   total("total-records", added_records_ - deleted_records_);
   total("total-files-size", added_files_size_ - removed_files_size_);
   total("total-data-files", added_data_files_ - removed_data_files_);
-  total("total-delete-files", added_pos_delete_files_ + added_eq_delete_files_ - removed_pos_delete_files_ -
-                                  removed_eq_delete_files_);
+  total("total-delete-files", added_pos_delete_files_ + added_eq_delete_files_ + added_dvs_ -
+                                  removed_pos_delete_files_ - removed_eq_delete_files_ - removed_dvs_);
   total("total-position-deletes", added_pos_deletes_ - removed_pos_deletes_);
   total("total-equality-deletes", added_eq_deletes_ - removed_eq_deletes_);
   return s;

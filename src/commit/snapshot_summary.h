@@ -21,13 +21,16 @@ class SummaryBuilder {
                                            const std::map<std::string, std::string>* parent_summary) const;
 
   int64_t added_data_files() const { return added_data_files_; }
-  int64_t added_delete_files() const { return added_pos_delete_files_ + added_eq_delete_files_; }
+  int64_t added_delete_files() const { return added_pos_delete_files_ + added_eq_delete_files_ + added_dvs_; }
   int64_t removed_data_files() const { return removed_data_files_; }
 
  private:
   int64_t added_data_files_ = 0, removed_data_files_ = 0;
   int64_t added_pos_delete_files_ = 0, added_eq_delete_files_ = 0;
   int64_t removed_pos_delete_files_ = 0, removed_eq_delete_files_ = 0;
+  // Deletion vectors count as delete files but not as position delete files, as in Iceberg
+  // Java's summaries (added-dvs, removed-dvs); their size is their blob's, not the Puffin file's.
+  int64_t added_dvs_ = 0, removed_dvs_ = 0;
   int64_t added_records_ = 0, deleted_records_ = 0;
   int64_t added_files_size_ = 0, removed_files_size_ = 0;
   int64_t added_pos_deletes_ = 0, removed_pos_deletes_ = 0;

@@ -91,8 +91,12 @@ TEST(DeletionVectorWrites, OneVectorPerDataFileAllInOnePuffinFile) {
   ASSERT_TRUE(positions.has_value()) << positions.error().message;
   EXPECT_EQ(*positions, std::vector<int64_t>{1});  // order 2 is the second row of the DE file
   const TableMetadata m = t.Metadata();
+  // Iceberg Java's summary keys: vectors are delete files, not position delete files.
   EXPECT_EQ(SummaryInt(*m.CurrentSnapshot(), "added-delete-files"), 2);
+  EXPECT_EQ(SummaryInt(*m.CurrentSnapshot(), "added-dvs"), 2);
+  EXPECT_EQ(SummaryInt(*m.CurrentSnapshot(), "added-position-delete-files"), 0);
   EXPECT_EQ(SummaryInt(*m.CurrentSnapshot(), "added-position-deletes"), 2);
+  EXPECT_EQ(SummaryInt(*m.CurrentSnapshot(), "added-files-size"), *de.content_size_in_bytes + *fr.content_size_in_bytes);
 }
 
 TEST(DeletionVectorWrites, ASecondDeleteMergesTheOldVectorAndRemovesIt) {
@@ -113,6 +117,10 @@ TEST(DeletionVectorWrites, ASecondDeleteMergesTheOldVectorAndRemovesIt) {
   EXPECT_EQ(*positions, (std::vector<int64_t>{0, 1}));
   const TableMetadata m = t.Metadata();
   EXPECT_EQ(SummaryInt(*m.CurrentSnapshot(), "removed-delete-files"), 1);
+  EXPECT_EQ(SummaryInt(*m.CurrentSnapshot(), "removed-dvs"), 1);
+  EXPECT_EQ(SummaryInt(*m.CurrentSnapshot(), "added-dvs"), 1);
+  EXPECT_EQ(SummaryInt(*m.CurrentSnapshot(), "total-delete-files"), 1);
+  EXPECT_EQ(SummaryInt(*m.CurrentSnapshot(), "total-position-deletes"), 2);
   std::vector<Order> expected = {{3, "FR", 300}, {4, "FR", 400}};
   EXPECT_EQ(t.Rows(), expected);
   // The snapshot before still reads through the first vector.

@@ -28,7 +28,8 @@ class DeleteIndex {
   DeleteIndex() = default;
 
   // `entries` are live delete entries (status ADDED or EXISTING) with inherited sequence
-  // numbers. A spec id unknown to `table` is Corrupt; a deletion vector (Puffin) NotSupported.
+  // numbers. A spec id unknown to `table` is Corrupt, and so is a deletion vector (Puffin) that
+  // lacks its referenced data file or its blob's offset and size.
   static Result<DeleteIndex> Build(const TableMetadata& table, std::vector<ManifestEntry> entries);
 
   // The delete entries that apply to `file`, whose data sequence number is `data_sequence_number`,
