@@ -141,6 +141,26 @@ TEST(DeletionVectorWrites, UpdateWritesAVectorAndTheNewRows) {
   EXPECT_EQ(vectors.begin()->second.record_count, 1);
 }
 
+// A key that does not decide the partition (order_id, partitioned by country): the upsert finds
+// the old rows and deletes them by position, which on v3 is a vector.
+TEST(DeletionVectorWrites, UpsertDeletesTheOldRowsByVector) {
+  OrdersTable t("country", kMergeOnRead, 3);
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(FourOrders())).has_value());
+  auto r = Upsert(t.catalog(), t.id(), Batch({{2, "FR", 222}, {9, "PL", 900}}), {"order_id"});
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  std::vector<Order> expected = {{1, "DE", 100}, {2, "FR", 222}, {3, "FR", 300}, {4, "FR", 400}, {9, "PL", 900}};
+  EXPECT_EQ(t.Rows(), expected);
+  auto vectors = LiveVectors(t);
+  ASSERT_EQ(vectors.size(), 1u);
+  EXPECT_EQ(vectors.begin()->first, DataFileOf(t, "DE"));
+  ASSERT_TRUE(Upsert(t.catalog(), t.id(), Batch({{1, "DE", 111}}), {"order_id"}).has_value());
+  expected[0] = {1, "DE", 111};
+  EXPECT_EQ(t.Rows(), expected);
+  vectors = LiveVectors(t);
+  ASSERT_EQ(vectors.size(), 1u);
+  EXPECT_EQ(vectors.begin()->second.record_count, 2);  // the first upsert's position carried
+}
+
 // An upgraded table: the v2 position delete file of a data file still applies; the first vector
 // for that file carries its positions and replaces it in the same commit.
 TEST(DeletionVectorWrites, UpgradedTableCarriesV2PositionDeletesIntoTheVector) {
@@ -284,6 +304,33 @@ TEST(DeletionVectorReads, BlobPastTheFilesEndIsCorruptNamingTheFile) {
         std::filesystem::resize_file(local, *dv.content_offset + *dv.content_size_in_bytes - 2);
       },
       "lie outside the file");
+}
+
+// A manifest entry that disagrees with its blob: another count, or positions past the data
+// file's rows. Corrupt, naming the Puffin file and the data file.
+TEST(DeletionVectorReads, EntryDisagreeingWithItsBlobIsCorrupt) {
+  OrdersTable t("country", kMergeOnRead, 3);
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(FourOrders())).has_value());
+  ASSERT_TRUE(DeleteWhere(t.catalog(), t.id(), Where("order_id = 2")).has_value());
+  auto tasks = Tasks(t);
+  FileScanTask task;
+  for (const auto& candidate : tasks)
+    if (!candidate.deletes.empty()) task = candidate;
+  ASSERT_EQ(task.deletes.size(), 1u);
+  DataFile miscounted = task.deletes[0].file;
+  miscounted.record_count = 5;
+  auto read = ReadDeletionVector(*t.catalog().io(), miscounted);
+  ASSERT_FALSE(read.has_value());
+  EXPECT_EQ(read.error().kind, ErrorKind::kCorrupt);
+  EXPECT_NE(read.error().message.find("record_count says 5"), std::string::npos) << read.error().message;
+  EXPECT_NE(read.error().message.find(task.file.file_path), std::string::npos) << read.error().message;
+
+  task.file.record_count = 1;  // the vector deletes position 1 of a file said to hold one row
+  auto loaded = LoadTaskDeletes(*t.catalog().io(), t.Metadata(), task, nullptr);
+  ASSERT_FALSE(loaded.has_value());
+  EXPECT_EQ(loaded.error().kind, ErrorKind::kCorrupt);
+  EXPECT_NE(loaded.error().message.find("past the data file's 1 rows"), std::string::npos) << loaded.error().message;
+  EXPECT_NE(loaded.error().message.find(task.deletes[0].file.file_path), std::string::npos) << loaded.error().message;
 }
 
 }  // namespace
