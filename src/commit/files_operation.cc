@@ -149,6 +149,18 @@ Status FilesOperation::Prepare(const OperationContext& ctx, const TableMetadata&
     if (f.content == FileContent::kData) return InvalidArgument("a data file was given as a delete file: " + f.file_path);
   if (!change_.added_delete_files.empty() && base.format_version < 2)
     return InvalidArgument("delete files need format version 2; table is v" + std::to_string(base.format_version));
+  // The spec forbids new position delete files in v3: rows are deleted by position only
+  // through deletion vectors there (and vectors only there).
+  for (const auto& f : change_.added_delete_files) {
+    if (f.content != FileContent::kPositionDeletes) continue;
+    if (base.format_version >= 3 && !IsDeletionVector(f))
+      return InvalidArgument("a v" + std::to_string(base.format_version) +
+                             " table takes position deletes only as deletion vectors, not the position delete file " +
+                             f.file_path);
+    if (base.format_version < 3 && IsDeletionVector(f))
+      return InvalidArgument("deletion vectors need format version 3; table is v" +
+                             std::to_string(base.format_version) + " (" + f.file_path + ")");
+  }
   // v1 entries must carry their snapshot id, so v1 manifests are written per attempt instead.
   if (base.format_version < 2) return Ok();
   FLOE_ASSIGN_OR_RETURN(prepared_manifests_, WriteNewManifests(ctx, base, std::nullopt, &prepared_paths_));

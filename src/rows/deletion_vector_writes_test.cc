@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include "commit/commit_operation.h"
 #include "commit/metadata_commit.h"
+#include "commit/operations.h"
 #include "rows/merge_on_read.h"
 #include "rows/row_writes.h"
 #include "rows/table_test_util.h"
@@ -255,6 +257,32 @@ TEST(DeletionVectorConflicts, UpdatesOfOneRowRefusedNamingTheVector) {
   EXPECT_NE(a.error().message.find("-deletes.puffin"), std::string::npos) << a.error().message;
   std::vector<Order> expected = {{1, "DE", 100}, {2, "DE", 1}, {3, "FR", 300}, {4, "FR", 400}};
   EXPECT_EQ(t.Rows(), expected);
+}
+
+// A v3 table takes no new position delete file, and a v2 table no vector: refused before
+// anything is written, the table unchanged.
+TEST(DeletionVectorWrites, PositionDeleteFilesRefusedOnV3AndVectorsOnV2) {
+  for (int version : {2, 3}) {
+    OrdersTable t("", kMergeOnRead, version);
+    ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(FourOrders())).has_value());
+    const TableMetadata before = t.Metadata();
+    DataFile del;
+    del.content = FileContent::kPositionDeletes;
+    del.file_path = before.location + "/data/x-deletes." + (version == 3 ? "parquet" : "puffin");
+    del.file_format = version == 3 ? FileFormat::kParquet : FileFormat::kPuffin;
+    del.record_count = 1;
+    del.referenced_data_file = Tasks(t).at(0).file.file_path;
+    if (version == 2) {
+      del.content_offset = 4;
+      del.content_size_in_bytes = 40;
+    }
+    FilesOperation operation(RowDelta({}, {del}, before.current_snapshot_id, True(), IsolationLevel::kSerializable, {}));
+    auto r = CommitOperation(t.catalog(), t.id(), operation, CommitOptions{});
+    ASSERT_FALSE(r.has_value()) << "v" << version;
+    EXPECT_EQ(r.error().kind, ErrorKind::kInvalidArgument);
+    EXPECT_NE(r.error().message.find(del.file_path), std::string::npos) << r.error().message;
+    EXPECT_EQ(t.Metadata().current_snapshot_id, before.current_snapshot_id);
+  }
 }
 
 // A Puffin file damaged after the commit: the scan fails naming the file, never reads rows back.
