@@ -81,14 +81,19 @@ Result<std::vector<int64_t>> ReadDeletionVector(FileIO& io, const DataFile& vect
       !vector.content_size_in_bytes)
     return Corrupt(what + ": the manifest entry lacks referenced_data_file, content_offset or content_size_in_bytes");
   const int64_t offset = *vector.content_offset, length = *vector.content_size_in_bytes;
-  FLOE_ASSIGN_OR_RETURN(int64_t size, io.Size(vector.file_path));
-  // The blob lies between the Puffin header and the file's end (the footer follows it).
-  if (offset < static_cast<int64_t>(parquet::kPuffinMagic.size()) || length <= 0 || length > size ||
-      offset > size - length)
-    return Corrupt(what + ": content_offset " + std::to_string(offset) + " and content_size_in_bytes " +
-                   std::to_string(length) + " lie outside the file's " + std::to_string(size) + " bytes");
-  FLOE_ASSIGN_OR_RETURN(std::string blob, io.ReadRange(vector.file_path, offset, length));
-  auto positions = parquet::DecodeDeletionVector(blob);
+  const std::string place =
+      ": content_offset " + std::to_string(offset) + " and content_size_in_bytes " + std::to_string(length);
+  // The blob lies after the Puffin header, and within the file: a read past its end is refused
+  // by the FileIO (InvalidArgument, both on disk and on S3), without asking for the size first.
+  if (offset < static_cast<int64_t>(parquet::kPuffinMagic.size()) || length <= 0)
+    return Corrupt(what + place + " lie outside the file's blobs");
+  auto blob = io.ReadRange(vector.file_path, offset, length);
+  if (!blob && blob.error().kind == ErrorKind::kInvalidArgument)
+    return Corrupt(what + place + " lie outside the file (" + blob.error().message + ")");
+  if (!blob) return std::unexpected(blob.error().WithContext(what));
+  if (static_cast<int64_t>(blob->size()) != length)
+    return Corrupt(what + place + " lie outside the file (" + std::to_string(blob->size()) + " bytes read)");
+  auto positions = parquet::DecodeDeletionVector(*blob);
   if (!positions) return std::unexpected(positions.error().WithContext(what));
   if (static_cast<int64_t>(positions->size()) != vector.record_count)
     return Corrupt(what + ": the blob holds " + std::to_string(positions->size()) +
