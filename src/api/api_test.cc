@@ -63,6 +63,35 @@ TEST_F(PublicApi, CatalogCallsAndTheirErrorKinds) {
   EXPECT_EQ(catalog->DropTable("sales.orders").error().kind, ErrorKind::kNotFound);
 }
 
+// A format 3 table (the reserved property format-version chooses it): merge-on-read deletes
+// through the public API are deletion vectors, and read back.
+TEST_F(PublicApi, DeletesOnAFormat3TableAreDeletionVectors) {
+  auto catalog = Connection::Open(Uri());
+  ASSERT_TRUE(catalog.has_value());
+  ASSERT_TRUE(catalog->CreateNamespace("sales").has_value());
+  auto orders = catalog->CreateTable(
+      "sales.v3", {.schema = "order_id long not null, country string",
+                   .partition_by = "country",
+                   .properties = {{"format-version", "3"}, {"write.delete.mode", "merge-on-read"}}});
+  ASSERT_TRUE(orders.has_value()) << orders.error().message;
+  ASSERT_TRUE(orders->Append(Orders({{1, "DE"}, {2, "DE"}, {3, "FR"}})).has_value());
+  for (const char* where : {"order_id = 1", "order_id = 3"}) {
+    auto filter = Filter::Parse(where);
+    ASSERT_TRUE(filter.has_value());
+    auto deleted = orders->Delete(*filter);
+    ASSERT_TRUE(deleted.has_value()) << deleted.error().message;
+    EXPECT_EQ(deleted->rows_deleted, 1);
+  }
+  auto left = orders->Scan();
+  ASSERT_TRUE(left.has_value()) << left.error().message;
+  ASSERT_EQ(left->size(), 1u);
+  EXPECT_EQ(std::get<int64_t>(left->At(0, "order_id")), 2);
+  auto snapshots = orders->Snapshots();
+  ASSERT_TRUE(snapshots.has_value());
+  EXPECT_EQ(snapshots->back().summary.at("added-dvs"), "1");
+  EXPECT_EQ(snapshots->back().summary.count("added-position-delete-files"), 0u);
+}
+
 TEST_F(PublicApi, CellsAreCastToTheColumnTypesAndReadBack) {
   auto catalog = Connection::Open(Uri());
   ASSERT_TRUE(catalog.has_value());
