@@ -97,6 +97,9 @@ struct ManifestLayout {
   ManifestInfo info;
   std::vector<FieldPlan> entry_plan, file_plan;
   std::vector<PartitionSlot> partition_plan;
+  // The writer's partition fields are the reader's, in the reader's order (what every writer
+  // of the table's own spec writes): values are appended as decoded, no placeholders first.
+  bool partition_in_order = false;
 };
 
 struct ManifestHeaderCache::Impl {
@@ -282,6 +285,9 @@ Result<std::shared_ptr<const ManifestLayout>> ResolveLayout(const avro::FileRead
       }
       layout->partition_plan.push_back(slot);
     }
+    const auto& plan = layout->partition_plan;
+    layout->partition_in_order = plan.size() == pfields.size();
+    for (size_t i = 0; i < plan.size(); ++i) layout->partition_in_order &= plan[i].index == static_cast<int>(i);
   }
   return std::shared_ptr<const ManifestLayout>(std::move(layout));
 }
@@ -475,6 +481,25 @@ Status ManifestReader::DecodeEntry(State& s, Decoder& d, ManifestEntry* out, Dat
               break;
             }
             case kPartition: {
+              if (layout.partition_in_order) {
+                f.partition.clear();  // a place decoded into before keeps its capacity
+                f.partition.reserve(ptype.size());
+                const auto& fields = b->fields;
+                for (size_t i = 0; i < fields.size() && !d.failed(); ++i) {
+                  const Node* vb = avro::ReadBranch(d, layout.partition_plan[i].node);
+                  if (!vb) {
+                    f.partition.push_back(Literal::Null(ptype[i].type));
+                    continue;
+                  }
+                  auto value = avro::DecodeValue(d, *vb, ptype[i].type);
+                  if (!value) {
+                    if (d.failed()) break;
+                    return s.Fail("partition field '" + fields[i].name + "': " + value.error().message);
+                  }
+                  f.partition.push_back(std::move(*value));
+                }
+                break;
+              }
               f.partition.assign(ptype.size(), Literal());
               for (size_t i = 0; i < ptype.size(); ++i) f.partition[i] = Literal::Null(ptype[i].type);
               const auto& fields = b->fields;

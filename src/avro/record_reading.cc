@@ -91,7 +91,7 @@ bool Kept(const std::vector<int>* keep, int key) {
 
 void ReadIntLongMap(Decoder& d, FlatMap<int, int64_t>* out, const std::vector<int>* keep) {
   out->clear();
-  if (keep && keep->empty()) {  // nothing kept: step over the items' varints
+  if (keep && keep->empty()) {  // nothing kept: step over the items' varints (key, value)
     while (int64_t n = d.ReadBlockCount()) {
       for (int64_t i = 0; i < n; ++i) {
         d.SkipVarint();
@@ -114,13 +114,23 @@ void ReadIntLongMap(Decoder& d, FlatMap<int, int64_t>* out, const std::vector<in
 
 void ReadIntBytesMap(Decoder& d, FlatMap<int, std::string>* out, const std::vector<int>* keep) {
   out->clear();
+  if (keep && keep->empty()) {  // nothing kept: keys are not decoded, values not looked at
+    while (int64_t n = d.ReadBlockCount()) {
+      for (int64_t i = 0; i < n && !d.failed(); ++i) {
+        d.SkipVarint();
+        int64_t len = d.ReadLong();
+        if (len < 0) {
+          d.Fail();
+          break;
+        }
+        d.Skip(static_cast<size_t>(len));
+      }
+      if (d.failed()) return;
+    }
+    return;
+  }
   while (int64_t n = d.ReadBlockCount()) {
     for (int64_t i = 0; i < n; ++i) {
-      if (keep && keep->empty()) {  // nothing kept: the key is not decoded
-        d.SkipVarint();
-        d.ReadBytesView();
-        continue;
-      }
       int k = d.ReadInt();
       std::string_view v = d.ReadBytesView();
       if (Kept(keep, k)) out->AppendUnordered(k, v);
