@@ -38,6 +38,7 @@ struct RewriteDataFilesResult;
 struct ManifestRewriteResult;
 struct MaintainOptions;
 struct MaintainResult;
+struct TableStats;
 
 // How a write commits.
 struct WriteOptions {
@@ -87,6 +88,10 @@ class Table {
   // The table's snapshots, oldest first.
   Result<std::vector<SnapshotInfo>> Snapshots() const;
   Result<std::map<std::string, std::string>> Properties() const;
+  // What the current snapshot holds per partition and how much history the table keeps
+  // (floe/stats.h); its hints name the table by name(). InvalidArgument: an unreadable
+  // write.target-file-size-bytes.
+  Result<TableStats> Stats() const;
 
   // Appends `rows` as one snapshot. InvalidArgument: a column the table does not have, a cell
   // that cannot be cast, a null in a required column, a branch that is a tag; NotFound: a
