@@ -25,6 +25,7 @@
 #include "floe/result.h"
 #include "floe/rows.h"
 #include "floe/scan.h"
+#include "floe/schema_info.h"
 
 namespace floe {
 
@@ -85,6 +86,9 @@ class Table {
   // The current schema, as "id long not null, country string, ts timestamp" (the form
   // Connection::CreateTable takes).
   Result<std::string> SchemaText() const;
+  // The current schema field by field, its JSON form and the default partition spec
+  // (floe/schema_info.h).
+  Result<SchemaInfo> CurrentSchema() const;
   // The table's snapshots, oldest first.
   Result<std::vector<SnapshotInfo>> Snapshots() const;
   Result<std::map<std::string, std::string>> Properties() const;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "floe/result.h"
+#include "floe/schema_info.h"
 #include "floe/stats.h"
 
 namespace floe {
@@ -31,6 +32,9 @@ class TableFolder {
   // would: its location, quoted ('...'). InvalidArgument: an unreadable
   // write.target-file-size-bytes; IOError or Corrupt from reading the manifests.
   Result<TableStats> Stats() const;
+  // The current schema and default partition spec (floe/schema_info.h). Never fails once
+  // opened (the metadata was read by Open); a Result as Table::CurrentSchema's.
+  Result<SchemaInfo> CurrentSchema() const;
 
   struct Impl;
   explicit TableFolder(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}

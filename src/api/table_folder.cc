@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "api/api_internal.h"
 #include "io/local_file_io.h"
 #include "io/s3_client.h"
 #include "io/scheme_file_io.h"
@@ -34,5 +35,7 @@ const std::string& TableFolder::metadata_location() const { return impl_->table.
 Result<TableStats> TableFolder::Stats() const {
   return ComputeTableStats(*impl_->io, impl_->table.metadata, {}, "'" + impl_->location + "'");
 }
+
+Result<SchemaInfo> TableFolder::CurrentSchema() const { return SchemaInfoOf(impl_->table.metadata); }
 
 }  // namespace floe
