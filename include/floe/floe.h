@@ -9,6 +9,9 @@
 //   floe/rows.h         Rows and Cell: what is written and read
 //   floe/scan.h         ScanRequest: snapshot (time travel), filter, columns
 //   floe/filter.h       Filter: WHERE-syntax expressions
+//   floe/schema_info.h  SchemaInfo: a schema field by field, and its JSON form
+//   floe/stats.h        TableStats: files per partition, sizes, deletes, history length
+//   floe/table_folder.h TableFolder: a table read from its folder, without a catalog
 //   floe/result.h       Result<T>, Status and the error kinds (docs/library.md says what to do with each)
 //   floe/file_io.h      FileIO: plug in storage of one's own
 //   floe/version.h      FLOE_VERSION
@@ -22,7 +25,10 @@
 #include "floe/result.h"
 #include "floe/rows.h"
 #include "floe/scan.h"
+#include "floe/schema_info.h"
+#include "floe/stats.h"
 #include "floe/table.h"
+#include "floe/table_folder.h"
 #include "floe/time_text.h"
 #include "floe/transaction.h"
 #include "floe/version.h"

@@ -25,6 +25,7 @@
 #include "floe/result.h"
 #include "floe/rows.h"
 #include "floe/scan.h"
+#include "floe/schema_info.h"
 
 namespace floe {
 
@@ -38,6 +39,7 @@ struct RewriteDataFilesResult;
 struct ManifestRewriteResult;
 struct MaintainOptions;
 struct MaintainResult;
+struct TableStats;
 
 // How a write commits.
 struct WriteOptions {
@@ -84,9 +86,16 @@ class Table {
   // The current schema, as "id long not null, country string, ts timestamp" (the form
   // Connection::CreateTable takes).
   Result<std::string> SchemaText() const;
+  // The current schema field by field, its JSON form and the default partition spec
+  // (floe/schema_info.h).
+  Result<SchemaInfo> CurrentSchema() const;
   // The table's snapshots, oldest first.
   Result<std::vector<SnapshotInfo>> Snapshots() const;
   Result<std::map<std::string, std::string>> Properties() const;
+  // What the current snapshot holds per partition and how much history the table keeps
+  // (floe/stats.h); its hints name the table by name(). InvalidArgument: an unreadable
+  // write.target-file-size-bytes.
+  Result<TableStats> Stats() const;
 
   // Appends `rows` as one snapshot. InvalidArgument: a column the table does not have, a cell
   // that cannot be cast, a null in a required column, a branch that is a tag; NotFound: a

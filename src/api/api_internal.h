@@ -11,6 +11,7 @@
 #include "floe/catalog.h"
 #include "floe/filter.h"
 #include "floe/rows.h"
+#include "floe/schema_info.h"
 #include "floe/table.h"
 #include "floe/transaction.h"
 #include "meta/data_file.h"
@@ -49,5 +50,8 @@ Result<ColumnBatch> RowsToBatch(const Rows& rows, const Schema& schema);
 Rows BatchToRows(const ColumnBatch& batch);
 
 CommitInfo ToCommitInfo(const CommitReport& report);
+
+// The current schema and default spec of `metadata` as floe/schema_info.h shows them.
+SchemaInfo SchemaInfoOf(const TableMetadata& metadata);
 
 }  // namespace floe

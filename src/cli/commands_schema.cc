@@ -1,12 +1,11 @@
 // floe schema NS.T: the current schema, its partition spec and sort order.
-#include <functional>
 #include <iostream>
 
 #include "cli/commands.h"
 #include "cli/json_text.h"
 #include "cli/output.h"
-#include "cli/table_ref.h"
-#include "meta/metadata_json.h"
+#include "cli/table_argument.h"
+#include "floe/schema_info.h"
 
 namespace floe::cli {
 
@@ -30,48 +29,49 @@ std::vector<std::string> SplitColumnList(const std::string& text) {
   return out;
 }
 
+namespace {
+
+struct SchemaArgs {
+  std::string table;  // empty: a subcommand (add-column, ...) is given instead
+  std::string format = "table";
+};
+
+int RunSchema(CliContext& ctx, const SchemaArgs& args) {
+  if (args.table.empty()) return ctx.Usage("schema needs a TABLE (or a subcommand such as add-column)");
+  auto out_format = ParseOutputFormat(args.format);
+  if (!out_format) return ctx.Usage(out_format.error().message);
+  auto table = OpenTableArgument(ctx, args.table);
+  if (!table) return ctx.Fail(table.error());
+  auto info = table->folder ? table->folder->CurrentSchema() : table->table->CurrentSchema();
+  if (!info) return ctx.Fail(info.error());
+  if (*out_format == OutputFormat::kJson) {
+    std::cout << JsonText(nlohmann::json::parse(info->json), 2) << "\n";
+    return kExitOk;
+  }
+  // One row per field, nested ones under their dotted names (loc.lat, points.element.x,
+  // tags.value): the names the schema subcommands take.
+  Listing listing{{"id", "name", "type", "required", "identifier", "doc"}, {}};
+  for (const ColumnInfo& c : info->columns)
+    listing.rows.push_back({c.id, c.name, c.type, c.required, c.identifier, c.doc});
+  PrintListing(listing, *out_format, std::cout);
+  if (*out_format == OutputFormat::kTable) {
+    std::cout << "\nschema id " << info->schema_id << "; partitioned by: "
+              << (info->partition_spec.empty() ? "(unpartitioned)" : info->partition_spec) << " (spec "
+              << info->spec_id << ")\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
 void RegisterSchemaCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   auto* schema = app.add_subcommand("schema", "show a table's schema (or change it: floe schema add-column ...)");
-  auto& table_name = ctx.Keep<std::string>();
-  auto& format = ctx.Keep<std::string>();
-  format = "table";
-  schema->add_option("TABLE", table_name, "NS.TABLE, or a table folder or metadata file");
-  schema->add_option("--format", format, "table, csv, jsonl or json")->default_val("table");
+  auto& args = ctx.Keep<SchemaArgs>();
+  schema->add_option("TABLE", args.table, "NS.TABLE, or a table folder or metadata file");
+  schema->add_option("--format", args.format, "table, csv, jsonl or json")->default_val("table");
   OnRun(schema, exit_status, [&, schema, exit_status] {
     if (!schema->get_subcommands().empty()) return *exit_status;  // a subcommand did the work
-    if (table_name.empty()) return ctx.Usage("schema needs a TABLE (or a subcommand such as add-column)");
-    auto out_format = ParseOutputFormat(format);
-    if (!out_format) return ctx.Usage(out_format.error().message);
-    auto table = ResolveTable(ctx, table_name);
-    if (!table) return ctx.Fail(table.error());
-    const TableMetadata& m = table->metadata;
-    const Schema& s = m.CurrentSchema();
-    if (*out_format == OutputFormat::kJson) {
-      nlohmann::json j = SchemaToJson(s);
-      j["partition-spec"] = PartitionSpecToJson(m.DefaultSpec());
-      std::cout << JsonText(j, 2) << "\n";
-      return kExitOk;
-    }
-    // One row per field, nested ones under their dotted names (loc.lat, points.element.x,
-    // tags.value): the names the schema subcommands take.
-    Listing listing{{"id", "name", "type", "required", "identifier", "doc"}, {}};
-    std::function<void(const std::vector<NestedField>&, const std::string&)> add_rows =
-        [&](const std::vector<NestedField>& fields, const std::string& prefix) {
-          for (const auto& f : fields) {
-            bool identifier = std::find(s.identifier_field_ids().begin(), s.identifier_field_ids().end(), f.id) !=
-                              s.identifier_field_ids().end();
-            listing.rows.push_back({f.id, prefix + f.name, f.type->ToString(), f.required, identifier, f.doc});
-            if (f.type->is_nested()) add_rows(f.type->fields(), prefix + f.name + ".");
-          }
-        };
-    add_rows(s.fields(), "");
-    PrintListing(listing, *out_format, std::cout);
-    if (*out_format == OutputFormat::kTable) {
-      std::cout << "\nschema id " << s.schema_id() << "; partitioned by: "
-                << (m.DefaultSpec().fields().empty() ? "(unpartitioned)" : m.DefaultSpec().ToString(s)) << " (spec "
-                << m.default_spec_id << ")\n";
-    }
-    return kExitOk;
+    return RunSchema(ctx, args);
   });
 }
 

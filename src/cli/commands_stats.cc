@@ -2,11 +2,12 @@
 #include <iostream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "cli/output.h"
-#include "cli/table_ref.h"
-#include "scan/table_stats.h"
+#include "cli/table_argument.h"
+#include "floe/stats.h"
 
 namespace floe::cli {
 namespace {
@@ -42,10 +43,9 @@ nlohmann::json PartitionJsonOf(const PartitionStats& p) {
 
 int RunStats(CliContext& ctx, const StatsArgs& args) {
   if (args.format != "table" && args.format != "json") return ctx.Usage("--format must be table or json");
-  auto table = ResolveTable(ctx, args.table);
+  auto table = OpenTableArgument(ctx, args.table);
   if (!table) return ctx.Fail(table.error());
-  std::string name = table->from_catalog ? args.table : "'" + args.table + "'";
-  auto stats = ComputeTableStats(*table->io, table->metadata, {}, name);
+  auto stats = table->folder ? table->folder->Stats() : table->table->Stats();
   if (!stats) return ctx.Fail(stats.error());
   if (args.format == "json") {
     nlohmann::json parts = nlohmann::json::array();

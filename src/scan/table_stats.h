@@ -1,55 +1,18 @@
-// What a table holds and how much history it keeps, summarised for people deciding whether it
-// needs maintenance: files per partition, their sizes, delete files, the length of the history.
+// Computing floe/stats.h's TableStats: what a table holds per partition and how much history it
+// keeps (files per partition, their sizes, delete files, the length of the history).
 //
 // Reads the manifest list and manifests of one snapshot (the current one by default), nothing
 // else: the cost is that of planning a full scan.
 #pragma once
 
-#include <array>
-#include <cstdint>
 #include <string>
-#include <vector>
 
 #include "floe/file_io.h"
+#include "floe/stats.h"
 #include "meta/table_metadata.h"
 #include "scan/scan_options.h"
 
 namespace floe {
-
-// File sizes are counted in buckets whose upper bounds grow by 4x: < 64 KiB, < 256 KiB, < 1 MiB,
-// < 4 MiB, < 16 MiB, < 64 MiB, < 256 MiB, >= 256 MiB.
-inline constexpr size_t kFileSizeBuckets = 8;
-// The bucket `bytes` falls in, and a bucket's label ("<64K", ..., ">=256M").
-size_t FileSizeBucket(int64_t bytes);
-std::string FileSizeBucketLabel(size_t bucket);
-// A size as people read it: "512 B", "1.5 KiB", "3.2 GiB" (powers of 1024, one decimal).
-std::string FormatByteSize(int64_t bytes);
-
-struct PartitionStats {
-  std::string partition;  // JSON text of {field: value}; "{}" when unpartitioned
-  int spec_id = 0;
-  int64_t data_files = 0;
-  int64_t data_bytes = 0;
-  int64_t records = 0;
-  int64_t small_files = 0;  // data files under a quarter of the target size
-  int64_t position_delete_files = 0;
-  int64_t equality_delete_files = 0;
-  int64_t delete_records = 0;
-  std::array<int64_t, kFileSizeBuckets> size_histogram{};  // data files per size bucket
-};
-
-struct TableStats {
-  int64_t snapshot_id = -1;  // -1 for a table without snapshots
-  int64_t snapshots = 0;
-  int64_t refs = 0;
-  int64_t metadata_log_entries = 0;
-  int64_t manifests = 0;
-  int64_t target_file_size = 0;  // write.target-file-size-bytes
-  std::vector<PartitionStats> partitions;  // sorted by partition text
-  PartitionStats total;                    // the sums (partition "", spec_id -1)
-  // One line each, naming the floe command that would help; empty when nothing stands out.
-  std::vector<std::string> hints;
-};
 
 // `table_name` is what the hints' commands name. NotFound for a snapshot the options name that
 // does not exist; InvalidArgument for an unreadable write.target-file-size-bytes; IOError or
