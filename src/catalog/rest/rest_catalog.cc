@@ -131,8 +131,10 @@ Result<std::unique_ptr<RestCatalog>> RestCatalog::Open(const std::string& uri, c
 }
 
 Result<RestCatalog::Reply> RestCatalog::Send(const std::string& method, const std::string& path,
-                                             const std::string& body, Kind kind, const std::string& content_type) {
+                                             const std::string& body, Kind kind, const std::string& content_type,
+                                             const std::string& if_none_match) {
   httplib::Headers headers;
+  if (!if_none_match.empty()) headers.emplace("If-None-Match", if_none_match);
   if (!token_.empty()) headers.emplace("Authorization", "Bearer " + token_);
   const bool mutating = method == "POST" || method == "DELETE";
   const bool keyed = mutating && idempotency_;
@@ -151,7 +153,7 @@ Result<RestCatalog::Reply> RestCatalog::Send(const std::string& method, const st
       else res = http_->Post(path, headers, body, content_type);
     }
     if (res) {
-      Reply reply{res->status, res->body};
+      Reply reply{res->status, res->body, res->get_header_value("ETag")};
       // A retried commit answered 409 may have lost to its own first attempt.
       if (attempt > 0 && kind == Kind::kCommit && reply.status == 409) {
         return CommitStateUnknown(method + " " + path + ": the first attempt's answer was lost (" + last_error +
@@ -289,12 +291,32 @@ Result<LoadedTable> RestCatalog::CreateTable(const TableIdentifier& id, const Cr
 }
 
 Result<LoadedTable> RestCatalog::LoadTable(const TableIdentifier& id) {
+  FLOE_ASSIGN_OR_RETURN(SharedTable shared, LoadShared(id, /*refs_only=*/false));
+  return LoadedTable{std::move(shared.id), std::move(shared.metadata_location), *shared.metadata};
+}
+
+Result<SharedTable> RestCatalog::LoadSharedTable(const TableIdentifier& id) { return LoadShared(id, false); }
+
+Result<SharedTable> RestCatalog::LoadCurrentState(const TableIdentifier& id) { return LoadShared(id, true); }
+
+Result<SharedTable> RestCatalog::LoadShared(const TableIdentifier& id, bool refs_only) {
   FLOE_RETURN_IF_ERROR(ValidateNamespace(id.ns));
   FLOE_RETURN_IF_ERROR(ValidateIdentifier(id));
-  FLOE_ASSIGN_OR_RETURN(Reply r, Send("GET", TablePath(id), "", Kind::kRead));
-  if (r.status != 200) return std::unexpected(ErrorFor(r, Kind::kRead, "loading table " + id.ToString()));
+  const std::string path = TablePath(id);
+  std::optional<RestTableCopies::Copy> held = copies_.Find(path, refs_only);
+  FLOE_ASSIGN_OR_RETURN(Reply r, Send("GET", path + (refs_only ? "?snapshots=refs" : ""), "", Kind::kRead,
+                                      "application/json", held ? held->etag : ""));
+  if (r.status == 304 && held) return std::move(held->table);
+  if (r.status != 200) {
+    copies_.Forget(path);
+    return std::unexpected(ErrorFor(r, Kind::kRead, "loading table " + id.ToString()));
+  }
   FLOE_ASSIGN_OR_RETURN(json j, ParseBody(r, "table"));
-  return LoadTableResultFromJson(id, j);
+  FLOE_ASSIGN_OR_RETURN(LoadedTable loaded, LoadTableResultFromJson(id, j));
+  SharedTable shared{std::move(loaded.id), std::move(loaded.metadata_location),
+                     std::make_shared<const TableMetadata>(std::move(loaded.metadata))};
+  copies_.Remember(path, refs_only, {r.etag, shared});
+  return shared;
 }
 
 Result<bool> RestCatalog::TableExists(const TableIdentifier& id) {
@@ -360,6 +382,11 @@ Result<LoadedTable> RestCatalog::RegisterTable(const TableIdentifier& id, const 
 }
 
 Result<LoadedTable> RestCatalog::CommitTable(const TableCommit& commit) {
+  FLOE_ASSIGN_OR_RETURN(SharedTable shared, CommitSharedTable(commit));
+  return LoadedTable{std::move(shared.id), std::move(shared.metadata_location), *shared.metadata};
+}
+
+Result<SharedTable> RestCatalog::CommitSharedTable(const TableCommit& commit) {
   FLOE_RETURN_IF_ERROR(ValidateNamespace(commit.id.ns));
   FLOE_RETURN_IF_ERROR(ValidateIdentifier(commit.id));
   json body = CommitTableJson(commit, /*with_identifier=*/true);
@@ -370,7 +397,11 @@ Result<LoadedTable> RestCatalog::CommitTable(const TableCommit& commit) {
   if (!j) return CommitStateUnknown("commit to " + commit.id.ToString() + " answered 200 with a bad body");
   auto loaded = LoadTableResultFromJson(commit.id, *j);
   if (!loaded) return CommitStateUnknown("commit to " + commit.id.ToString() + ": " + loaded.error().message);
-  return loaded;
+  // The answer is the table's new document: the next load revalidates it instead of fetching it.
+  SharedTable shared{std::move(loaded->id), std::move(loaded->metadata_location),
+                     std::make_shared<const TableMetadata>(std::move(loaded->metadata))};
+  copies_.Remember(TablePath(commit.id), false, {r.etag, shared});
+  return shared;
 }
 
 Result<std::vector<LoadedTable>> RestCatalog::CommitTransaction(const std::vector<TableCommit>& commits) {
