@@ -9,6 +9,7 @@
 #include "catalog/rest/rest_protocol.h"
 #include "io/local_file_io.h"
 #include "io/scheme_file_io.h"
+#include "meta/json_scan.h"
 #include "meta/metadata_json.h"
 #include "util/uuid.h"
 
@@ -299,6 +300,37 @@ Result<SharedTable> RestCatalog::LoadSharedTable(const TableIdentifier& id) { re
 
 Result<SharedTable> RestCatalog::LoadCurrentState(const TableIdentifier& id) { return LoadShared(id, true); }
 
+Result<SharedTable> RestCatalog::TableFromAnswer(const TableIdentifier& id, const std::string& body,
+                                                const std::string& what, MetadataCache& documents) {
+  // The two members located without parsing the document; anything unusual is parsed in full.
+  if (auto members = json_scan::ObjectMembers(body)) {
+    const json_scan::Member* location = nullptr;
+    const json_scan::Member* metadata = nullptr;
+    bool duplicate = false;
+    for (const auto& m : *members) {
+      const json_scan::Member** slot =
+          m.raw_key == "metadata-location" ? &location : m.raw_key == "metadata" ? &metadata : nullptr;
+      if (!slot) continue;
+      duplicate |= *slot != nullptr;
+      *slot = &m;
+    }
+    if (location && metadata && !duplicate) {
+      json where = json::parse(location->value.Of(body), nullptr, false);
+      if (where.is_string() && !where.get_ref<const std::string&>().empty()) {
+        std::string at = where.get<std::string>();
+        auto parsed = documents.ParseAndInsert(at, std::string(metadata->value.Of(body)));
+        if (!parsed) return Corrupt(what + " from " + uri_ + " for " + id.ToString() + ": " + parsed.error().message);
+        return SharedTable{id, std::move(at), std::move(*parsed)};
+      }
+    }
+  }
+  Reply reply{200, body, ""};
+  FLOE_ASSIGN_OR_RETURN(json j, ParseBody(reply, what));
+  FLOE_ASSIGN_OR_RETURN(LoadedTable loaded, LoadTableResultFromJson(id, j));
+  return SharedTable{std::move(loaded.id), std::move(loaded.metadata_location),
+                     std::make_shared<const TableMetadata>(std::move(loaded.metadata))};
+}
+
 Result<SharedTable> RestCatalog::LoadShared(const TableIdentifier& id, bool refs_only) {
   FLOE_RETURN_IF_ERROR(ValidateNamespace(id.ns));
   FLOE_RETURN_IF_ERROR(ValidateIdentifier(id));
@@ -311,10 +343,7 @@ Result<SharedTable> RestCatalog::LoadShared(const TableIdentifier& id, bool refs
     copies_.Forget(path);
     return std::unexpected(ErrorFor(r, Kind::kRead, "loading table " + id.ToString()));
   }
-  FLOE_ASSIGN_OR_RETURN(json j, ParseBody(r, "table"));
-  FLOE_ASSIGN_OR_RETURN(LoadedTable loaded, LoadTableResultFromJson(id, j));
-  SharedTable shared{std::move(loaded.id), std::move(loaded.metadata_location),
-                     std::make_shared<const TableMetadata>(std::move(loaded.metadata))};
+  FLOE_ASSIGN_OR_RETURN(SharedTable shared, TableFromAnswer(id, r.body, "table", refs_only ? *refs_documents_ : *documents_));
   copies_.Remember(path, refs_only, {r.etag, shared});
   return shared;
 }
@@ -393,13 +422,10 @@ Result<SharedTable> RestCatalog::CommitSharedTable(const TableCommit& commit) {
   if (commit.await_files) FLOE_RETURN_IF_ERROR(commit.await_files());
   FLOE_ASSIGN_OR_RETURN(Reply r, Send("POST", TablePath(commit.id), body.dump(), Kind::kCommit));
   if (r.status != 200) return std::unexpected(ErrorFor(r, Kind::kCommit, "commit to " + commit.id.ToString()));
-  auto j = ParseBody(r, "commit answer");
-  if (!j) return CommitStateUnknown("commit to " + commit.id.ToString() + " answered 200 with a bad body");
-  auto loaded = LoadTableResultFromJson(commit.id, *j);
-  if (!loaded) return CommitStateUnknown("commit to " + commit.id.ToString() + ": " + loaded.error().message);
+  auto answered = TableFromAnswer(commit.id, r.body, "commit answer", *documents_);
+  if (!answered) return CommitStateUnknown("commit to " + commit.id.ToString() + " answered 200: " + answered.error().message);
   // The answer is the table's new document: the next load revalidates it instead of fetching it.
-  SharedTable shared{std::move(loaded->id), std::move(loaded->metadata_location),
-                     std::make_shared<const TableMetadata>(std::move(loaded->metadata))};
+  SharedTable shared = std::move(*answered);
   copies_.Remember(TablePath(commit.id), false, {r.etag, shared});
   return shared;
 }

@@ -26,6 +26,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog/rest/table_revalidation.h"
+#include "table_files/metadata_cache.h"
 
 namespace httplib {
 class Client;
@@ -89,6 +90,12 @@ class RestCatalog : public Catalog {
   // carry an Idempotency-Key). An HTTP error status is a Reply, not an error.
   Result<Reply> Send(const std::string& method, const std::string& path, const std::string& body, Kind kind,
                      const std::string& content_type = "application/json", const std::string& if_none_match = "");
+  // A load-table or commit-table answer's table. The document is parsed reusing the snapshots
+  // of the table's last document this client parsed (metadata_reuse.h): a commit's answer
+  // repeats the whole history, and only what it added is parsed.
+  // `documents` is documents_ or refs_documents_ (a refs-only document shares few snapshots).
+  Result<SharedTable> TableFromAnswer(const TableIdentifier& id, const std::string& body, const std::string& what,
+                                      MetadataCache& documents);
   // A load-table in either form, revalidating the copy held (table_revalidation.h).
   Result<SharedTable> LoadShared(const TableIdentifier& id, bool refs_only);
   // The Error for a non-2xx reply.
@@ -109,6 +116,9 @@ class RestCatalog : public Catalog {
   std::mutex mu_;
   std::unique_ptr<httplib::Client> http_;
   RestTableCopies copies_;
+  // Documents parsed from answers, for reuse: whole ones, and refs-only ones apart.
+  std::unique_ptr<MetadataCache> documents_ = std::make_unique<MetadataCache>();
+  std::unique_ptr<MetadataCache> refs_documents_ = std::make_unique<MetadataCache>(2);
 };
 
 }  // namespace floe
