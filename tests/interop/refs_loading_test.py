@@ -66,6 +66,24 @@ try:
     failures.same_rows("floe reads PyIceberg's append", [(0, "floe"), (1, "floe"), (2, "floe"), (3, "floe"),
                                                          (100, "pyiceberg")], floe.scan("r.t", COLUMNS))
 
+    # Iceberg Java's REST client in refs mode: the current state first, the history on demand.
+    if ic.java_available():
+        import json
+        import subprocess
+        source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "java", "RefsLoading.java")
+        done = subprocess.run(["java", "-Xmx256m", "-cp", os.environ["FLOE_PEERS_JAVA_JARS"] + "/*", source,
+                               server.uri, server.secret, "r.t"], capture_output=True, text=True, timeout=180)
+        lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+        failures.check("Java refs mode ran", done.returncode == 0 and len(lines) == 1, done.stderr[-2000:])
+        if lines:
+            java = json.loads(lines[0])
+            failures.check("Java refs mode: one snapshot until history is asked for", java["before"] == 1, str(java))
+            failures.check("Java refs mode: the current snapshot is main's head",
+                           java["current"] == full.current_snapshot().snapshot_id, str(java))
+            failures.check("Java refs mode: table.snapshots() loads the whole history", java["after"] == 5, str(java))
+    else:
+        print("java: skipped (no FLOE_PEERS_JAVA_JARS or no java)")
+
     # ETag / If-None-Match on load-table, as any HTTP client sends it.
     def load(if_none_match=None, query=""):
         headers = {"Authorization": "Bearer " + server.secret}
