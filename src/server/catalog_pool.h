@@ -22,6 +22,9 @@ class CatalogPool {
     if (!options_.metadata_cache) options_.metadata_cache = std::make_shared<MetadataCache>();
   }
 
+  // The parsed documents (and texts of written ones) every catalog of the pool shares.
+  const std::shared_ptr<MetadataCache>& metadata_cache() const { return options_.metadata_cache; }
+
   // A catalog lent for the lease's lifetime.
   class Lease {
    public:

@@ -53,6 +53,24 @@ std::optional<RestReply> Refusal(const Status& status) {
   return ReplyFor(status.error(), ErrorSubject::kTable);
 }
 
+// A load-table (with_config) or commit-table answer: the document's JSON comes from the
+// server's answers cache when it has one (made once per document), spliced in as text.
+RestReply TableAnswer(const SharedTable& table, SnapshotsMode mode, const RequestPolicy& policy, bool with_config) {
+  std::shared_ptr<const std::string> metadata =
+      policy.answers ? policy.answers->MetadataJson(table, mode)
+                     : std::make_shared<const std::string>(MetadataAnswerJson(*table.metadata, mode));
+  const std::string location = json(table.metadata_location).dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string body;
+  body.reserve(metadata->size() + location.size() + 64);
+  body += "{\"metadata-location\":";
+  body += location;
+  body += ",\"metadata\":";
+  body += *metadata;
+  if (with_config) body += ",\"config\":{}";
+  body += "}";
+  return RestReply{200, std::move(body), {}};
+}
+
 // A namespace's properties as a request sets them: bounded, and a location confined.
 Status CheckNamespaceProperties(const Namespace& ns, const Properties& properties, const RequestPolicy& policy) {
   FLOE_RETURN_IF_ERROR(CheckPropertyLimits(properties, policy.limits));
@@ -241,16 +259,20 @@ RestReply CreateTable(Catalog& catalog, const RestRequest& request, const Reques
   return Json(200, LoadTableResultJson(*created));
 }
 
-RestReply LoadTable(Catalog& catalog, const RestRequest& request, const RequestPolicy&) {
+RestReply LoadTable(Catalog& catalog, const RestRequest& request, const RequestPolicy& policy) {
   TableIdentifier id{request.route.ns, request.route.table};
   FLOE_REST_CHECK(NeedRead(request, id.ns));
+  auto mode = ParseSnapshotsMode(QueryParam(request, "snapshots"));
+  if (!mode) return BadRequest(mode.error().message);
   if (request.method == "HEAD") {
     auto exists = catalog.TableExists(id);
     if (!exists) return ReplyFor(exists.error(), ErrorSubject::kTable);
     if (!*exists) return ReplyFor(TableNotFound(id.ToString()).error(), ErrorSubject::kTable);
     return NoContent();
   }
-  auto loaded = catalog.LoadTable(id);
+  // Shared, not copied: the catalog reads its row (which document is current) every time, and
+  // hands out its parsed copy of that document.
+  auto loaded = catalog.LoadSharedTable(id);
   if (!loaded) {
     // A table the catalog knows whose document is missing is not a missing table.
     if (loaded.error().kind == ErrorKind::kNotFound) {
@@ -267,7 +289,13 @@ RestReply LoadTable(Catalog& catalog, const RestRequest& request, const RequestP
   if (present && !*present) {
     return ErrorReply(404, "NotFoundException", "Failed to open input stream for file: " + loaded->metadata_location);
   }
-  return Json(200, LoadTableResultJson(*loaded));
+  std::string etag = TableETag(*loaded, *mode);
+  if (!request.if_none_match.empty() && IfNoneMatchHits(request.if_none_match, etag)) {
+    return RestReply{304, "", {{"ETag", etag}}};
+  }
+  RestReply reply = TableAnswer(*loaded, *mode, policy, /*with_config=*/true);
+  reply.headers.emplace_back("ETag", std::move(etag));
+  return reply;
 }
 
 namespace {
@@ -302,8 +330,9 @@ RestReply CommitTable(Catalog& catalog, const RestRequest& request, const Reques
     FLOE_REST_CHECK(Refusal(CheckCommit(catalog, *commit, policy)));
     auto committed = CommitTableOnServer(catalog, *commit, ServerCommitOptionsFromEnvironment(), &report);
     if (!committed) return ReplyFor(committed.error(), ErrorSubject::kTable);
-    return Json(200, json{{"metadata-location", committed->metadata_location},
-                          {"metadata", TableMetadataToJson(*committed->metadata)}});
+    RestReply answer = TableAnswer(*committed, SnapshotsMode::kAll, policy, /*with_config=*/false);
+    answer.headers.emplace_back("ETag", TableETag(*committed, SnapshotsMode::kAll));
+    return answer;
   }();
   reply.commit = CommitNote{id.ToString(), CommitOperation(*commit), CommitOutcome(reply), report.attempts,
                             report.rebased, report.group_size};

@@ -18,6 +18,7 @@
 #include "server/commit_limits.h"
 #include "server/location_confinement.h"
 #include "server/rest_routes.h"
+#include "server/table_answers.h"
 
 namespace floe {
 
@@ -46,6 +47,7 @@ struct RestRequest {
   std::multimap<std::string, std::string> query;  // decoded query parameters
   std::string body;
   const Principal* principal = nullptr;  // nullptr: authentication is off (loopback only)
+  std::string if_none_match;             // the If-None-Match header (load-table answers 304)
 };
 
 struct ServerInfo {
@@ -59,6 +61,8 @@ struct ServerInfo {
 struct RequestPolicy {
   const LocationConfinement* confinement = nullptr;  // nullptr: locations are not confined
   CommitLimits limits;
+  // Table documents' JSON, made once per document (server/table_answers.h); nullptr: per answer.
+  TableAnswers* answers = nullptr;
 };
 
 // What an error kind means on the wire. `subject` picks NoSuchNamespace vs NoSuchTable for 404.

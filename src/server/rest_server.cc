@@ -122,6 +122,7 @@ struct RestServer::Impl : ServerEndpoints {
   LocationConfinement confinement;
   RequestPolicy policy;
   std::unique_ptr<CatalogPool> pool;
+  std::unique_ptr<TableAnswers> answers;
   std::unique_ptr<IdempotencyStore> idempotency;
   std::unique_ptr<Authenticator> auth;
   ServerInfo info;
@@ -169,6 +170,8 @@ Result<std::unique_ptr<RestServer>> RestServer::Create(RestServerOptions options
   CatalogOptions catalog_options;
   catalog_options.name = options.catalog_name;
   impl->pool = std::make_unique<CatalogPool>(options.catalog_uri, catalog_options);
+  impl->answers = std::make_unique<TableAnswers>(impl->pool->metadata_cache());
+  impl->policy.answers = impl->answers.get();
   {
     FLOE_ASSIGN_OR_RETURN(auto lease, impl->pool->Acquire());  // fail now, not on the first request
     impl->info.catalog_name = lease->name();
@@ -437,6 +440,7 @@ RestReply RestServer::Impl::Process(const httplib::Request& req, Route* route, c
   request.method = req.method;
   request.query.insert(req.params.begin(), req.params.end());
   request.body = req.body;
+  request.if_none_match = req.get_header_value("If-None-Match");
   const RouteSpec* spec = FindRoute(request.route, req.method);  // Admit found it
   if (spec->server) return (this->*(spec->server))(req, request);
   const bool mutating = req.method == "POST" || req.method == "DELETE";

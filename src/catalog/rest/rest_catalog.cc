@@ -9,6 +9,7 @@
 #include "catalog/rest/rest_protocol.h"
 #include "io/local_file_io.h"
 #include "io/scheme_file_io.h"
+#include "meta/json_scan.h"
 #include "meta/metadata_json.h"
 #include "util/uuid.h"
 
@@ -131,8 +132,10 @@ Result<std::unique_ptr<RestCatalog>> RestCatalog::Open(const std::string& uri, c
 }
 
 Result<RestCatalog::Reply> RestCatalog::Send(const std::string& method, const std::string& path,
-                                             const std::string& body, Kind kind, const std::string& content_type) {
+                                             const std::string& body, Kind kind, const std::string& content_type,
+                                             const std::string& if_none_match) {
   httplib::Headers headers;
+  if (!if_none_match.empty()) headers.emplace("If-None-Match", if_none_match);
   if (!token_.empty()) headers.emplace("Authorization", "Bearer " + token_);
   const bool mutating = method == "POST" || method == "DELETE";
   const bool keyed = mutating && idempotency_;
@@ -151,7 +154,7 @@ Result<RestCatalog::Reply> RestCatalog::Send(const std::string& method, const st
       else res = http_->Post(path, headers, body, content_type);
     }
     if (res) {
-      Reply reply{res->status, res->body};
+      Reply reply{res->status, res->body, res->get_header_value("ETag")};
       // A retried commit answered 409 may have lost to its own first attempt.
       if (attempt > 0 && kind == Kind::kCommit && reply.status == 409) {
         return CommitStateUnknown(method + " " + path + ": the first attempt's answer was lost (" + last_error +
@@ -289,12 +292,60 @@ Result<LoadedTable> RestCatalog::CreateTable(const TableIdentifier& id, const Cr
 }
 
 Result<LoadedTable> RestCatalog::LoadTable(const TableIdentifier& id) {
+  FLOE_ASSIGN_OR_RETURN(SharedTable shared, LoadShared(id, /*refs_only=*/false));
+  return LoadedTable{std::move(shared.id), std::move(shared.metadata_location), *shared.metadata};
+}
+
+Result<SharedTable> RestCatalog::LoadSharedTable(const TableIdentifier& id) { return LoadShared(id, false); }
+
+Result<SharedTable> RestCatalog::LoadCurrentState(const TableIdentifier& id) { return LoadShared(id, true); }
+
+Result<SharedTable> RestCatalog::TableFromAnswer(const TableIdentifier& id, const std::string& body,
+                                                const std::string& what, MetadataCache& documents) {
+  // The two members located without parsing the document; anything unusual is parsed in full.
+  if (auto members = json_scan::ObjectMembers(body)) {
+    const json_scan::Member* location = nullptr;
+    const json_scan::Member* metadata = nullptr;
+    bool duplicate = false;
+    for (const auto& m : *members) {
+      const json_scan::Member** slot =
+          m.raw_key == "metadata-location" ? &location : m.raw_key == "metadata" ? &metadata : nullptr;
+      if (!slot) continue;
+      duplicate |= *slot != nullptr;
+      *slot = &m;
+    }
+    if (location && metadata && !duplicate) {
+      json where = json::parse(location->value.Of(body), nullptr, false);
+      if (where.is_string() && !where.get_ref<const std::string&>().empty()) {
+        std::string at = where.get<std::string>();
+        auto parsed = documents.ParseAndInsert(at, std::string(metadata->value.Of(body)));
+        if (!parsed) return Corrupt(what + " from " + uri_ + " for " + id.ToString() + ": " + parsed.error().message);
+        return SharedTable{id, std::move(at), std::move(*parsed)};
+      }
+    }
+  }
+  Reply reply{200, body, ""};
+  FLOE_ASSIGN_OR_RETURN(json j, ParseBody(reply, what));
+  FLOE_ASSIGN_OR_RETURN(LoadedTable loaded, LoadTableResultFromJson(id, j));
+  return SharedTable{std::move(loaded.id), std::move(loaded.metadata_location),
+                     std::make_shared<const TableMetadata>(std::move(loaded.metadata))};
+}
+
+Result<SharedTable> RestCatalog::LoadShared(const TableIdentifier& id, bool refs_only) {
   FLOE_RETURN_IF_ERROR(ValidateNamespace(id.ns));
   FLOE_RETURN_IF_ERROR(ValidateIdentifier(id));
-  FLOE_ASSIGN_OR_RETURN(Reply r, Send("GET", TablePath(id), "", Kind::kRead));
-  if (r.status != 200) return std::unexpected(ErrorFor(r, Kind::kRead, "loading table " + id.ToString()));
-  FLOE_ASSIGN_OR_RETURN(json j, ParseBody(r, "table"));
-  return LoadTableResultFromJson(id, j);
+  const std::string path = TablePath(id);
+  std::optional<RestTableCopies::Copy> held = copies_.Find(path, refs_only);
+  FLOE_ASSIGN_OR_RETURN(Reply r, Send("GET", path + (refs_only ? "?snapshots=refs" : ""), "", Kind::kRead,
+                                      "application/json", held ? held->etag : ""));
+  if (r.status == 304 && held) return std::move(held->table);
+  if (r.status != 200) {
+    copies_.Forget(path);
+    return std::unexpected(ErrorFor(r, Kind::kRead, "loading table " + id.ToString()));
+  }
+  FLOE_ASSIGN_OR_RETURN(SharedTable shared, TableFromAnswer(id, r.body, "table", refs_only ? *refs_documents_ : *documents_));
+  copies_.Remember(path, refs_only, {r.etag, shared});
+  return shared;
 }
 
 Result<bool> RestCatalog::TableExists(const TableIdentifier& id) {
@@ -360,17 +411,23 @@ Result<LoadedTable> RestCatalog::RegisterTable(const TableIdentifier& id, const 
 }
 
 Result<LoadedTable> RestCatalog::CommitTable(const TableCommit& commit) {
+  FLOE_ASSIGN_OR_RETURN(SharedTable shared, CommitSharedTable(commit));
+  return LoadedTable{std::move(shared.id), std::move(shared.metadata_location), *shared.metadata};
+}
+
+Result<SharedTable> RestCatalog::CommitSharedTable(const TableCommit& commit) {
   FLOE_RETURN_IF_ERROR(ValidateNamespace(commit.id.ns));
   FLOE_RETURN_IF_ERROR(ValidateIdentifier(commit.id));
   json body = CommitTableJson(commit, /*with_identifier=*/true);
   if (commit.await_files) FLOE_RETURN_IF_ERROR(commit.await_files());
   FLOE_ASSIGN_OR_RETURN(Reply r, Send("POST", TablePath(commit.id), body.dump(), Kind::kCommit));
   if (r.status != 200) return std::unexpected(ErrorFor(r, Kind::kCommit, "commit to " + commit.id.ToString()));
-  auto j = ParseBody(r, "commit answer");
-  if (!j) return CommitStateUnknown("commit to " + commit.id.ToString() + " answered 200 with a bad body");
-  auto loaded = LoadTableResultFromJson(commit.id, *j);
-  if (!loaded) return CommitStateUnknown("commit to " + commit.id.ToString() + ": " + loaded.error().message);
-  return loaded;
+  auto answered = TableFromAnswer(commit.id, r.body, "commit answer", *documents_);
+  if (!answered) return CommitStateUnknown("commit to " + commit.id.ToString() + " answered 200: " + answered.error().message);
+  // The answer is the table's new document: the next load revalidates it instead of fetching it.
+  SharedTable shared = std::move(*answered);
+  copies_.Remember(TablePath(commit.id), false, {r.etag, shared});
+  return shared;
 }
 
 Result<std::vector<LoadedTable>> RestCatalog::CommitTransaction(const std::vector<TableCommit>& commits) {

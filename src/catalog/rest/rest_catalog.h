@@ -25,6 +25,8 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/catalog.h"
+#include "catalog/rest/table_revalidation.h"
+#include "table_files/metadata_cache.h"
 
 namespace httplib {
 class Client;
@@ -56,6 +58,12 @@ class RestCatalog : public Catalog {
 
   Result<LoadedTable> CreateTable(const TableIdentifier& id, const CreateTableRequest& request) override;
   Result<LoadedTable> LoadTable(const TableIdentifier& id) override;
+  // Loads revalidate the copy held from the last load or commit (If-None-Match; a 304 reuses it).
+  Result<SharedTable> LoadSharedTable(const TableIdentifier& id) override;
+  // The table's current state only: its document with just the snapshots its branches and tags
+  // point at (the spec's snapshots=refs), for a caller that reads the current snapshot and
+  // never walks history. Smaller to send and parse; a caller that needs history loads again.
+  Result<SharedTable> LoadCurrentState(const TableIdentifier& id);
   Result<bool> TableExists(const TableIdentifier& id) override;
   Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) override;
   Status DropTable(const TableIdentifier& id, bool purge) override;
@@ -63,6 +71,8 @@ class RestCatalog : public Catalog {
   Result<LoadedTable> RegisterTable(const TableIdentifier& id, const std::string& metadata_location) override;
 
   Result<LoadedTable> CommitTable(const TableCommit& commit) override;
+  // The answer's document is kept as the copy the next load revalidates.
+  Result<SharedTable> CommitSharedTable(const TableCommit& commit) override;
   Result<std::vector<LoadedTable>> CommitTransaction(const std::vector<TableCommit>& commits) override;
 
   bool idempotency_supported() const { return idempotency_; }
@@ -73,12 +83,21 @@ class RestCatalog : public Catalog {
   struct Reply {
     int status = 0;
     std::string body;
+    std::string etag;  // the ETag header, when the server sent one
   };
   enum class Kind { kRead, kWrite, kCommit };
   // Sends one request; transport failures are retried when that is safe (reads, and writes that
   // carry an Idempotency-Key). An HTTP error status is a Reply, not an error.
   Result<Reply> Send(const std::string& method, const std::string& path, const std::string& body, Kind kind,
-                     const std::string& content_type = "application/json");
+                     const std::string& content_type = "application/json", const std::string& if_none_match = "");
+  // A load-table or commit-table answer's table. The document is parsed reusing the snapshots
+  // of the table's last document this client parsed (metadata_reuse.h): a commit's answer
+  // repeats the whole history, and only what it added is parsed.
+  // `documents` is documents_ or refs_documents_ (a refs-only document shares few snapshots).
+  Result<SharedTable> TableFromAnswer(const TableIdentifier& id, const std::string& body, const std::string& what,
+                                      MetadataCache& documents);
+  // A load-table in either form, revalidating the copy held (table_revalidation.h).
+  Result<SharedTable> LoadShared(const TableIdentifier& id, bool refs_only);
   // The Error for a non-2xx reply.
   Error ErrorFor(const Reply& reply, Kind kind, const std::string& what) const;
   Result<nlohmann::json> ParseBody(const Reply& reply, const std::string& what) const;
@@ -96,6 +115,10 @@ class RestCatalog : public Catalog {
   std::shared_ptr<FileIO> io_;
   std::mutex mu_;
   std::unique_ptr<httplib::Client> http_;
+  RestTableCopies copies_;
+  // Documents parsed from answers, for reuse: whole ones, and refs-only ones apart.
+  std::unique_ptr<MetadataCache> documents_ = std::make_unique<MetadataCache>();
+  std::unique_ptr<MetadataCache> refs_documents_ = std::make_unique<MetadataCache>(2);
 };
 
 }  // namespace floe
