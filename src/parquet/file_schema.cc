@@ -179,6 +179,13 @@ Result<Schema> InferIcebergSchema(const FileSchema& schema, std::vector<std::str
 
 namespace {
 
+// Fields of type unknown have no column in a file.
+int32_t StoredFieldCount(const std::vector<NestedField>& fields) {
+  int32_t n = 0;
+  for (const auto& f : fields) n += f.type->id() != TypeId::kUnknown;
+  return n;
+}
+
 Status AppendField(const NestedField& f, std::vector<SchemaElement>* out) {
   SchemaElement e;
   e.name = f.name;
@@ -225,6 +232,17 @@ Status AppendField(const NestedField& f, std::vector<SchemaElement>* out) {
       lt.kind = LogicalType::kString;
       break;
     case TypeId::kBinary: e.type = physical::kByteArray; break;
+    case TypeId::kGeometry:
+    case TypeId::kGeography: {
+      // WKB in a BYTE_ARRAY, annotated GEOMETRY / GEOGRAPHY with the non-default CRS and algorithm.
+      e.type = physical::kByteArray;
+      lt.kind = t.id() == TypeId::kGeometry ? LogicalType::kGeometry : LogicalType::kGeography;
+      if (t.crs() != Type::kDefaultCrs) lt.crs = t.crs();
+      static const char* kAlgorithms[] = {"spherical", "vincenty", "thomas", "andoyer", "karney"};
+      for (int a = 0; a < 5; ++a)
+        if (t.id() == TypeId::kGeography && t.algorithm() == kAlgorithms[a]) lt.algorithm = a;
+      break;
+    }
     case TypeId::kUuid:
       e.type = physical::kFixedLenByteArray;
       e.type_length = 16;
@@ -251,7 +269,7 @@ Status AppendField(const NestedField& f, std::vector<SchemaElement>* out) {
       lt.scale = t.scale();
       break;
     case TypeId::kStruct: {
-      e.num_children = static_cast<int32_t>(t.fields().size());
+      e.num_children = StoredFieldCount(t.fields());
       out->push_back(e);
       for (const auto& child : t.fields()) {
         auto st = AppendField(child, out);
@@ -265,6 +283,21 @@ Status AppendField(const NestedField& f, std::vector<SchemaElement>* out) {
     case TypeId::kMap:
       return NotSupported("parquet writer: column '" + f.name + "' (id " + std::to_string(f.id) +
                           ") is a map; maps are not supported yet");
+    case TypeId::kVariant: {
+      // Unshredded: a group annotated VARIANT of two required binaries, metadata and value.
+      e.num_children = 2;
+      lt.kind = LogicalType::kVariant;
+      out->push_back(e);
+      for (const char* part : {"metadata", "value"}) {
+        SchemaElement c;
+        c.name = part;
+        c.type = physical::kByteArray;
+        c.repetition_type = repetition::kRequired;
+        out->push_back(std::move(c));
+      }
+      return Ok();
+    }
+    case TypeId::kUnknown: return Ok();  // always null: the spec writes no column for it
   }
   out->push_back(std::move(e));
   return Ok();
@@ -276,7 +309,7 @@ Result<std::vector<SchemaElement>> ToParquetSchema(const Schema& schema) {
   std::vector<SchemaElement> out;
   SchemaElement root;
   root.name = "table";
-  root.num_children = static_cast<int32_t>(schema.fields().size());
+  root.num_children = StoredFieldCount(schema.fields());
   out.push_back(root);
   for (const auto& f : schema.fields()) FLOE_RETURN_IF_ERROR(AppendField(f, &out));
   return out;

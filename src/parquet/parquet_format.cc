@@ -293,6 +293,11 @@ void WriteLogicalType(ThriftWriter& w, const LogicalType& lt) {
       w.FieldByte(1, lt.bit_width);
       w.FieldBool(2, lt.is_signed);
       break;
+    case LogicalType::kGeometry:
+    case LogicalType::kGeography:
+      if (!lt.crs.empty()) w.FieldBinary(1, lt.crs);
+      if (lt.kind == LogicalType::kGeography && lt.algorithm != 0) w.FieldI32(2, lt.algorithm);
+      break;
     default:
       break;
   }
