@@ -106,6 +106,7 @@ Result<TypePtr> IcebergTypeOf(const SchemaNode& node) {
   if (!node.is_leaf()) {
     if (IsList(node)) return NotSupported("column '" + name + "' is a list (not supported yet)");
     if (IsMap(node)) return NotSupported("column '" + name + "' is a map (not supported yet)");
+    if (e.logical_type.kind == LogicalType::kVariant) return Type::Variant();
     std::vector<NestedField> fields;
     int id = 1;
     for (const auto& c : node.children) {
@@ -148,6 +149,13 @@ Result<TypePtr> IcebergTypeOf(const SchemaNode& node) {
     case physical::kFloat: return Type::Float();
     case physical::kDouble: return Type::Double();
     case physical::kByteArray:
+      if (lt.kind == LogicalType::kGeometry) return Type::Geometry(lt.crs);
+      if (lt.kind == LogicalType::kGeography) {
+        static const char* kAlgorithms[] = {"spherical", "vincenty", "thomas", "andoyer", "karney"};
+        if (lt.algorithm < 0 || lt.algorithm > 4)
+          return Corrupt("column '" + name + "': geography edge algorithm " + std::to_string(lt.algorithm) + " is unknown");
+        return Type::Geography(lt.crs, kAlgorithms[lt.algorithm]);
+      }
       if (lt.kind == LogicalType::kString || lt.kind == LogicalType::kEnum || lt.kind == LogicalType::kJson ||
           ct == converted::kUtf8 || ct == converted::kEnum || ct == converted::kJson)
         return Type::String();
