@@ -141,6 +141,10 @@ void BatchText::AppendValue(const Column& c, size_t row, std::string* out) const
   }
   // The other types as the row listing shows them (floats as JSON numbers, UUIDs, hex bytes).
   nlohmann::json value = c.Get(row).ToJson();
+  if (csv && c.type->id() == TypeId::kVariant && !value.is_string()) {
+    AppendCsvField(value.dump(), out);  // a variant's JSON holds commas and quotes
+    return;
+  }
   if (value.is_string()) {
     const auto& text = value.get_ref<const std::string&>();
     if (csv) {

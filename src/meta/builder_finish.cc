@@ -71,8 +71,13 @@ Status CheckDefaultsFitSchema(const TableMetadata& m) {
 
 namespace {
 
+// Defaults and the format 3 types (timestamp_ns, unknown, variant, geometry, ...) below `type`.
 Status NoDefaultsBelow(const Type& type, int format_version) {
   for (const auto& f : type.fields()) {
+    if (f.type->NeedsFormatV3())
+      return InvalidArgument("Invalid type for " + f.name + ": " + f.type->ToString() +
+                             " is not supported until v3 (this table is v" + std::to_string(format_version) +
+                             "; upgrade it with format-version=3)");
     for (auto [text, which] : {std::pair{&f.initial_default, "initial"}, std::pair{&f.write_default, "write"}}) {
       if (*text && *text != "null")
         return InvalidArgument("Invalid " + std::string(which) + " default for " + f.name + ": non-null default (" +

@@ -30,7 +30,8 @@ void AppendMetadataLog(TableMetadata& m, int64_t base_last_updated_ms, const std
 // may have been dropped). A void partition field may keep a dropped source.
 Status CheckDefaultsFitSchema(const TableMetadata& m);
 
-// Field default values are a format 3 feature: a schema added to a v1/v2 table may not carry a
+// Field default values and the format 3 types are a format 3 feature: a schema added to a v1/v2
+// table may hold no timestamp_ns, unknown, variant, geometry or geography field and may not carry a
 // non-null initial-default or write-default (Iceberg's wording: "Invalid initial default for
 // c: non-null default (3) is not supported until v3").
 Status CheckFieldDefaultsNeedV3(const TableMetadata& m, const std::set<int>& added_schema_ids);

@@ -556,3 +556,47 @@ TEST(MetadataBuilder, FieldDefaultsNeedFormatThree) {
 
 }  // namespace
 }  // namespace floe
+
+namespace floe {
+namespace {
+
+// The format 3 types: a v1/v2 table refuses a schema holding one (nested too), naming the field
+// and the type; a v3 table keeps them, parameters included.
+TEST(MetadataBuilder, FormatThreeTypesNeedFormatThree) {
+  NestedField point{5, "where", Type::Geography("srid:4326", "karney"), false, ""};
+  Schema schema(0, {NestedField{1, "id", Type::Long(), true, ""}, NestedField{2, "at", Type::TimestampNs(), false, ""},
+                    NestedField{3, "doc", Type::Variant(), false, ""}, NestedField{4, "gone", Type::Unknown(), false, ""},
+                    NestedField{6, "inner", Type::Struct({point}), false, ""}});
+  for (int version : {1, 2, 3}) {
+    auto b = MetadataBuilder::ForNewTable(version);
+    auto updates = NewTableUpdates(schema, PartitionSpec::Unpartitioned(), SortOrder::Unsorted(), "/t", {}, version);
+    ASSERT_TRUE(updates) << updates.error().ToString();
+    ASSERT_TRUE(b.ApplyAll(*updates));
+    auto m = b.Build(1000);
+    if (version < 3) {
+      ASSERT_FALSE(m);
+      EXPECT_NE(m.error().message.find("Invalid type for at: timestamp_ns is not supported until v3"), std::string::npos)
+          << m.error().message;
+      continue;
+    }
+    ASSERT_TRUE(m) << m.error().ToString();
+    const Schema& kept = m->CurrentSchema();
+    EXPECT_EQ(kept.FindField("doc")->type->id(), TypeId::kVariant);
+    EXPECT_EQ(kept.FindField("gone")->type->id(), TypeId::kUnknown);
+    EXPECT_EQ(kept.FindField("inner.where")->type->ToString(), "geography(srid:4326, karney)");
+  }
+  // Only the nested geography: still refused, naming it.
+  Schema nested(0, {NestedField{1, "id", Type::Long(), true, ""}, NestedField{6, "inner", Type::Struct({point}), false, ""}});
+  auto b = MetadataBuilder::ForNewTable(2);
+  auto updates = NewTableUpdates(nested, PartitionSpec::Unpartitioned(), SortOrder::Unsorted(), "/t", {}, 2);
+  ASSERT_TRUE(updates);
+  ASSERT_TRUE(b.ApplyAll(*updates));
+  auto m = b.Build(1000);
+  ASSERT_FALSE(m);
+  EXPECT_NE(m.error().message.find("Invalid type for where: geography(srid:4326, karney) is not supported until v3"),
+            std::string::npos)
+      << m.error().message;
+}
+
+}  // namespace
+}  // namespace floe

@@ -106,6 +106,7 @@ Result<TypePtr> IcebergTypeOf(const SchemaNode& node) {
   if (!node.is_leaf()) {
     if (IsList(node)) return NotSupported("column '" + name + "' is a list (not supported yet)");
     if (IsMap(node)) return NotSupported("column '" + name + "' is a map (not supported yet)");
+    if (e.logical_type.kind == LogicalType::kVariant) return Type::Variant();
     std::vector<NestedField> fields;
     int id = 1;
     for (const auto& c : node.children) {
@@ -148,6 +149,13 @@ Result<TypePtr> IcebergTypeOf(const SchemaNode& node) {
     case physical::kFloat: return Type::Float();
     case physical::kDouble: return Type::Double();
     case physical::kByteArray:
+      if (lt.kind == LogicalType::kGeometry) return Type::Geometry(lt.crs);
+      if (lt.kind == LogicalType::kGeography) {
+        static const char* kAlgorithms[] = {"spherical", "vincenty", "thomas", "andoyer", "karney"};
+        if (lt.algorithm < 0 || lt.algorithm > 4)
+          return Corrupt("column '" + name + "': geography edge algorithm " + std::to_string(lt.algorithm) + " is unknown");
+        return Type::Geography(lt.crs, kAlgorithms[lt.algorithm]);
+      }
       if (lt.kind == LogicalType::kString || lt.kind == LogicalType::kEnum || lt.kind == LogicalType::kJson ||
           ct == converted::kUtf8 || ct == converted::kEnum || ct == converted::kJson)
         return Type::String();
@@ -178,6 +186,13 @@ Result<Schema> InferIcebergSchema(const FileSchema& schema, std::vector<std::str
 }
 
 namespace {
+
+// Fields of type unknown have no column in a file.
+int32_t StoredFieldCount(const std::vector<NestedField>& fields) {
+  int32_t n = 0;
+  for (const auto& f : fields) n += f.type->id() != TypeId::kUnknown;
+  return n;
+}
 
 Status AppendField(const NestedField& f, std::vector<SchemaElement>* out) {
   SchemaElement e;
@@ -225,6 +240,17 @@ Status AppendField(const NestedField& f, std::vector<SchemaElement>* out) {
       lt.kind = LogicalType::kString;
       break;
     case TypeId::kBinary: e.type = physical::kByteArray; break;
+    case TypeId::kGeometry:
+    case TypeId::kGeography: {
+      // WKB in a BYTE_ARRAY, annotated GEOMETRY / GEOGRAPHY with the non-default CRS and algorithm.
+      e.type = physical::kByteArray;
+      lt.kind = t.id() == TypeId::kGeometry ? LogicalType::kGeometry : LogicalType::kGeography;
+      if (t.crs() != Type::kDefaultCrs) lt.crs = t.crs();
+      static const char* kAlgorithms[] = {"spherical", "vincenty", "thomas", "andoyer", "karney"};
+      for (int a = 0; a < 5; ++a)
+        if (t.id() == TypeId::kGeography && t.algorithm() == kAlgorithms[a]) lt.algorithm = a;
+      break;
+    }
     case TypeId::kUuid:
       e.type = physical::kFixedLenByteArray;
       e.type_length = 16;
@@ -251,7 +277,7 @@ Status AppendField(const NestedField& f, std::vector<SchemaElement>* out) {
       lt.scale = t.scale();
       break;
     case TypeId::kStruct: {
-      e.num_children = static_cast<int32_t>(t.fields().size());
+      e.num_children = StoredFieldCount(t.fields());
       out->push_back(e);
       for (const auto& child : t.fields()) {
         auto st = AppendField(child, out);
@@ -265,6 +291,21 @@ Status AppendField(const NestedField& f, std::vector<SchemaElement>* out) {
     case TypeId::kMap:
       return NotSupported("parquet writer: column '" + f.name + "' (id " + std::to_string(f.id) +
                           ") is a map; maps are not supported yet");
+    case TypeId::kVariant: {
+      // Unshredded: a group annotated VARIANT of two required binaries, metadata and value.
+      e.num_children = 2;
+      lt.kind = LogicalType::kVariant;
+      out->push_back(e);
+      for (const char* part : {"metadata", "value"}) {
+        SchemaElement c;
+        c.name = part;
+        c.type = physical::kByteArray;
+        c.repetition_type = repetition::kRequired;
+        out->push_back(std::move(c));
+      }
+      return Ok();
+    }
+    case TypeId::kUnknown: return Ok();  // always null: the spec writes no column for it
   }
   out->push_back(std::move(e));
   return Ok();
@@ -276,7 +317,7 @@ Result<std::vector<SchemaElement>> ToParquetSchema(const Schema& schema) {
   std::vector<SchemaElement> out;
   SchemaElement root;
   root.name = "table";
-  root.num_children = static_cast<int32_t>(schema.fields().size());
+  root.num_children = StoredFieldCount(schema.fields());
   out.push_back(root);
   for (const auto& f : schema.fields()) FLOE_RETURN_IF_ERROR(AppendField(f, &out));
   return out;

@@ -130,6 +130,14 @@ Status ReadLogicalType(ThriftReader& r, LogicalType* lt) {
           return false;
         }));
         return true;
+      case LogicalType::kGeometry:
+      case LogicalType::kGeography:
+        FLOE_RETURN_IF_ERROR(ReadStruct(r, [&](const ThriftFieldHeader& f) -> Result<bool> {
+          if (f.id == 1) { FLOE_ASSIGN_OR_RETURN(lt->crs, Str(r, f, "GeometryType.crs")); return true; }
+          if (f.id == 2 && h.id == LogicalType::kGeography) { FLOE_ASSIGN_OR_RETURN(lt->algorithm, I32(r, f, "GeographyType.algorithm")); return true; }
+          return false;
+        }));
+        return true;
       default:
         return false;  // members without fields (or unknown ones): skip
     }
@@ -292,6 +300,11 @@ void WriteLogicalType(ThriftWriter& w, const LogicalType& lt) {
     case LogicalType::kInteger:
       w.FieldByte(1, lt.bit_width);
       w.FieldBool(2, lt.is_signed);
+      break;
+    case LogicalType::kGeometry:
+    case LogicalType::kGeography:
+      if (!lt.crs.empty()) w.FieldBinary(1, lt.crs);
+      if (lt.kind == LogicalType::kGeography && lt.algorithm != 0) w.FieldI32(2, lt.algorithm);
       break;
     default:
       break;

@@ -54,6 +54,7 @@ struct LogicalType {
   enum Kind : int16_t {
     kNone = 0, kString = 1, kMap = 2, kList = 3, kEnum = 4, kDecimal = 5, kDate = 6, kTime = 7,
     kTimestamp = 8, kInteger = 10, kUnknown = 11, kJson = 12, kBson = 13, kUuid = 14, kFloat16 = 15,
+    kVariant = 16, kGeometry = 17, kGeography = 18,
   };
   enum Unit : int16_t { kMillis = 1, kMicros = 2, kNanos = 3 };
   int16_t kind = kNone;
@@ -62,6 +63,8 @@ struct LogicalType {
   int16_t unit = kMicros;            // time, timestamp
   int8_t bit_width = 0;              // integer
   bool is_signed = true;             // integer
+  std::string crs;                   // geometry, geography: empty = the default (OGC:CRS84)
+  int32_t algorithm = 0;             // geography: EdgeInterpolationAlgorithm (0 = spherical)
 };
 
 struct SchemaElement {

@@ -1,5 +1,7 @@
 #include "parquet/parquet_reader.h"
 
+#include "types/variant.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -208,9 +210,49 @@ Status ParquetFile::ReadField(int rg_index, const NestedField& field, const Sche
     if (def_levels && have_levels) *def_levels = std::move(levels);
     return Ok();
   }
+  if (field.type->id() == TypeId::kUnknown) {  // always null, whatever a file holds
+    FillNulls(out, rows);
+    return Ok();
+  }
+  if (field.type->id() == TypeId::kVariant) return ReadVariant(rg_index, field, *node, out, def_levels);
   if (!node->is_leaf()) return InvalidArgument(name() + ": column '" + field.name + "' is a group in the file, not a " + field.type->ToString());
   FLOE_ASSIGN_OR_RETURN(ColumnChunkInput in, ChunkInput(rg_index, node->leaf_index));
   return ReadColumnChunk(in, field.type, out, def_levels);
+}
+
+// A variant group holds `metadata` and `value` binaries (and, when shredded, `typed_value`).
+// Each row's two parts are packed into one value of the column (types/variant.h) and checked.
+Status ParquetFile::ReadVariant(int rg_index, const NestedField& field, const SchemaNode& node, Column* out,
+                                std::vector<uint8_t>* def_levels) const {
+  const size_t rows = static_cast<size_t>(meta_.row_groups[rg_index].num_rows);
+  const std::string where = name() + ": variant column '" + field.name + "'";
+  if (node.is_leaf()) return Corrupt(where + " is a single column in the file, not a metadata + value group");
+  const SchemaNode* parts[2] = {nullptr, nullptr};
+  for (const auto& c : node.children) {
+    if (c.element.name == "metadata") parts[0] = &c;
+    if (c.element.name == "value") parts[1] = &c;
+    if (c.element.name == "typed_value")
+      return NotSupported(where + " is shredded (it has a typed_value column); floe reads unshredded variants only");
+  }
+  if (!parts[0] || !parts[1] || !parts[0]->is_leaf() || !parts[1]->is_leaf())
+    return Corrupt(where + " lacks its binary 'metadata' or 'value' column");
+  Column columns[2] = {Column(Type::Binary()), Column(Type::Binary())};
+  for (int p = 0; p < 2; ++p) {
+    FLOE_ASSIGN_OR_RETURN(ColumnChunkInput in, ChunkInput(rg_index, parts[p]->leaf_index));
+    FLOE_RETURN_IF_ERROR(ReadColumnChunk(in, Type::Binary(), &columns[p], p == 0 ? def_levels : nullptr));
+  }
+  out->Reserve(rows);
+  for (size_t r = 0; r < rows; ++r) {
+    if (r >= columns[0].length || r >= columns[1].length || columns[0].IsNull(r) || columns[1].IsNull(r)) {
+      out->AppendNull();
+      continue;
+    }
+    std::string_view metadata = columns[0].BytesAt(r), value = columns[1].BytesAt(r);
+    auto text = VariantToJsonText(metadata, value);
+    if (!text) return Corrupt(where + ", row " + std::to_string(r) + ": " + text.error().message);
+    FLOE_RETURN_IF_ERROR(out->Append(Literal(field.type, PackVariant(metadata, value))));
+  }
+  return Ok();
 }
 
 Result<ColumnChunkInput> ParquetFile::ChunkInput(int rg_index, int leaf_index) const {

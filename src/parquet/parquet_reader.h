@@ -77,6 +77,8 @@ class ParquetFile {
   bool has_field_ids_ = false;
 
   const SchemaNode* Match(const SchemaNode& parent, const NestedField& field) const;
+  Status ReadVariant(int rg_index, const NestedField& field, const SchemaNode& node, Column* out,
+                     std::vector<uint8_t>* def_levels) const;
   Status ReadField(int rg, const NestedField& field, const SchemaNode* node, Column* out,
                    std::vector<uint8_t>* def_levels) const;
   // The bytes and description of one column chunk; errors name the file, column, row group.

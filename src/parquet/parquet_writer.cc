@@ -1,5 +1,7 @@
 #include "parquet/parquet_writer.h"
 
+#include "types/variant.h"
+
 #include <cstring>
 #include <algorithm>
 #include <atomic>
@@ -42,7 +44,10 @@ struct ParquetWriter::Leaf {
   std::string name;                 // dotted
   TypePtr type;
   std::vector<int> field_ids;       // ids from the top-level field down to the leaf
-  std::vector<bool> optional;       // parallel to field_ids
+  std::vector<bool> optional;       // parallel to field_ids (a variant part adds one, required)
+  // A variant column is written as a group of two required binaries: 1 = its metadata, 2 = its
+  // value (field_ids end at the variant; the part is split out of the packed bytes per write).
+  int variant_part = 0;
   LeafDescriptor descriptor;
   std::unique_ptr<ColumnChunkWriter> writer;
   // Accumulated over row groups for the metrics.
@@ -50,6 +55,25 @@ struct ParquetWriter::Leaf {
   Literal min, max;
   double round_seconds = 0;  // time its last parallel round took (for scheduling)
 };
+
+namespace {
+
+// One part of a packed variant column (variant.h) as a binary column: part 1 the metadata, 2
+// the value. Null variants are null in the part too (their required part sits under a null group).
+Status SplitVariant(const Column& variant, size_t rows, int part, Column* out) {
+  out->Reserve(rows);
+  for (size_t r = 0; r < rows; ++r) {
+    if (variant.IsNull(r)) {
+      out->AppendNull();
+      continue;
+    }
+    FLOE_ASSIGN_OR_RETURN(VariantBytes v, UnpackVariant(variant.BytesAt(r)));
+    FLOE_RETURN_IF_ERROR(out->Append(Literal::Binary(part == 1 ? std::move(v.metadata) : std::move(v.value))));
+  }
+  return Ok();
+}
+
+}  // namespace
 
 ParquetWriter::~ParquetWriter() = default;
 
@@ -87,11 +111,24 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(OutputSink* sink, con
   std::function<void(const std::vector<NestedField>&, std::vector<int>&, std::vector<bool>&, const std::string&)> walk =
       [&](const std::vector<NestedField>& fields, std::vector<int>& ids, std::vector<bool>& opt, const std::string& prefix) {
         for (const auto& f : fields) {
+          if (f.type->id() == TypeId::kUnknown) continue;  // no column in the file (always null)
           ids.push_back(f.id);
           opt.push_back(!f.required);
           std::string name = prefix.empty() ? f.name : prefix + "." + f.name;
           if (f.type->id() == TypeId::kStruct) {
             walk(f.type->fields(), ids, opt, name);
+          } else if (f.type->id() == TypeId::kVariant) {
+            for (int part : {1, 2}) {
+              Leaf leaf;
+              leaf.field_id = f.id;
+              leaf.name = name + (part == 1 ? ".metadata" : ".value");
+              leaf.type = Type::Binary();
+              leaf.field_ids = ids;
+              leaf.optional = opt;
+              leaf.optional.push_back(false);
+              leaf.variant_part = part;
+              w->leaves_.push_back(std::move(leaf));
+            }
           } else {
             Leaf leaf;
             leaf.field_id = f.id;
@@ -132,6 +169,7 @@ Status ParquetWriter::Write(const ColumnBatch& batch, size_t first_row, size_t e
                            ") are not within the batch's " + std::to_string(batch.num_rows));
   // Resolve each leaf's Column chain by field id.
   std::vector<std::vector<const Column*>> chains(leaves_.size());
+  std::vector<std::unique_ptr<Column>> variant_parts;  // split out of packed variant columns
   for (size_t li = 0; li < leaves_.size(); ++li) {
     const Leaf& leaf = leaves_[li];
     int top = batch.ColumnIndexById(leaf.field_ids[0]);
@@ -148,6 +186,15 @@ Status ParquetWriter::Write(const ColumnBatch& batch, size_t first_row, size_t e
         return InvalidArgument("parquet writer: batch lacks field id " + std::to_string(leaf.field_ids[d]) + " of '" + leaf.name + "'");
       col = &col->children[k];
       chains[li].push_back(col);
+    }
+    if (leaf.variant_part) {
+      if (!col->type || col->type->id() != TypeId::kVariant)
+        return InvalidArgument("parquet writer: column '" + leaf.name + "' is not a variant in the batch");
+      auto part = std::make_unique<Column>(Type::Binary());
+      FLOE_RETURN_IF_ERROR(SplitVariant(*col, batch.num_rows, leaf.variant_part, part.get()));
+      chains[li].push_back(part.get());
+      variant_parts.push_back(std::move(part));
+      continue;
     }
     for (const Column* c : chains[li]) {
       if (c->length < batch.num_rows) return InvalidArgument("parquet writer: column '" + leaf.name + "' is shorter than the batch");
@@ -349,6 +396,17 @@ Result<DataFileMetrics> ParquetWriter::Close() {
   for (const auto& rg : footer_.row_groups) m.split_offsets.push_back(*rg.file_offset);
   for (const auto& leaf : leaves_) {
     MetricsMode mode = metrics_modes_.count(leaf.field_id) ? metrics_modes_[leaf.field_id] : MetricsMode{};
+    if (leaf.variant_part == 1) {  // counts come from the value part; sizes are both parts'
+      m.column_sizes[leaf.field_id] = leaf.column_size;
+      continue;
+    }
+    if (leaf.variant_part == 2) {
+      m.column_sizes[leaf.field_id] += leaf.column_size;
+      if (mode.kind == MetricsMode::kNone) continue;
+      m.value_counts[leaf.field_id] = leaf.value_count;
+      m.null_value_counts[leaf.field_id] = leaf.null_count;
+      continue;  // a variant has no bounds
+    }
     m.column_sizes[leaf.field_id] = leaf.column_size;
     if (mode.kind == MetricsMode::kNone) continue;
     m.value_counts[leaf.field_id] = leaf.value_count;
@@ -356,6 +414,8 @@ Result<DataFileMetrics> ParquetWriter::Close() {
     TypeId t = leaf.type->id();
     if (t == TypeId::kFloat || t == TypeId::kDouble) m.nan_value_counts[leaf.field_id] = leaf.nan_count;
     if (mode.kind == MetricsMode::kCounts || leaf.min.is_null()) continue;
+    // Geospatial bounds are bounding-box points, not byte order: floe writes none.
+    if (t == TypeId::kGeometry || t == TypeId::kGeography) continue;
     if (mode.kind == MetricsMode::kTruncate && (t == TypeId::kString || t == TypeId::kBinary)) {
       const std::string& lo = leaf.min.AsBytes();
       const std::string& hi = leaf.max.AsBytes();

@@ -66,6 +66,8 @@ Result<Conversion> PlanConversion(const LeafDescriptor& leaf, const TypePtr& tar
       return c;
     case TypeId::kString:
     case TypeId::kBinary:
+    case TypeId::kGeometry:   // WKB in a BYTE_ARRAY
+    case TypeId::kGeography:
       if (p != physical::kByteArray && p != physical::kFixedLenByteArray) return refuse();
       c.out = OutKind::kBytes;
       return c;

@@ -9,6 +9,9 @@ Column::Column(TypePtr t) : type(std::move(t)) {
   switch (type->id()) {
     case TypeId::kString:
     case TypeId::kBinary:
+    case TypeId::kVariant:
+    case TypeId::kGeometry:
+    case TypeId::kGeography:
     case TypeId::kFixed:
     case TypeId::kUuid: offsets.push_back(0); break;
     case TypeId::kStruct:
@@ -34,6 +37,9 @@ void Column::Reserve(size_t rows) {
     case TypeId::kDecimal: decimals.reserve(rows); break;
     case TypeId::kString:
     case TypeId::kBinary:
+    case TypeId::kVariant:
+    case TypeId::kGeometry:
+    case TypeId::kGeography:
     case TypeId::kFixed:
     case TypeId::kUuid: offsets.reserve(rows + 1); break;
     case TypeId::kStruct:
@@ -56,6 +62,9 @@ Literal Column::Get(size_t row) const {
     case TypeId::kDecimal: return Literal(type, decimals[row]);
     case TypeId::kString:
     case TypeId::kBinary:
+    case TypeId::kVariant:
+    case TypeId::kGeometry:
+    case TypeId::kGeography:
     case TypeId::kFixed:
     case TypeId::kUuid: return Literal(type, std::string(BytesAt(row)));
     case TypeId::kStruct:
@@ -77,6 +86,9 @@ void Column::AppendNull() {
     case TypeId::kDecimal: decimals.push_back(0); break;
     case TypeId::kString:
     case TypeId::kBinary:
+    case TypeId::kVariant:
+    case TypeId::kGeometry:
+    case TypeId::kGeography:
     case TypeId::kFixed:
     case TypeId::kUuid: offsets.push_back(static_cast<uint32_t>(bytes.size())); break;
     case TypeId::kStruct:
@@ -107,6 +119,9 @@ Status Column::Append(const Literal& in) {
     case TypeId::kDecimal: decimals.push_back(v.AsDecimal()); break;
     case TypeId::kString:
     case TypeId::kBinary:
+    case TypeId::kVariant:
+    case TypeId::kGeometry:
+    case TypeId::kGeography:
     case TypeId::kFixed:
     case TypeId::kUuid:
       bytes += v.AsBytes();
@@ -223,6 +238,9 @@ void TakeRows(const Column& src, const std::vector<uint32_t>& rows, Column* dst)
     case TypeId::kDecimal: GatherValues(src.decimals, rows, src_nulls, &dst->decimals); return;
     case TypeId::kString:
     case TypeId::kBinary:
+    case TypeId::kVariant:
+    case TypeId::kGeometry:
+    case TypeId::kGeography:
     case TypeId::kFixed:
     case TypeId::kUuid: {
       auto length_of = [&](uint32_t r) -> size_t {

@@ -1,5 +1,8 @@
 #include "types/literal.h"
 
+#include "types/variant.h"
+#include "types/wkb.h"
+
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -252,6 +255,18 @@ nlohmann::json Literal::ToJson() const {
     case TypeId::kUuid: return UuidToString(AsBytes());
     case TypeId::kFixed:
     case TypeId::kBinary: return Hex(AsBytes(), HexCase::kUpper);
+    case TypeId::kVariant: {
+      // The value as JSON; bytes that do not decode show as a string naming the fault.
+      auto text = PackedVariantToJsonText(AsBytes());
+      if (!text) return "<" + text.error().message + ">";
+      return nlohmann::json::parse(*text, nullptr, false);
+    }
+    case TypeId::kGeometry:
+    case TypeId::kGeography: {
+      // Well-known text when the bytes are simple WKB, else their hex.
+      auto wkt = WkbToWkt(AsBytes());
+      return wkt ? *wkt : WkbHex(AsBytes());
+    }
     default: return nullptr;
   }
 }
@@ -282,6 +297,10 @@ Result<Literal> Literal::FromJson(const TypePtr& type, const nlohmann::json& j) 
       if (!bytes) return wrong();
       if (type->id() == TypeId::kFixed && static_cast<int>(bytes->size()) != type->length()) return wrong();
       return Literal(type, std::move(*bytes));
+    }
+    case TypeId::kVariant: {
+      FLOE_ASSIGN_OR_RETURN(VariantBytes v, EncodeVariant(j));
+      return Literal(type, PackVariant(v.metadata, v.value));
     }
     default:
       if (!j.is_string()) return wrong();
@@ -358,6 +377,15 @@ Result<Literal> Literal::CastTo(const TypePtr& target) const {
         if (static_cast<int>(s.size()) != target->length()) return impossible();
         return Literal(target, s);
       case TypeId::kBinary: return Literal(target, s);
+      case TypeId::kVariant: {
+        FLOE_ASSIGN_OR_RETURN(std::string packed, PackedVariantFromJsonText(s));
+        return Literal(target, std::move(packed));
+      }
+      case TypeId::kGeometry:
+      case TypeId::kGeography: {
+        FLOE_ASSIGN_OR_RETURN(std::string wkb, WkbFromHex(s));
+        return Literal(target, std::move(wkb));
+      }
       default: return impossible();
     }
   }

@@ -8,6 +8,27 @@
 namespace floe {
 namespace {
 
+std::string Lower(std::string_view s) {
+  std::string out;
+  for (char c : s) out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  return out;
+}
+
+// The edge-interpolation algorithms the spec lists for geography.
+bool IsEdgeAlgorithm(std::string_view a) {
+  return a == "spherical" || a == "vincenty" || a == "thomas" || a == "andoyer" || a == "karney";
+}
+
+// "name(args)" -> args split on the first comma (a CRS such as PROJJSON text may hold more, so
+// only geography's last comma-separated word is taken as the algorithm). nullopt: no parentheses.
+std::optional<std::string> ParenArgs(std::string_view text, std::string_view name) {
+  if (text.size() < name.size() + 2 || Lower(text.substr(0, name.size())) != name) return std::nullopt;
+  std::string_view rest = text.substr(name.size());
+  std::string r = Trim(rest);
+  if (r.size() < 2 || r.front() != '(' || r.back() != ')') return std::nullopt;
+  return r.substr(1, r.size() - 2);
+}
+
 bool ParseInt(std::string_view s, int* out) {
   std::string t = Trim(s);
   auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), *out);
@@ -40,6 +61,8 @@ FLOE_PRIMITIVE(TimestampTzNs, kTimestampTzNs)
 FLOE_PRIMITIVE(String, kString)
 FLOE_PRIMITIVE(Uuid, kUuid)
 FLOE_PRIMITIVE(Binary, kBinary)
+FLOE_PRIMITIVE(Unknown, kUnknown)
+FLOE_PRIMITIVE(Variant, kVariant)
 #undef FLOE_PRIMITIVE
 
 TypePtr Type::Decimal(int precision, int scale) {
@@ -53,6 +76,32 @@ TypePtr Type::Fixed(int length) {
   auto t = TypeFactory::New(TypeId::kFixed);
   t->length_ = length;
   return t;
+}
+
+TypePtr Type::Geometry(std::string crs) {
+  auto t = TypeFactory::New(TypeId::kGeometry);
+  if (Lower(crs) != Lower(kDefaultCrs)) t->crs_ = std::move(crs);
+  return t;
+}
+
+TypePtr Type::Geography(std::string crs, std::string algorithm) {
+  auto t = TypeFactory::New(TypeId::kGeography);
+  if (Lower(crs) != Lower(kDefaultCrs)) t->crs_ = std::move(crs);
+  algorithm = Lower(algorithm);
+  if (algorithm != kDefaultAlgorithm) t->algorithm_ = std::move(algorithm);
+  return t;
+}
+
+bool Type::NeedsFormatV3() const {
+  switch (id_) {
+    case TypeId::kTimestampNs:
+    case TypeId::kTimestampTzNs:
+    case TypeId::kUnknown:
+    case TypeId::kVariant:
+    case TypeId::kGeometry:
+    case TypeId::kGeography: return true;
+    default: return false;
+  }
 }
 
 TypePtr Type::Struct(std::vector<NestedField> fields) {
@@ -96,6 +145,28 @@ Result<TypePtr> Type::ParsePrimitive(std::string_view raw) {
   if (lower == "string") return String();
   if (lower == "uuid") return Uuid();
   if (lower == "binary") return Binary();
+  if (lower == "unknown") return Unknown();
+  if (lower == "variant") return Variant();
+  if (lower == "geometry") return Geometry();
+  if (lower == "geography") return Geography();
+  if (auto args = ParenArgs(text, "geometry")) {
+    std::string crs = Trim(*args);
+    if (crs.empty()) return InvalidArgument("cannot parse type '" + text + "': geometry() needs a CRS, e.g. geometry(srid:4326)");
+    return Geometry(crs);
+  }
+  if (auto args = ParenArgs(text, "geography")) {
+    std::string crs = Trim(*args), algorithm;
+    size_t comma = crs.rfind(',');
+    if (comma != std::string::npos) {
+      algorithm = Lower(Trim(std::string_view(crs).substr(comma + 1)));
+      crs = Trim(std::string_view(crs).substr(0, comma));
+      if (!IsEdgeAlgorithm(algorithm))
+        return InvalidArgument("cannot parse type '" + text + "': edge algorithm '" + algorithm +
+                               "' is not one of spherical, vincenty, thomas, andoyer, karney");
+    }
+    if (crs.empty()) return InvalidArgument("cannot parse type '" + text + "': geography() needs a CRS, e.g. geography(OGC:CRS84, karney)");
+    return Geography(crs, algorithm);
+  }
   if (lower.starts_with("fixed[") && lower.ends_with("]")) {
     int length = 0;
     if (ParseInt(std::string_view(lower).substr(6, lower.size() - 7), &length) && length > 0) return Fixed(length);
@@ -142,6 +213,12 @@ std::string Type::ToString() const {
     case TypeId::kUuid: return "uuid";
     case TypeId::kFixed: return "fixed[" + std::to_string(length_) + "]";
     case TypeId::kBinary: return "binary";
+    case TypeId::kUnknown: return "unknown";
+    case TypeId::kVariant: return "variant";
+    case TypeId::kGeometry: return crs_.empty() ? "geometry" : "geometry(" + crs_ + ")";
+    case TypeId::kGeography:
+      if (crs_.empty() && algorithm_.empty()) return "geography";
+      return "geography(" + crs() + (algorithm_.empty() ? "" : ", " + algorithm_) + ")";
     case TypeId::kStruct: {
       std::string s = "struct<";
       for (size_t i = 0; i < fields_.size(); ++i) {
@@ -159,7 +236,7 @@ std::string Type::ToString() const {
 
 bool Type::Equals(const Type& other) const {
   if (id_ != other.id_ || precision_ != other.precision_ || scale_ != other.scale_ || length_ != other.length_ ||
-      fields_.size() != other.fields_.size()) {
+      Lower(crs_) != Lower(other.crs_) || algorithm_ != other.algorithm_ || fields_.size() != other.fields_.size()) {
     return false;
   }
   for (size_t i = 0; i < fields_.size(); ++i) {

@@ -31,6 +31,13 @@ enum class TypeId {
   kUuid,
   kFixed,
   kBinary,
+  // Format 3 types. unknown: a column whose values are all null (no storage at all).
+  // variant: semi-structured; a value is the Parquet variant encoding (metadata + value).
+  // geometry / geography: WKB bytes, parameterised by a CRS (and geography by an edge algorithm).
+  kUnknown,
+  kVariant,
+  kGeometry,
+  kGeography,
   kStruct,
   kList,
   kMap,
@@ -71,11 +78,19 @@ class Type {
   static TypePtr Uuid();
   static TypePtr Fixed(int length);
   static TypePtr Binary();
+  static TypePtr Unknown();
+  static TypePtr Variant();
+  // An empty crs / algorithm means the default: OGC:CRS84, spherical.
+  static TypePtr Geometry(std::string crs = "");
+  static TypePtr Geography(std::string crs = "", std::string algorithm = "");
+  static constexpr std::string_view kDefaultCrs = "OGC:CRS84";
+  static constexpr std::string_view kDefaultAlgorithm = "spherical";
   static TypePtr Struct(std::vector<NestedField> fields);
   static TypePtr List(NestedField element);
   static TypePtr Map(NestedField key, NestedField value);
 
-  // Parses a primitive's Iceberg name: "long", "decimal(9, 2)", "fixed[16]", "timestamptz_ns".
+  // Parses a primitive's Iceberg name: "long", "decimal(9, 2)", "fixed[16]", "timestamptz_ns",
+  // "variant", "geometry(srid:4326)", "geography(OGC:CRS84, karney)".
   static Result<TypePtr> ParsePrimitive(std::string_view text);
 
   TypeId id() const { return id_; }
@@ -84,6 +99,12 @@ class Type {
   int precision() const { return precision_; }  // decimal
   int scale() const { return scale_; }          // decimal
   int length() const { return length_; }        // fixed
+  // geometry / geography: the CRS and edge algorithm, defaults filled in.
+  std::string crs() const { return crs_.empty() ? std::string(kDefaultCrs) : crs_; }
+  std::string algorithm() const { return algorithm_.empty() ? std::string(kDefaultAlgorithm) : algorithm_; }
+  // The types a format 1 or 2 table cannot hold: timestamp_ns, timestamptz_ns, unknown, variant,
+  // geometry, geography (the type itself, not what it nests).
+  bool NeedsFormatV3() const;
   // Struct: its fields. List: one field (the element). Map: two fields (key, value).
   const std::vector<NestedField>& fields() const { return fields_; }
 
@@ -103,6 +124,8 @@ class Type {
   int precision_ = 0;
   int scale_ = 0;
   int length_ = 0;
+  std::string crs_;        // geometry / geography; empty = default
+  std::string algorithm_;  // geography; empty = default
   std::vector<NestedField> fields_;
 };
 

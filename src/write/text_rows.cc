@@ -23,6 +23,9 @@ int FieldIndexByName(const Schema& schema, const std::string& name) {
 
 Result<Literal> FromJsonValue(const nlohmann::json& v, const TypePtr& type) {
   if (v.is_null()) return Literal::Null(type);
+  // A variant takes the JSON value itself (an object, array, number or string); a CSV cell's
+  // text is parsed as JSON by the cast instead.
+  if (type->id() == TypeId::kVariant) return Literal::FromJson(type, v);
   if (v.is_boolean()) return Literal::Boolean(v.get<bool>()).CastTo(type);
   if (v.is_number_integer()) return Literal::Long(v.get<int64_t>()).CastTo(type);
   if (v.is_number_float()) {
