@@ -354,8 +354,10 @@ Result<LoadedTable> SqlCatalog::CreateTable(const TableIdentifier& id, const Cre
     std::lock_guard lock(mu_);
     FLOE_ASSIGN_OR_RETURN(bool ns_exists, NamespaceExistsLocked(NamespaceToString(id.ns)));
     if (!ns_exists) return NamespaceNotFound(NamespaceToString(id.ns));
-    FLOE_ASSIGN_OR_RETURN(bool exists, TableRowExistsLocked(id));
-    if (exists) return TableAlreadyExists(id.ToString());
+    FLOE_RETURN_IF_ERROR(RefreshTypeColumnLocked());
+    FLOE_ASSIGN_OR_RETURN(auto taken, NameTakenByLocked(id));
+    if (taken == "VIEW") return ViewWithSameNameExists(id.ToString());
+    if (taken) return TableAlreadyExists(id.ToString());
   }
   std::string location = request.location.value_or(warehouse_);
   if (!request.location) {
@@ -435,7 +437,11 @@ Status SqlCatalog::RenameTable(const TableIdentifier& from, const TableIdentifie
   return InWriteTransaction([&]() -> Status {
     FLOE_ASSIGN_OR_RETURN(bool ns_exists, NamespaceExistsLocked(NamespaceToString(to.ns)));
     if (!ns_exists) return NamespaceNotFound(NamespaceToString(to.ns));
-    FLOE_ASSIGN_OR_RETURN(bool taken, TableRowExistsLocked(to));
+    FLOE_RETURN_IF_ERROR(RefreshTypeColumnLocked());
+    FLOE_ASSIGN_OR_RETURN(auto taken, NameTakenByLocked(to));
+    if (taken == "VIEW") {
+      return AlreadyExists("Cannot rename " + from.ToString() + " to " + to.ToString() + ". View already exists");
+    }
     if (taken) return TableAlreadyExists(to.ToString());
     FLOE_ASSIGN_OR_RETURN(int64_t changed,
                           conn_->Execute("UPDATE iceberg_tables SET table_namespace = ?, table_name = ? WHERE "
