@@ -43,7 +43,11 @@ std::string VersionedViewLocation(const ViewMetadata& next, const std::string& b
     int64_t base_version = ParseMetadataVersion(base_location);
     version = base_version >= 0 ? base_version + 1 : static_cast<int64_t>(next.version_log.size());
   }
-  return TrimTrailingSlashes(next.location) + "/metadata/" + VersionedMetadataPrefix(version) +
+  auto folder = next.properties.find("write.metadata.path");
+  const std::string metadata = folder != next.properties.end() && !folder->second.empty()
+                                   ? TrimTrailingSlashes(folder->second)
+                                   : TrimTrailingSlashes(next.location) + "/metadata";
+  return metadata + "/" + VersionedMetadataPrefix(version) +
          RandomUuidString() + kMetadataSuffix;
 }
 

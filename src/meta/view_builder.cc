@@ -39,7 +39,9 @@ Status ViewMetadataBuilder::ApplyAll(const std::vector<ViewUpdate>& updates) {
 
 Status ViewMetadataBuilder::AddSchemaFrom(const Schema& schema) {
   FLOE_RETURN_IF_ERROR(schema.Validate());
-  int id = schema.schema_id();
+  // The request's own schema id is not kept (as Iceberg's catalogs do): an identical schema
+  // reuses its id, a new one takes the highest id + 1, the first one 0.
+  int id = 0;
   for (const auto& s : m_.schemas) {
     if (s.SameStructure(schema) && s.identifier_field_ids() == schema.identifier_field_ids()) {
       last_added_schema_ = s.schema_id();

@@ -12,6 +12,9 @@ RestReply Json(int status, const json& body) {
   return RestReply{status, body.dump(-1, ' ', false, json::error_handler_t::replace), {}};
 }
 RestReply BadRequest(std::string_view message) { return ErrorReply(400, "BadRequestException", message); }
+// A view the rules refuse (a duplicate dialect, an unknown schema, ...): Iceberg's clients raise
+// this type as IllegalArgumentException, as their own catalogs do.
+RestReply IllegalArgument(std::string_view message) { return ErrorReply(400, "IllegalArgumentException", message); }
 
 std::optional<RestReply> Denied(const RestRequest& request, const Namespace& ns, bool write) {
   if (!request.principal) return std::nullopt;
@@ -81,7 +84,7 @@ RestReply CreateView(Catalog& catalog, const RestRequest& request, const Request
   }
   auto created = catalog.CreateView(id, parsed->request);
   if (!created) {
-    if (created.error().kind == ErrorKind::kInvalidArgument) return BadRequest(created.error().message);
+    if (created.error().kind == ErrorKind::kInvalidArgument) return IllegalArgument(created.error().message);
     return ReplyFor(created.error(), ErrorSubject::kView);
   }
   return Json(200, LoadViewResultJson(*created));
@@ -111,7 +114,7 @@ RestReply ReplaceView(Catalog& catalog, const RestRequest& request, const Reques
   FLOE_VIEW_CHECK(Refusal(CheckViewCommit(catalog, *commit, policy)));
   auto committed = catalog.CommitView(*commit);
   if (!committed) {
-    if (committed.error().kind == ErrorKind::kInvalidArgument) return BadRequest(committed.error().message);
+    if (committed.error().kind == ErrorKind::kInvalidArgument) return IllegalArgument(committed.error().message);
     return ReplyFor(committed.error(), ErrorSubject::kView);
   }
   return Json(200, LoadViewResultJson(*committed));

@@ -304,6 +304,8 @@ Status SqlCatalog::RunSwapLocked(const PointerSwap& swap) {
                              "metadata_location, previous_metadata_location) VALUES (?, ?, ?, ?, NULL)",
                              {name_, ns, swap.id.name, swap.new_location});
     if (!inserted && inserted.error().kind == ErrorKind::kAlreadyExists) {
+      FLOE_ASSIGN_OR_RETURN(auto taken, NameTakenByLocked(swap.id));
+      if (taken == "VIEW") return ViewWithSameNameExists(swap.id.ToString());
       return CommitConflict("Table already exists: " + swap.id.ToString());
     }
     if (!inserted) return std::unexpected(inserted.error());
