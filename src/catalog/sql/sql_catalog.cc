@@ -294,6 +294,12 @@ Result<std::string> SqlCatalog::NewMetadataLocation(const TableIdentifier& id, c
 Status SqlCatalog::RunSwapLocked(const PointerSwap& swap) {
   const std::string ns = NamespaceToString(swap.id.ns);
   if (swap.base_location.empty()) {
+    // Asked before the insert: inside a transaction a failed statement ends what PostgreSQL
+    // will answer. A view created between the two still loses the key to the insert.
+    if (has_type_column_) {
+      FLOE_ASSIGN_OR_RETURN(auto taken, NameTakenByLocked(swap.id));
+      if (taken == "VIEW") return ViewWithSameNameExists(swap.id.ToString());
+    }
     auto inserted =
         has_type_column_
             ? conn_->Execute("INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "
@@ -304,8 +310,6 @@ Status SqlCatalog::RunSwapLocked(const PointerSwap& swap) {
                              "metadata_location, previous_metadata_location) VALUES (?, ?, ?, ?, NULL)",
                              {name_, ns, swap.id.name, swap.new_location});
     if (!inserted && inserted.error().kind == ErrorKind::kAlreadyExists) {
-      FLOE_ASSIGN_OR_RETURN(auto taken, NameTakenByLocked(swap.id));
-      if (taken == "VIEW") return ViewWithSameNameExists(swap.id.ToString());
       return CommitConflict("Table already exists: " + swap.id.ToString());
     }
     if (!inserted) return std::unexpected(inserted.error());
