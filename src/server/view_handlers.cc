@@ -162,8 +162,14 @@ RestReply RegisterView(Catalog& catalog, const RestRequest& request, const Reque
     if (IsNamespaceNotFound(e) || e.kind == ErrorKind::kAlreadyExists || e.kind == ErrorKind::kUnavailable) {
       return ReplyFor(e, ErrorSubject::kView);
     }
-    return BadRequest("cannot register view " + id.ToString() +
-                      ": metadata-location is not a readable view metadata document");
+    // The parser's own field-level finding is passed on; any other reader message may quote
+    // the document's bytes, so it is not.
+    std::string why = "metadata-location is not a readable view metadata document";
+    if (e.kind == ErrorKind::kCorrupt) {
+      size_t at = e.message.find("view metadata: ");
+      if (at != std::string::npos && e.message.find("parse", at) == std::string::npos) why += " (" + e.message.substr(at) + ")";
+    }
+    return BadRequest("cannot register view " + id.ToString() + ": " + why);
   }
   return Json(200, LoadViewResultJson(*registered));
 }
