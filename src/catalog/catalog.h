@@ -115,7 +115,7 @@ struct LoadedView {
 
 // A new view: its first version (schema id and version id are assigned by the catalog).
 struct CreateViewRequest {
-  Schema schema;
+  Schema schema = Schema(0, {});  // a query's columns; none is a valid (if unhelpful) schema
   ViewVersion version;
   std::optional<std::string> location = std::nullopt;  // default: <warehouse>/<ns>/<view>
   Properties properties = {};
