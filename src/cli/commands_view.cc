@@ -154,50 +154,62 @@ void AddViewDefinitionOptions(CLI::App* cmd, ViewWrite& w) {
   cmd->add_option("--default-namespace", w.default_namespace, "where unqualified names resolve (default: the view's)");
 }
 
+// The --help footer every command shows (help_examples.cc holds the other commands').
+void ViewExample(CLI::App* cmd, const std::string& example) { cmd->footer("\nExample:\n  " + example); }
+
 }  // namespace
 
 void RegisterViewCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   auto* view = app.add_subcommand("view", "Iceberg views: create, list, show, replace, rename, drop, history");
   view->require_subcommand(1);
+  ViewExample(view, "floe view list sales");
 
   auto& c = ctx.Keep<ViewWrite>();
   auto* create = view->add_subcommand("create", "create a view");
   AddViewDefinitionOptions(create, c);
+  ViewExample(create, "floe view create sales.big --sql 'SELECT id FROM sales.orders WHERE amount > 100' "
+                  "--schema 'id long' --comment 'large orders'");
   OnRun(create, exit_status, [&ctx, &c] { return c.Run(ctx); });
 
   auto& r = ctx.Keep<ViewWrite>();
   r.replace = true;
   auto* replace = view->add_subcommand("replace", "add a version of the view and make it current");
   AddViewDefinitionOptions(replace, r);
+  ViewExample(replace, "floe view replace sales.big --sql 'SELECT id FROM orders WHERE amount > 100' --dialect trino");
   OnRun(replace, exit_status, [&ctx, &r] { return r.Run(ctx); });
 
   auto& l = ctx.Keep<ViewList>();
   auto* list = view->add_subcommand("list", "list the views of a namespace");
   list->add_option("NS", l.ns, "namespace")->required();
+  ViewExample(list, "floe view list sales --format json");
   list->add_option("--format", l.format, "table, csv, jsonl or json")->default_val("table");
   OnRun(list, exit_status, [&ctx, &l] { return l.Run(ctx); });
 
   auto& s = ctx.Keep<ViewShow>();
   auto* show = view->add_subcommand("show", "a view's SQL, schema and properties");
   show->add_option("VIEW", s.name, "NS.VIEW")->required();
+  ViewExample(show, "floe view show sales.big --version 1");
   show->add_option("--version", s.version, "a version id (default: the current one)");
   OnRun(show, exit_status, [&ctx, &s] { return s.Run(ctx); });
 
   auto& h = ctx.Keep<ViewHistory>();
   auto* history = view->add_subcommand("history", "when each version became current");
   history->add_option("VIEW", h.name, "NS.VIEW")->required();
+  ViewExample(history, "floe view history sales.big");
   history->add_option("--format", h.format, "table, csv, jsonl or json")->default_val("table");
   OnRun(history, exit_status, [&ctx, &h] { return h.Run(ctx); });
 
   auto& n = ctx.Keep<ViewRename>();
   auto* rename = view->add_subcommand("rename", "rename a view");
   rename->add_option("FROM", n.from, "NS.VIEW")->required();
+  ViewExample(rename, "floe view rename sales.big sales.large");
   rename->add_option("TO", n.to, "NS.VIEW")->required();
   OnRun(rename, exit_status, [&ctx, &n] { return n.Run(ctx); });
 
   auto& d = ctx.Keep<ViewDrop>();
   auto* drop = view->add_subcommand("drop", "drop a view");
   drop->add_option("VIEW", d.name, "NS.VIEW")->required();
+  ViewExample(drop, "floe view drop sales.large");
   OnRun(drop, exit_status, [&ctx, &d] { return d.Run(ctx); });
 }
 
