@@ -88,6 +88,7 @@ class Connection {
   struct Impl;
 
  private:
+  friend class Views;  // floe/view.h: views in this connection's catalog
   explicit Connection(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
   std::shared_ptr<Impl> impl_;
 };

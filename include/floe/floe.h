@@ -32,3 +32,4 @@
 #include "floe/time_text.h"
 #include "floe/transaction.h"
 #include "floe/version.h"
+#include "floe/view.h"

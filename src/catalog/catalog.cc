@@ -114,6 +114,21 @@ SharedTable Share(LoadedTable&& table) {
 
 }  // namespace
 
+namespace {
+std::unexpected<Error> NoViews(const Catalog& catalog) {
+  return NotSupported("catalog " + catalog.name() + " keeps no views");
+}
+}  // namespace
+
+Result<LoadedView> Catalog::CreateView(const TableIdentifier&, const CreateViewRequest&) { return NoViews(*this); }
+Result<LoadedView> Catalog::LoadView(const TableIdentifier&) { return NoViews(*this); }
+Result<bool> Catalog::ViewExists(const TableIdentifier&) { return NoViews(*this); }
+Result<std::vector<TableIdentifier>> Catalog::ListViews(const Namespace&) { return NoViews(*this); }
+Status Catalog::DropView(const TableIdentifier&) { return NoViews(*this); }
+Status Catalog::RenameView(const TableIdentifier&, const TableIdentifier&) { return NoViews(*this); }
+Result<LoadedView> Catalog::RegisterView(const TableIdentifier&, const std::string&) { return NoViews(*this); }
+Result<LoadedView> Catalog::CommitView(const ViewCommit&) { return NoViews(*this); }
+
 Result<SharedTable> Catalog::LoadSharedTable(const TableIdentifier& id) {
   FLOE_ASSIGN_OR_RETURN(LoadedTable table, LoadTable(id));
   return Share(std::move(table));

@@ -20,6 +20,8 @@
 #include "floe/file_io.h"
 #include "meta/table_metadata.h"
 #include "meta/table_update.h"
+#include "meta/view_metadata.h"
+#include "meta/view_update.h"
 
 namespace floe {
 
@@ -62,6 +64,11 @@ std::unexpected<Error> NamespaceNotFound(std::string_view ns);
 std::unexpected<Error> NamespaceAlreadyExists(std::string_view ns);
 std::unexpected<Error> TableNotFound(std::string_view table);
 std::unexpected<Error> TableAlreadyExists(std::string_view table);
+// Views share their namespace's names with tables (Iceberg's wording for both clashes).
+std::unexpected<Error> ViewNotFound(std::string_view view);
+std::unexpected<Error> ViewAlreadyExists(std::string_view view);
+std::unexpected<Error> TableWithSameNameExists(std::string_view name);  // a view may not take a table's name
+std::unexpected<Error> ViewWithSameNameExists(std::string_view name);   // a table may not take a view's name
 // True for an error made by NamespaceNotFound.
 bool IsNamespaceNotFound(const Error& error);
 
@@ -98,6 +105,28 @@ struct TableCommit {
   // calls it, at most once, after its own writes and before the swap (before sending, for a
   // remote catalog), and does not swap unless it returns Ok. Not part of the commit's JSON.
   std::function<Status()> await_files = nullptr;
+};
+
+struct LoadedView {
+  TableIdentifier id;
+  std::string metadata_location;
+  ViewMetadata metadata;
+};
+
+// A new view: its first version (schema id and version id are assigned by the catalog).
+struct CreateViewRequest {
+  Schema schema = Schema(0, {});  // a query's columns; none is a valid (if unhelpful) schema
+  ViewVersion version;
+  std::optional<std::string> location = std::nullopt;  // default: <warehouse>/<ns>/<view>
+  Properties properties = {};
+};
+
+// One view's commit: the requirement checked against the current view, the updates applied
+// with ViewMetadataBuilder, one compare-and-swap of the view's pointer.
+struct ViewCommit {
+  TableIdentifier id;
+  std::vector<ViewRequirement> requirements;
+  std::vector<ViewUpdate> updates;
 };
 
 // What a catalog can do beyond the Catalog interface. Each backend declares its own: callers
@@ -150,6 +179,19 @@ class Catalog {
   virtual Result<LoadedTable> CommitTable(const TableCommit& commit) = 0;
   // Several tables at once: all or nothing where the backend can (SQL: one transaction).
   virtual Result<std::vector<LoadedTable>> CommitTransaction(const std::vector<TableCommit>& commits) = 0;
+
+  // Views (Iceberg's view spec). Tables and views share one name space per namespace: a view
+  // may not take a table's name (TableWithSameNameExists) nor a table a view's. A catalog that
+  // keeps no views answers NotSupported (the defaults).
+  virtual Result<LoadedView> CreateView(const TableIdentifier& id, const CreateViewRequest& request);
+  virtual Result<LoadedView> LoadView(const TableIdentifier& id);
+  virtual Result<bool> ViewExists(const TableIdentifier& id);
+  virtual Result<std::vector<TableIdentifier>> ListViews(const Namespace& ns);
+  virtual Status DropView(const TableIdentifier& id);
+  virtual Status RenameView(const TableIdentifier& from, const TableIdentifier& to);
+  virtual Result<LoadedView> RegisterView(const TableIdentifier& id, const std::string& metadata_location);
+  // CommitConflict when the requirement failed or another commit moved the pointer first.
+  virtual Result<LoadedView> CommitView(const ViewCommit& commit);
 
   // LoadTable and CommitTable without copying the metadata. The defaults call those two and
   // move the result; catalogs with a metadata cache override them.

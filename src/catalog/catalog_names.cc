@@ -124,4 +124,17 @@ std::unexpected<Error> TableAlreadyExists(std::string_view table) {
   return AlreadyExists("Table already exists: " + std::string(table));
 }
 
+std::unexpected<Error> ViewNotFound(std::string_view view) {
+  return NotFound("View does not exist: " + std::string(view));
+}
+std::unexpected<Error> ViewAlreadyExists(std::string_view view) {
+  return AlreadyExists("View already exists: " + std::string(view));
+}
+std::unexpected<Error> TableWithSameNameExists(std::string_view name) {
+  return AlreadyExists("Table with same name already exists: " + std::string(name));
+}
+std::unexpected<Error> ViewWithSameNameExists(std::string_view name) {
+  return AlreadyExists("View with same name already exists: " + std::string(name));
+}
+
 }  // namespace floe

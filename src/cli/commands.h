@@ -35,5 +35,7 @@ void RegisterEvolutionCommands(CLI::App& app, CLI::App* schema_command, CliConte
 void RegisterMaintenanceCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterDemoCommand(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterStatsCommand(CLI::App& app, CliContext& ctx, int* exit_status);
+// view create|list|show|replace|rename|drop|history (built on include/floe alone).
+void RegisterViewCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 
 }  // namespace floe::cli

@@ -97,6 +97,13 @@ struct TableList {
         size_t dot = t.rfind('.');  // "namespace.table": a table's own name has no '.'
         listing.rows.push_back({t.substr(0, dot), t.substr(dot + 1)});
       }
+      // Views share the namespace's names; marked so they are not taken for tables. A catalog
+      // that keeps no views (or a REST server without the view routes) lists the tables alone.
+      auto views = Views(**connection).List(n);
+      for (const auto& v : views.value_or(std::vector<std::string>{})) {
+        size_t dot = v.rfind('.');
+        listing.rows.push_back({v.substr(0, dot), v.substr(dot + 1) + " (view)"});
+      }
     }
     return PrintAs(ctx, listing, format);
   }

@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   RegisterMaintenanceCommands(app, ctx, &exit_status);
   RegisterDemoCommand(app, ctx, &exit_status);
   RegisterStatsCommand(app, ctx, &exit_status);
+  RegisterViewCommands(app, ctx, &exit_status);
   RegisterCompletionCommand(app, &exit_status);
   AddHelpExamples(app);
 

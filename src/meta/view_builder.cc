@@ -4,6 +4,7 @@
 
 #include "meta/property_values.h"
 #include "meta/view_json.h"
+#include "util/clock.h"
 #include "util/strings.h"
 
 namespace floe {
@@ -39,7 +40,9 @@ Status ViewMetadataBuilder::ApplyAll(const std::vector<ViewUpdate>& updates) {
 
 Status ViewMetadataBuilder::AddSchemaFrom(const Schema& schema) {
   FLOE_RETURN_IF_ERROR(schema.Validate());
-  int id = schema.schema_id();
+  // The request's own schema id is not kept (as Iceberg's catalogs do): an identical schema
+  // reuses its id, a new one takes the highest id + 1, the first one 0.
+  int id = 0;
   for (const auto& s : m_.schemas) {
     if (s.SameStructure(schema) && s.identifier_field_ids() == schema.identifier_field_ids()) {
       last_added_schema_ = s.schema_id();
@@ -62,6 +65,9 @@ Status ViewMetadataBuilder::AddVersion(ViewVersion version) {
     if (v.version_id >= id) id = v.version_id + 1;
   }
   version.version_id = id;
+  // A version without a time (a caller leaving it to the catalog) is stamped now: the version
+  // log records when it became current.
+  if (version.timestamp_ms <= 0) version.timestamp_ms = NowMillis();
   if (version.schema_id == -1) {
     if (!last_added_schema_) return InvalidArgument("Cannot set last added schema: no schema has been added");
     version.schema_id = *last_added_schema_;

@@ -448,7 +448,8 @@ RestReply ReplyFor(const Error& error, ErrorSubject subject) {
     case ErrorKind::kInvalidArgument: return ErrorReply(400, "BadRequestException", m);
     case ErrorKind::kNotFound: {
       bool ns = subject == ErrorSubject::kNamespace || IsNamespaceNotFound(error) || m.starts_with("namespace");
-      return ErrorReply(404, ns ? "NoSuchNamespaceException" : "NoSuchTableException", m);
+      if (ns) return ErrorReply(404, "NoSuchNamespaceException", m);
+      return ErrorReply(404, subject == ErrorSubject::kView ? "NoSuchViewException" : "NoSuchTableException", m);
     }
     case ErrorKind::kAlreadyExists: return ErrorReply(409, "AlreadyExistsException", m);
     case ErrorKind::kCommitConflict:

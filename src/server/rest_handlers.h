@@ -66,7 +66,7 @@ struct RequestPolicy {
 };
 
 // What an error kind means on the wire. `subject` picks NoSuchNamespace vs NoSuchTable for 404.
-enum class ErrorSubject { kNamespace, kTable };
+enum class ErrorSubject { kNamespace, kTable, kView };
 RestReply ErrorReply(int status, std::string_view type, std::string_view message);
 RestReply ReplyFor(const Error& error, ErrorSubject subject);
 

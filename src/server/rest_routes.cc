@@ -5,6 +5,7 @@
 
 #include "catalog/rest/rest_protocol.h"
 #include "server/rest_handlers.h"
+#include "server/view_handlers.h"
 
 namespace floe {
 namespace {
@@ -15,6 +16,7 @@ namespace h = catalog_routes;
 
 constexpr std::string_view kNs = "/v1/{prefix}/namespaces/{namespace}";
 constexpr std::string_view kTable = "/v1/{prefix}/namespaces/{namespace}/tables/{table}";
+constexpr std::string_view kView = "/v1/{prefix}/namespaces/{namespace}/views/{view}";
 
 // Every route of `floe serve`. Rows of one path keep the order an Allow header lists them in;
 // the advertised rows, in this order, are GET /v1/config's endpoints.
@@ -41,6 +43,15 @@ const RouteSpec kRoutes[] = {
     {"POST",   "/v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics", "report-metrics", A::kReadNamespace, h::ReportMetrics,            nullptr,                true},
     {"POST",   "/v1/{prefix}/tables/rename",                 "rename-table",                A::kAuthenticated, h::RenameTable,                 nullptr,                true},
     {"POST",   "/v1/{prefix}/transactions/commit",           "commit-transaction",          A::kAuthenticated, h::CommitTransaction,           nullptr,                true},
+    {"GET",    "/v1/{prefix}/namespaces/{namespace}/views",  "list-views",                  A::kReadNamespace, h::ListViews,                   nullptr,                true},
+    {"HEAD",   "/v1/{prefix}/namespaces/{namespace}/views",  "list-views",                  A::kReadNamespace, h::ListViews},
+    {"POST",   "/v1/{prefix}/namespaces/{namespace}/views",  "create-view",                 A::kWriteNamespace, h::CreateView,                 nullptr,                true},
+    {"GET",    kView,                                        "load-view",                   A::kReadNamespace, h::LoadView,                    nullptr,                true},
+    {"HEAD",   kView,                                        "load-view",                   A::kReadNamespace, h::LoadView,                    nullptr,                true},
+    {"POST",   kView,                                        "replace-view",                A::kWriteNamespace, h::ReplaceView,                nullptr,                true},
+    {"DELETE", kView,                                        "drop-view",                   A::kWriteNamespace, h::DropView,                   nullptr,                true},
+    {"POST",   "/v1/{prefix}/namespaces/{namespace}/register-view", "register-view",       A::kWriteNamespace, h::RegisterView,               nullptr,                true},
+    {"POST",   "/v1/{prefix}/views/rename",                  "rename-view",                 A::kAuthenticated, h::RenameView,                  nullptr,                true},
     // Prometheus text (server/metrics.h): every authenticated caller, who sees the tables it may read.
     {"GET",    "/metrics",                                   "metrics",                     A::kAuthenticated, nullptr,                        &E::Metrics},
     {"HEAD",   "/metrics",                                   "metrics",                     A::kAuthenticated, nullptr,                        &E::Metrics},
@@ -93,8 +104,8 @@ std::optional<Result<Route>> Match(const std::vector<std::string>& segments, std
       auto ns = NamespaceFromDecoded(segments[i]);
       if (!ns) return Result<Route>(std::unexpected(ns.error()));
       route.ns = std::move(*ns);
-    } else if (pattern[i] == "{table}") {
-      if (auto valid = ValidateName(segments[i], "table"); !valid) return Result<Route>(std::unexpected(valid.error()));
+    } else if (pattern[i] == "{table}" || pattern[i] == "{view}") {
+      if (auto valid = ValidateName(segments[i], pattern[i] == "{view}" ? "view" : "table"); !valid) return Result<Route>(std::unexpected(valid.error()));
       route.table = segments[i];
     }
   }

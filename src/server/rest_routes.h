@@ -56,7 +56,7 @@ struct RouteSpec {
 struct Route {
   std::string_view path;  // the table's path it matched; empty before (or without) a match
   Namespace ns;           // for paths with {namespace}
-  std::string table;      // for paths with {table}
+  std::string table;      // for paths with {table} or {view}
 };
 
 // NotFound for a path that names no route (or another prefix); InvalidArgument for a bad

@@ -69,9 +69,25 @@ TEST(RestRoutes, ServerRoutesAndTheWebView) {
 
 TEST(RestRoutes, ConfigAdvertisesEveryCatalogEndpointOnce) {
   const std::vector<std::string> endpoints = SupportedEndpoints();
-  EXPECT_EQ(endpoints.size(), 16u);
+  EXPECT_EQ(endpoints.size(), 24u);
   EXPECT_EQ(endpoints.front(), "GET /v1/{prefix}/namespaces");
-  EXPECT_EQ(endpoints.back(), "POST /v1/{prefix}/transactions/commit");
+  EXPECT_EQ(endpoints.back(), "POST /v1/{prefix}/views/rename");
+  // The spec's view endpoints, as Iceberg's clients look them up before using views.
+  for (const char* view_endpoint :
+       {"GET /v1/{prefix}/namespaces/{namespace}/views", "POST /v1/{prefix}/namespaces/{namespace}/views",
+        "GET /v1/{prefix}/namespaces/{namespace}/views/{view}", "HEAD /v1/{prefix}/namespaces/{namespace}/views/{view}",
+        "POST /v1/{prefix}/namespaces/{namespace}/views/{view}",
+        "DELETE /v1/{prefix}/namespaces/{namespace}/views/{view}", "POST /v1/{prefix}/views/rename",
+        "POST /v1/{prefix}/namespaces/{namespace}/register-view"}) {
+    EXPECT_EQ(std::count(endpoints.begin(), endpoints.end(), view_endpoint), 1) << view_endpoint;
+  }
+  auto view = ParseRoute("/v1/cat/namespaces/db/views/daily", "cat");
+  ASSERT_TRUE(view.has_value());
+  EXPECT_EQ(view->table, "daily");
+  EXPECT_EQ(RouteName(*view, "POST"), "replace-view");
+  auto bad_view = ParseRoute("/v1/cat/namespaces/db/views/a%2Fb", "cat");
+  ASSERT_FALSE(bad_view.has_value());
+  EXPECT_NE(bad_view.error().message.find("view"), std::string::npos) << bad_view.error().message;
   EXPECT_EQ(std::count(endpoints.begin(), endpoints.end(), "HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}"), 1);
   EXPECT_EQ(std::count(endpoints.begin(), endpoints.end(), "HEAD /v1/{prefix}/namespaces"), 0);  // not in the spec
   for (const auto& e : endpoints) EXPECT_EQ(e.find("/metrics "), std::string::npos) << e;

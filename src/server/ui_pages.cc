@@ -252,11 +252,17 @@ std::string UiNamespacesPage(const std::vector<std::string>& namespaces) {
   return Page("Namespaces", Crumbs(), body);
 }
 
-std::string UiTablesPage(const std::string& ns, const std::vector<std::string>& tables) {
+std::string UiTablesPage(const std::string& ns, const std::vector<std::string>& tables,
+                         const std::vector<std::string>& views) {
   std::string body = "<ul id=\"tables\">";
   for (const auto& t : tables) body += fmt::format(R"(<li><a href="{}">{}</a></li>)", UiTableUrl(ns, t), Html(t));
   body += "</ul>";
   if (tables.empty()) body = "<p class=\"muted\">no tables</p>";
+  if (!views.empty()) {
+    body += "<h2>Views</h2><ul id=\"views\">";
+    for (const auto& v : views) body += fmt::format(R"(<li>{} <span class="muted">view</span></li>)", Html(v));
+    body += "</ul>";
+  }
   return Page("Namespace " + ns, Crumbs(ns), body);
 }
 

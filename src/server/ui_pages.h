@@ -4,7 +4,7 @@
 // summaries) is escaped before it reaches the page.
 //
 //   /ui                          the namespaces
-//   /ui/namespaces/NS            the tables of NS
+//   /ui/namespaces/NS            the tables of NS, and its views
 //   /ui/namespaces/NS/tables/T   one table: schema, partition spec, sort order, properties,
 //                                snapshot history as a timeline with branches and tags, files
 //                                per partition with a size histogram and delete counts, and
@@ -31,7 +31,8 @@ struct UiTable {
 };
 
 std::string UiNamespacesPage(const std::vector<std::string>& namespaces);
-std::string UiTablesPage(const std::string& namespace_name, const std::vector<std::string>& tables);
+std::string UiTablesPage(const std::string& namespace_name, const std::vector<std::string>& tables,
+                         const std::vector<std::string>& views = {});
 std::string UiTablePage(const UiTable& table);
 std::string UiErrorPage(int status, const std::string& message);
 

@@ -88,6 +88,14 @@ TEST(UiPages, ListsLinkToTheirPages) {
   EXPECT_NE(ns.find(R"(<a href="/ui/namespaces/ops.logs">ops.logs</a>)"), std::string::npos);
   std::string tables = UiTablesPage("sales", {"orders"});
   EXPECT_NE(tables.find(R"(<a href="/ui/namespaces/sales/tables/orders">orders</a>)"), std::string::npos);
+  EXPECT_EQ(tables.find("id=\"views\""), std::string::npos) << "no views section without views";
+}
+
+TEST(UiPages, NamespacePageListsViewsBesideTables) {
+  std::string page = UiTablesPage("sales", {"orders"}, {"daily<x>"});
+  EXPECT_NE(page.find("id=\"views\""), std::string::npos);
+  EXPECT_NE(page.find("daily&lt;x&gt;"), std::string::npos) << "view names are escaped";
+  EXPECT_NE(page.find("orders"), std::string::npos);
 }
 
 }  // namespace

@@ -94,7 +94,15 @@ UiReply HandleUi(Catalog& catalog, std::string_view raw_path, const Principal* p
     std::vector<std::string> names;
     for (const auto& t : *tables) names.push_back(t.name);
     std::sort(names.begin(), names.end());
-    return UiReply{200, UiTablesPage(s[1], names)};
+    std::vector<std::string> view_names;
+    // A catalog that keeps no views (NotSupported) shows none.
+    if (auto views = catalog.ListViews(*ns)) {
+      for (const auto& v : *views) view_names.push_back(v.name);
+    } else if (views.error().kind != ErrorKind::kNotSupported) {
+      return FromError(views.error());
+    }
+    std::sort(view_names.begin(), view_names.end());
+    return UiReply{200, UiTablesPage(s[1], names, view_names)};
   }
   if (auto valid = ValidateName(s[3], "table"); !valid) return ErrorPage(400, valid.error().message);
   return TablePage(catalog, TableIdentifier{*ns, s[3]}, activity, now_ms);

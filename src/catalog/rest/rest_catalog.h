@@ -70,6 +70,16 @@ class RestCatalog : public Catalog {
   Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override;
   Result<LoadedTable> RegisterTable(const TableIdentifier& id, const std::string& metadata_location) override;
 
+  // Views over the spec's view routes (rest_views.cc).
+  Result<LoadedView> CreateView(const TableIdentifier& id, const CreateViewRequest& request) override;
+  Result<LoadedView> LoadView(const TableIdentifier& id) override;
+  Result<bool> ViewExists(const TableIdentifier& id) override;
+  Result<std::vector<TableIdentifier>> ListViews(const Namespace& ns) override;
+  Status DropView(const TableIdentifier& id) override;
+  Status RenameView(const TableIdentifier& from, const TableIdentifier& to) override;
+  Result<LoadedView> RegisterView(const TableIdentifier& id, const std::string& metadata_location) override;
+  Result<LoadedView> CommitView(const ViewCommit& commit) override;
+
   Result<LoadedTable> CommitTable(const TableCommit& commit) override;
   // The answer's document is kept as the copy the next load revalidates.
   Result<SharedTable> CommitSharedTable(const TableCommit& commit) override;
@@ -104,6 +114,7 @@ class RestCatalog : public Catalog {
 
   std::string NamespacePath(const Namespace& ns) const;
   std::string TablePath(const TableIdentifier& id) const;
+  std::string ViewPath(const TableIdentifier& id) const;
 
   std::string name_;
   std::string uri_;

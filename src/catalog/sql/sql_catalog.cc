@@ -294,6 +294,12 @@ Result<std::string> SqlCatalog::NewMetadataLocation(const TableIdentifier& id, c
 Status SqlCatalog::RunSwapLocked(const PointerSwap& swap) {
   const std::string ns = NamespaceToString(swap.id.ns);
   if (swap.base_location.empty()) {
+    // Asked before the insert: inside a transaction a failed statement ends what PostgreSQL
+    // will answer. A view created between the two still loses the key to the insert.
+    if (has_type_column_) {
+      FLOE_ASSIGN_OR_RETURN(auto taken, NameTakenByLocked(swap.id));
+      if (taken == "VIEW") return ViewWithSameNameExists(swap.id.ToString());
+    }
     auto inserted =
         has_type_column_
             ? conn_->Execute("INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "
@@ -354,8 +360,10 @@ Result<LoadedTable> SqlCatalog::CreateTable(const TableIdentifier& id, const Cre
     std::lock_guard lock(mu_);
     FLOE_ASSIGN_OR_RETURN(bool ns_exists, NamespaceExistsLocked(NamespaceToString(id.ns)));
     if (!ns_exists) return NamespaceNotFound(NamespaceToString(id.ns));
-    FLOE_ASSIGN_OR_RETURN(bool exists, TableRowExistsLocked(id));
-    if (exists) return TableAlreadyExists(id.ToString());
+    FLOE_RETURN_IF_ERROR(RefreshTypeColumnLocked());
+    FLOE_ASSIGN_OR_RETURN(auto taken, NameTakenByLocked(id));
+    if (taken == "VIEW") return ViewWithSameNameExists(id.ToString());
+    if (taken) return TableAlreadyExists(id.ToString());
   }
   std::string location = request.location.value_or(warehouse_);
   if (!request.location) {
@@ -435,7 +443,11 @@ Status SqlCatalog::RenameTable(const TableIdentifier& from, const TableIdentifie
   return InWriteTransaction([&]() -> Status {
     FLOE_ASSIGN_OR_RETURN(bool ns_exists, NamespaceExistsLocked(NamespaceToString(to.ns)));
     if (!ns_exists) return NamespaceNotFound(NamespaceToString(to.ns));
-    FLOE_ASSIGN_OR_RETURN(bool taken, TableRowExistsLocked(to));
+    FLOE_RETURN_IF_ERROR(RefreshTypeColumnLocked());
+    FLOE_ASSIGN_OR_RETURN(auto taken, NameTakenByLocked(to));
+    if (taken == "VIEW") {
+      return AlreadyExists("Cannot rename " + from.ToString() + " to " + to.ToString() + ". View already exists");
+    }
     if (taken) return TableAlreadyExists(to.ToString());
     FLOE_ASSIGN_OR_RETURN(int64_t changed,
                           conn_->Execute("UPDATE iceberg_tables SET table_namespace = ?, table_name = ? WHERE "

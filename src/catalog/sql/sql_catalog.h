@@ -13,8 +13,11 @@
 // and it wins only if exactly one row changed. A multi-table commit runs all its swaps in one
 // database transaction.
 //
-// The iceberg_type column (Java's JDBC catalog schema V1, which also keeps views) is optional:
-// when the table has it, floe writes 'TABLE' and ignores rows of other types.
+// The iceberg_type column (Java's JDBC catalog schema V1) tells tables ('TABLE', or NULL in rows
+// written before the column existed) from views ('VIEW'). A database without it holds only
+// tables; the first view created adds it (ALTER TABLE iceberg_tables ADD COLUMN iceberg_type
+// VARCHAR(5), Java's own V0-to-V1 step). Tables and views share one name per namespace (the
+// primary key): a view may not take a table's name, nor the reverse (sql_views.cc).
 #pragma once
 
 #include <atomic>
@@ -27,10 +30,11 @@
 #include "catalog/commit.h"
 #include "catalog/intent_store.h"
 #include "catalog/sql/sql_connection.h"
+#include "catalog/view_commit.h"
 
 namespace floe {
 
-class SqlCatalog : public Catalog, public PointerStore, public IntentStore {
+class SqlCatalog : public Catalog, public PointerStore, public IntentStore, public ViewPointerStore {
  public:
   // Creates the two tables if they are absent (with the DDL PyIceberg uses) and checks for the
   // optional iceberg_type column.
@@ -67,6 +71,21 @@ class SqlCatalog : public Catalog, public PointerStore, public IntentStore {
   Result<std::vector<LoadedTable>> CommitTransaction(const std::vector<TableCommit>& commits) override;
   Result<SharedTable> LoadSharedTable(const TableIdentifier& id) override;
   Result<SharedTable> CommitSharedTable(const TableCommit& commit) override;
+
+  // Views (sql_views.cc).
+  Result<LoadedView> CreateView(const TableIdentifier& id, const CreateViewRequest& request) override;
+  Result<LoadedView> LoadView(const TableIdentifier& id) override;
+  Result<bool> ViewExists(const TableIdentifier& id) override;
+  Result<std::vector<TableIdentifier>> ListViews(const Namespace& ns) override;
+  Status DropView(const TableIdentifier& id) override;
+  Status RenameView(const TableIdentifier& from, const TableIdentifier& to) override;
+  Result<LoadedView> RegisterView(const TableIdentifier& id, const std::string& metadata_location) override;
+  Result<LoadedView> CommitView(const ViewCommit& commit) override;
+  // ViewPointerStore.
+  Result<std::string> CurrentViewLocation(const TableIdentifier& id) override;
+  Result<std::string> NewViewLocation(const TableIdentifier& id, const ViewMetadata& next,
+                                      const std::string& base_location) override;
+  Status SwapViewPointer(const PointerSwap& swap) override;
 
   // PointerStore: used by the shared commit routine; public so benchmarks can time the bare swap.
   Result<std::string> CurrentMetadataLocation(const TableIdentifier& id) override;
@@ -105,6 +124,12 @@ class SqlCatalog : public Catalog, public PointerStore, public IntentStore {
   Result<std::vector<std::string>> AllNamespacesLocked();
   Result<bool> NamespaceExistsLocked(const std::string& ns);
   Result<bool> TableRowExistsLocked(const TableIdentifier& id);
+  // What holds the name `id`: nullopt (nothing), "TABLE" or "VIEW".
+  Result<std::optional<std::string>> NameTakenByLocked(const TableIdentifier& id);
+  // Adds the iceberg_type column when the database lacks it (another process may have).
+  Status EnsureTypeColumnLocked();
+  // Re-reads whether the column exists, when it was absent at Open.
+  Status RefreshTypeColumnLocked();
   Status RunSwapLocked(const PointerSwap& swap);
   // Runs `body` inside a write transaction; rolls back when it fails.
   Status InWriteTransaction(const std::function<Status()>& body);

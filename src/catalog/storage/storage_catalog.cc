@@ -37,6 +37,7 @@ std::vector<std::string> SplitSlashes(std::string_view s) {
 struct StorageCatalog::Listing {
   std::set<Namespace> namespaces;      // every namespace found, including implied parents
   std::set<TableIdentifier> tables;
+  std::set<TableIdentifier> views;
 };
 
 // The S3 FileIO that serves an s3:// warehouse through `io`, or nullptr (another FileIO, or
@@ -102,6 +103,12 @@ Result<StorageCatalog::Listing> StorageCatalog::Scan(const Namespace& ns) {
       if (table_ns.empty()) continue;
       listing.tables.insert(TableIdentifier{table_ns, parts[k - 3]});
       found = std::move(table_ns);
+    } else if (k >= 3 && parts[k - 2] == "metadata" && ViewVersionOf(parts[k - 1]) >= 0) {
+      Namespace view_ns = ns;
+      view_ns.insert(view_ns.end(), parts.begin(), parts.end() - 3);
+      if (view_ns.empty()) continue;
+      listing.views.insert(TableIdentifier{view_ns, parts[k - 3]});
+      found = std::move(view_ns);
     } else if (k >= 2 && parts[k - 2] == kNamespaceFolder && VersionOf(parts[k - 1], ".json") >= 0) {
       found = ns;
       found.insert(found.end(), parts.begin(), parts.end() - 2);
@@ -222,6 +229,9 @@ Status StorageCatalog::DropNamespace(const Namespace& ns) {
   if (!listing.tables.empty()) {
     return InvalidArgument("namespace " + key + " is not empty: it holds table " + listing.tables.begin()->ToString());
   }
+  if (!listing.views.empty()) {
+    return InvalidArgument("namespace " + key + " is not empty: it holds view " + listing.views.begin()->ToString());
+  }
   for (const auto& child : listing.namespaces) {
     if (child.size() > ns.size()) {
       return InvalidArgument("namespace " + key + " is not empty: it holds namespace " + NamespaceToString(child));
@@ -245,6 +255,8 @@ Result<LoadedTable> StorageCatalog::CreateTable(const TableIdentifier& id, const
   if (!ns_exists) return NamespaceNotFound(NamespaceToString(id.ns));
   FLOE_ASSIGN_OR_RETURN(bool exists, TableExists(id));
   if (exists) return TableAlreadyExists(id.ToString());
+  FLOE_ASSIGN_OR_RETURN(bool view_exists, ViewExists(id));
+  if (view_exists) return ViewWithSameNameExists(id.ToString());
   FLOE_ASSIGN_OR_RETURN(auto updates, NewTableUpdates(request.schema, request.spec, request.sort_order, folder,
                                                       request.properties, request.format_version));
   auto created = CommitTableVia(*this, *io_, TableCommit{id, {AssertCreate{}}, std::move(updates)});

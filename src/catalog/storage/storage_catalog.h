@@ -2,6 +2,7 @@
 //
 //   <warehouse>/<ns part>/.../<table>/metadata/v<N>.metadata.json   the table's versions
 //   <warehouse>/<ns part>/.../<table>/metadata/version-hint.text    a hint for other engines
+//   <warehouse>/<ns part>/.../<view>/metadata/v<N>.view.json       a view's versions (storage_views.cc)
 //   <warehouse>/<ns part>/.../.namespace/v<N>.json                  a namespace's properties
 //
 // The table's current version is the highest N present; the pointer *is* the set of names, so
@@ -47,13 +48,14 @@
 #include "catalog/catalog.h"
 #include "catalog/commit.h"
 #include "catalog/intent_store.h"
+#include "catalog/view_commit.h"
 #include "table_files/metadata_cache.h"
 
 namespace floe {
 
 class S3FileIO;
 
-class StorageCatalog : public Catalog, public PointerStore, public IntentStore {
+class StorageCatalog : public Catalog, public PointerStore, public IntentStore, public ViewPointerStore {
  public:
   StorageCatalog(std::string name, std::string warehouse, std::shared_ptr<FileIO> io);
   ~StorageCatalog() override;
@@ -92,6 +94,23 @@ class StorageCatalog : public Catalog, public PointerStore, public IntentStore {
   Result<SharedTable> CommitSharedTable(const TableCommit& commit) override;
   // One table only: several tables cannot be committed atomically without a catalog service.
   Result<std::vector<LoadedTable>> CommitTransaction(const std::vector<TableCommit>& commits) override;
+
+  // Views (storage_views.cc): committed as tables are, by the create-if-absent of v<N+1>. A
+  // view and a table of one name would share a folder: each creation checks for the other
+  // first (a creation racing the other kind's can still land both; a SQL catalog cannot).
+  Result<LoadedView> CreateView(const TableIdentifier& id, const CreateViewRequest& request) override;
+  Result<LoadedView> LoadView(const TableIdentifier& id) override;
+  Result<bool> ViewExists(const TableIdentifier& id) override;
+  Result<std::vector<TableIdentifier>> ListViews(const Namespace& ns) override;
+  Status DropView(const TableIdentifier& id) override;
+  Status RenameView(const TableIdentifier& from, const TableIdentifier& to) override;  // NotSupported, as tables
+  Result<LoadedView> RegisterView(const TableIdentifier& id, const std::string& metadata_location) override;
+  Result<LoadedView> CommitView(const ViewCommit& commit) override;
+  Result<std::string> CurrentViewLocation(const TableIdentifier& id) override;
+  Result<std::string> NewViewLocation(const TableIdentifier& id, const ViewMetadata& next,
+                                      const std::string& base_location) override;
+  bool ViewDocumentIsPointer() const override { return true; }
+  Status SwapViewPointer(const PointerSwap&) override { return Ok(); }  // the document's creation was the swap
 
   // PointerStore.
   Result<std::string> CurrentMetadataLocation(const TableIdentifier& id) override;

@@ -30,6 +30,11 @@ inline int64_t TableVersionOf(std::string_view file_name) {
   return n;
 }
 
+// A view's versions sit beside a table's, as <view>/metadata/v<N>.view.json: a name no table
+// version takes, so a listing tells the two apart.
+inline constexpr const char* kViewVersionSuffix = ".view.json";
+inline int64_t ViewVersionOf(std::string_view file_name) { return VersionOf(file_name, kViewVersionSuffix); }
+
 // The version a version-hint.text names ("7", maybe with a newline), or -1.
 inline int64_t ParseVersionHint(std::string_view text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.remove_suffix(1);

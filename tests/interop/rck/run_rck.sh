@@ -13,8 +13,8 @@
 # as a skip. Extra arguments for JUnit's console launcher may follow in RCK_ARGS
 # (e.g. RCK_ARGS='--select-method org.apache.iceberg.rest.RESTCompatibilityKitCatalogTests#testCreateTable').
 #
-# What runs: RESTCompatibilityKitCatalogTests, the kit's table and namespace tests. Not run:
-#   - RESTCompatibilityKitViewCatalogTests (the suite's other half): floe has no views;
+# What runs: RESTCompatibilityKitCatalogTests (the kit's table and namespace tests) and
+# RESTCompatibilityKitViewCatalogTests (its view tests, with their exact messages). Not run:
 #   - on pg-s3, testLoadTableWithMissingMetadataFile: it moves the table's metadata document
 #     with java.nio.file.Files.move, which works only on a local disk (the kit's limit, not
 #     floe's: the same test passes on the sqlite backend).
@@ -108,7 +108,8 @@ case "$what" in
     # rck.local is a JUnit configuration parameter (false: test this server, not the kit's own);
     # the kit's other switches are read from the client's properties, which include the JVM's
     # system properties verbatim.
-    selection=(--select-class org.apache.iceberg.rest.RESTCompatibilityKitCatalogTests "${excluded[@]}")
+    selection=(--select-class org.apache.iceberg.rest.RESTCompatibilityKitCatalogTests
+               --select-class org.apache.iceberg.rest.RESTCompatibilityKitViewCatalogTests "${excluded[@]}")
     [[ -n "${RCK_ARGS:-}" ]] && read -r -a selection <<<"$RCK_ARGS"
     java -Xmx1g -Drck.requires-namespace-create=true -Drck.supports-serverside-retry=true \
       -cp "$classpath" org.junit.platform.console.ConsoleLauncher execute \
