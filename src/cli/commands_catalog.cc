@@ -7,6 +7,7 @@
 #include "cli/legacy_catalog.h"
 #include "cli/output.h"
 #include "cli/table_register.h"
+#include "commit/spec_update.h"
 #include "meta/metadata_json.h"
 #include "parquet/parquet_reader.h"
 #include "types/partition_spec.h"
@@ -73,7 +74,7 @@ void RegisterTableCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
   create->add_option("--partition-by", partition_text, "'country, day(ts)'; also bucket(N, col), truncate(W, col)");
   create->add_option("--property", properties, "KEY=VALUE, repeatable");
   create->add_option("--location", location, "table location (default: under the warehouse)");
-  create->add_option("--format-version", format_version, "1 or 2")->default_val(2);
+  create->add_option("--format-version", format_version, "1, 2 or 3")->default_val(2);
   OnRun(create, exit_status, [&] {
     auto id = TableIdentifier::Parse(table_name);
     if (!id) return ctx.Usage(id.error().message);
@@ -104,7 +105,7 @@ void RegisterTableCommands(CLI::App& app, CliContext& ctx, int* exit_status) {
     if (!fields) return ctx.Usage("--partition-by: " + fields.error().message);
     auto props = ParseKeyValues(properties, "--property");
     if (!props) return ctx.Usage(props.error().message);
-    if (format_version < 1 || format_version > 2) return ctx.Usage("--format-version must be 1 or 2");
+    if (format_version < 1 || format_version > 3) return ctx.Usage("--format-version must be 1, 2 or 3");
     auto catalog = LegacyCatalog(ctx);
     if (!catalog) return ctx.Fail(catalog.error());
     CreateTableRequest request;
@@ -162,10 +163,8 @@ void RegisterRegisterAndPropertiesCommands(CLI::App& app, CliContext& ctx, int* 
     auto table = (*catalog)->LoadTable(*id);
     if (!table) return ctx.Fail(table.error());
     if (!updates->empty() || !unset_keys.empty()) {
-      TableCommit commit{*id, {AssertTableUuid{table->metadata.table_uuid}}, {}};
-      if (!updates->empty()) commit.updates.push_back(SetProperties{*updates});
-      if (!unset_keys.empty()) commit.updates.push_back(RemoveProperties{unset_keys});
-      auto committed = (*catalog)->CommitTable(commit);
+      // format-version=N upgrades the table (commit/spec_update.h: PlanProperties).
+      auto committed = UpdateProperties(**catalog, *id, *updates, unset_keys);
       if (!committed) return ctx.Fail(committed.error());
       table = std::move(committed);
     }
