@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "meta/row_lineage.h"
 #include "meta/table_properties.h"
 #include "scan/table_scan.h"
 #include "commit/commit_operation.h"
@@ -96,11 +97,19 @@ Status RewriteBatch(Catalog& catalog, const TableIdentifier& id, const TableMeta
   std::vector<DataFile> removed_deletes = DeletesOnlyFor(tasks, inputs);
   const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, writing);
   DataWriter writer(io, writing, names.get());
+  // Format 3: rows keep their ids and last-updated sequence numbers in the new files.
+  Schema read_schema = base.CurrentSchema();
+  if (writing.format_version >= 3) {
+    writer.KeepRowLineage();
+    std::vector<NestedField> fields = read_schema.fields();
+    for (const NestedField& f : RowLineageFields()) fields.push_back(f);
+    read_schema = Schema(read_schema.schema_id(), std::move(fields), read_schema.identifier_field_ids());
+  }
   std::vector<DataFile> removed_data;
   for (const FileScanTask* t : inputs) {
     FileScanTask task = *t;
     task.residual = True();
-    auto rows = ReadTask(io, base, task, base.CurrentSchema());
+    auto rows = ReadTask(io, base, task, read_schema);
     Status written = rows ? writer.Write(*rows) : Status(std::unexpected(rows.error()));
     if (!written) {
       writer.Abort();
