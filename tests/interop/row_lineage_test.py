@@ -7,7 +7,8 @@
    ('format-version'='3'); floe appends to it; Spark reads it back: every row, unique ids, and
    floe's values again.
 3. floe upgrades a table with `floe properties --set format-version=3`; Spark reads its ids.
-4. Writers in separate `floe append` processes race on a v3 table: every append lands once, each
+4. `floe serve` takes upgrade-format-version and refuses v3 snapshots whose row ids overlap.
+5. Writers in separate `floe append` processes race on a v3 table: every append lands once, each
    snapshot's new rows take a contiguous range of ids, ranges never overlap, and next-row-id
    is where the last snapshot's range ends.
 
@@ -136,8 +137,61 @@ def race():
     failures.check("each snapshot's rows have contiguous ids", contiguous, str(by_seq))
 
 
+def rest():
+    """`floe serve`: the upgrade-format-version update, and add-snapshot of a v3 snapshot whose row
+    ids overlap the table's (or lack first-row-id / added-rows) refused with a 400 naming the
+    field, the table unchanged."""
+    import urllib.error
+    import urllib.request
+    server = ic.FloeServer(floe, floe.workdir)
+    try:
+        failures.check("floe serve starts", server.wait_ready())
+
+        def call(method, path, body=None):
+            request = urllib.request.Request(server.uri + "/v1/namespaces/fl/tables" + path, method=method,
+                                             data=None if body is None else json.dumps(body).encode(),
+                                             headers={"Authorization": "Bearer " + server.secret,
+                                                      "Content-Type": "application/json"})
+            try:
+                with urllib.request.urlopen(request, timeout=30) as answer:
+                    return answer.status, json.load(answer)
+            except urllib.error.HTTPError as error:
+                return error.code, json.load(error)
+
+        schema = {"type": "struct", "schema-id": 0, "fields": [{"id": 1, "name": "id", "required": False, "type": "long"}]}
+        status, created = call("POST", "", {"name": "rest", "schema": schema})
+        failures.check("REST create (v2)", status == 200 and created["metadata"]["format-version"] == 2, str(status))
+        status, upgraded = call("POST", "/rest", {"requirements": [], "updates": [
+            {"action": "upgrade-format-version", "format-version": 3}]})
+        failures.check("REST upgrade-format-version to 3", status == 200 and upgraded["metadata"]["format-version"] == 3
+                       and upgraded["metadata"].get("next-row-id") == 0, str(upgraded)[:300])
+        status, down = call("POST", "/rest", {"requirements": [], "updates": [
+            {"action": "upgrade-format-version", "format-version": 2}]})
+        failures.check("REST downgrade is a 400", status == 400 and "downgrade" in down["error"]["message"], str(down))
+
+        status, loaded = call("GET", "/race")
+        m = loaded["metadata"]
+        for fields, named in (({"first-row-id": 0, "added-rows": 5}, "first-row-id is behind table next-row-id"),
+                              ({"added-rows": 5}, "first-row-id is null"),
+                              ({"first-row-id": m["next-row-id"]}, "added-rows is null")):
+            snapshot = dict({"snapshot-id": 777, "parent-snapshot-id": m["current-snapshot-id"],
+                             "sequence-number": m["last-sequence-number"] + 1, "timestamp-ms": m["last-updated-ms"] + 1,
+                             "manifest-list": m["location"] + "/metadata/snap-777.avro",
+                             "summary": {"operation": "append"}}, **fields)
+            status, refused = call("POST", "/race", {"requirements": [], "updates": [
+                {"action": "add-snapshot", "snapshot": snapshot}]})
+            failures.check("REST add-snapshot refused: %s" % named,
+                           status == 400 and named in refused.get("error", {}).get("message", ""), str(refused)[:300])
+        status, after = call("GET", "/race")
+        failures.check("refused add-snapshots changed nothing", after["metadata"]["next-row-id"] == m["next-row-id"] and
+                       len(after["metadata"]["snapshots"]) == len(m["snapshots"]))
+    finally:
+        server.stop()
+
+
 floe.run("namespace", "create", "fl")
 failures.run("racing floe appends on a v3 table", race)
+failures.run("floe serve and v3 commits", rest)
 if ic.spark_available() and not os.environ.get("FLOE_INTEROP_NO_SPARK"):
     spark = ic.start_spark({"floe": ic.spark_jdbc_catalog(floe)}, extra_jars=[ic.java_jar("sqlite-jdbc")])
     failures.run("floe writes a v3 table, spark reads its row ids", lambda: floe_written(spark))
