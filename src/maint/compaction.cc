@@ -98,13 +98,9 @@ Status RewriteBatch(Catalog& catalog, const TableIdentifier& id, const TableMeta
   const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, writing);
   DataWriter writer(io, writing, names.get());
   // Format 3: rows keep their ids and last-updated sequence numbers in the new files.
-  Schema read_schema = base.CurrentSchema();
-  if (writing.format_version >= 3) {
-    writer.KeepRowLineage();
-    std::vector<NestedField> fields = read_schema.fields();
-    for (const NestedField& f : RowLineageFields()) fields.push_back(f);
-    read_schema = Schema(read_schema.schema_id(), std::move(fields), read_schema.identifier_field_ids());
-  }
+  const bool lineage = writing.format_version >= 3;
+  const Schema read_schema = lineage ? WithRowLineage(base.CurrentSchema()) : base.CurrentSchema();
+  if (lineage) writer.KeepRowLineage();
   std::vector<DataFile> removed_data;
   for (const FileScanTask* t : inputs) {
     FileScanTask task = *t;

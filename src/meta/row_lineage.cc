@@ -26,4 +26,20 @@ bool IsRowLineageField(int field_id) {
   return field_id == kRowIdFieldId || field_id == kLastUpdatedSequenceNumberFieldId;
 }
 
+Schema WithRowLineage(const Schema& schema) {
+  std::vector<NestedField> fields = schema.fields();
+  for (const NestedField& f : RowLineageFields())
+    if (!schema.FindField(f.id)) fields.push_back(f);
+  return Schema(schema.schema_id(), std::move(fields), schema.identifier_field_ids());
+}
+
+void MarkRowsModified(ColumnBatch& rows, const std::vector<uint8_t>& modified) {
+  const int index = rows.ColumnIndexById(kLastUpdatedSequenceNumberFieldId);
+  if (index < 0) return;
+  Column& column = rows.columns[index];
+  if (column.nulls.empty()) column.nulls.assign(column.length, 0);
+  for (size_t r = 0; r < column.length && r < modified.size(); ++r)
+    if (modified[r]) column.nulls[r] = 1;
+}
+
 }  // namespace floe

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "types/column_batch.h"
+#include "types/schema.h"
 #include "types/type.h"
 
 namespace floe {
@@ -25,5 +27,12 @@ const NestedField* RowLineageField(std::string_view name);
 bool IsRowLineageField(int field_id);
 // Both fields, _row_id first.
 const std::vector<NestedField>& RowLineageFields();
+
+// `schema` with both fields after its own: what a writer that moves rows reads them with.
+Schema WithRowLineage(const Schema& schema);
+// Rows a write changed (`modified[r]` set) get a null `_last_updated_sequence_number`, so that
+// they inherit the sequence number of the commit that changed them; their `_row_id` stays.
+// Does nothing when `rows` lacks the column.
+void MarkRowsModified(ColumnBatch& rows, const std::vector<uint8_t>& modified);
 
 }  // namespace floe

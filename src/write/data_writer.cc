@@ -83,12 +83,7 @@ DataWriter::DataWriter(FileIO& io, const TableMetadata& table, FileNamer* names)
       target_file_size_(table.CountProperty(props::kTargetFileSizeBytes, props::kTargetFileSizeBytesDefault)),
       lanes_(std::make_unique<TaskLanes>(WritingThreads(spec_), kQueuedRows)) {}
 
-void DataWriter::KeepRowLineage() {
-  std::vector<NestedField> fields = schema_.fields();
-  for (const NestedField& f : RowLineageFields())
-    if (!schema_.FindField(f.id)) fields.push_back(f);
-  schema_ = Schema(schema_.schema_id(), std::move(fields), schema_.identifier_field_ids());
-}
+void DataWriter::KeepRowLineage() { schema_ = WithRowLineage(schema_); }
 
 DataWriter::~DataWriter() {
   // Files never finished are not published: their OutputFile aborts on destruction.
