@@ -7,6 +7,7 @@
 #include <set>
 
 #include "commit/row_id_assignment.h"
+#include "commit/snapshot_refs.h"
 #include "commit/spec_update.h"
 #include "meta/row_lineage.h"
 #include "rows/row_writes.h"
@@ -103,6 +104,22 @@ TEST(RowLineage, ARetryTakesIdsFromTheNewBase) {
   std::set<int64_t> ids;
   for (const LineageRow& r : Lineage(t)) ids.insert(r.row_id.value_or(-1));
   EXPECT_EQ(ids, (std::set<int64_t>{0, 1, 2, 3}));
+}
+
+TEST(RowLineage, ACommitOnAnotherBranchTakesIdsAndTheAppendRetries) {
+  OrdersTable t("country", {{"format-version", "3"}});
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch({{1, "DE", 1}})).has_value());
+  ASSERT_TRUE(CreateBranch(t.catalog(), t.id(), "dev").has_value());
+  auto b = t.Open();
+  RowWriteOptions on_dev;
+  on_dev.commit.branch = "dev";
+  RowWriteOptions a;
+  a.commit.before_swap = OnFirstAttempt([&] { ASSERT_TRUE(AppendBatch(*b, t.id(), Batch({{2, "FR", 2}}), on_dev).has_value()); });
+  auto landed = AppendBatch(t.catalog(), t.id(), Batch({{3, "NL", 3}}), a);
+  ASSERT_TRUE(landed.has_value()) << landed.error().message;
+  const TableMetadata m = t.Metadata();
+  EXPECT_EQ(m.CurrentSnapshot()->first_row_id, 2) << "dev's append took id 1 although main did not move";
+  EXPECT_EQ(m.next_row_id, 3);
 }
 
 TEST(RowLineage, UpgradeGivesOldRowsIdsWithTheNextCommit) {
