@@ -7,6 +7,7 @@
 #include "cli/legacy_catalog.h"
 #include "cli/output.h"
 #include "cli/table_register.h"
+#include "commit/spec_update.h"
 #include "meta/metadata_json.h"
 #include "parquet/parquet_reader.h"
 #include "types/partition_spec.h"
@@ -162,10 +163,8 @@ void RegisterRegisterAndPropertiesCommands(CLI::App& app, CliContext& ctx, int* 
     auto table = (*catalog)->LoadTable(*id);
     if (!table) return ctx.Fail(table.error());
     if (!updates->empty() || !unset_keys.empty()) {
-      TableCommit commit{*id, {AssertTableUuid{table->metadata.table_uuid}}, {}};
-      if (!updates->empty()) commit.updates.push_back(SetProperties{*updates});
-      if (!unset_keys.empty()) commit.updates.push_back(RemoveProperties{unset_keys});
-      auto committed = (*catalog)->CommitTable(commit);
+      // format-version=N upgrades the table (commit/spec_update.h: PlanProperties).
+      auto committed = UpdateProperties(**catalog, *id, *updates, unset_keys);
       if (!committed) return ctx.Fail(committed.error());
       table = std::move(committed);
     }

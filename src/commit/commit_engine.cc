@@ -518,7 +518,9 @@ void CommitEngine::Reconcile(const Error& error) {
 
 // A commit to another branch can take the sequence number this attempt chose without moving
 // its branch: the catalog then refuses the snapshot while applying updates (InvalidArgument,
-// nothing swapped). That is a lost race, not a bad request.
+// nothing swapped). That is a lost race, not a bad request. In format 3 the same commit also
+// took the row ids this attempt claimed ("first-row-id is behind table next-row-id"): every
+// snapshot that advances next-row-id also takes a sequence number, so this test covers both.
 bool CommitEngine::SequenceNumberTaken(const Error& error) {
   if (error.kind != ErrorKind::kInvalidArgument) return false;
   for (const auto& part : parts_) {

@@ -4,6 +4,7 @@
 
 #include "table_files/manifest_io.h"
 #include "meta/metadata_builder.h"
+#include "commit/row_id_assignment.h"
 #include "commit/snapshot_lineage.h"
 #include "util/clock.h"
 
@@ -166,8 +167,12 @@ Status CommitPlan::BuildOperationStep(OperationContext& ctx, const Step& step, b
   attempt.unlisted.insert(attempt.unlisted.end(), output.unlisted_files.begin(), output.unlisted_files.end());
   std::optional<int64_t> parent_id;
   if (head) parent_id = head->snapshot_id;
+  // Format 3: row ids come from this attempt's base, as the sequence number does.
+  std::optional<RowIdRange> row_ids;
+  if (table.format_version >= 3) row_ids = AssignRowIds(table, output.manifests);
   FLOE_ASSIGN_OR_RETURN(std::string list_bytes,
-                        ManifestListBytes(table, output.manifests, snapshot_id, parent_id, sequence_number));
+                        ManifestListBytes(table, output.manifests, snapshot_id, parent_id, sequence_number,
+                                          row_ids ? std::optional<int64_t>(row_ids->first_row_id) : std::nullopt));
   // Written while the catalog writes the document; the engine awaits it before the swap.
   FLOE_ASSIGN_OR_RETURN(const std::string list_path, ctx.NewManifestListPath(table, snapshot_id, attempt.number));
   attempt.list_writes.push_back(std::make_unique<BackgroundWrite>(*ctx.io, list_path, std::move(list_bytes)));
@@ -175,6 +180,10 @@ Status CommitPlan::BuildOperationStep(OperationContext& ctx, const Step& step, b
 
   Snapshot snapshot = NewSnapshot(table, head, snapshot_id, sequence_number, list_path,
                                   output.summary.Build(step.operation->operation(), head ? &head->summary : nullptr));
+  if (row_ids) {
+    snapshot.first_row_id = row_ids->first_row_id;
+    snapshot.added_rows = row_ids->added_rows;
+  }
   for (const auto& [k, v] : options_.summary) snapshot.summary[k] = v;
   if (last_operation && options_.idempotency_key)
     snapshot.summary[IdempotencyKeyProperty(table)] = *options_.idempotency_key;

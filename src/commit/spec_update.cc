@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "meta/property_values.h"
+#include "meta/table_properties.h"
 #include "util/strings.h"
 
 namespace floe {
@@ -176,7 +178,26 @@ Result<MetadataChange> PlanProperties(const TableMetadata& base, const std::map<
   MetadataChange change;
   change.what = "property change";
   change.requirements.push_back(AssertTableUuid{base.table_uuid});
-  if (!set.empty()) change.updates.push_back(SetProperties{set});
+  // "format-version" is reserved: setting it upgrades the table (as Iceberg Java's
+  // UpdateProperties does for Spark's ALTER TABLE ... SET TBLPROPERTIES), and it is never stored.
+  std::map<std::string, std::string> stored = set;
+  if (auto it = stored.find(props::kFormatVersion); it != stored.end()) {
+    FLOE_ASSIGN_OR_RETURN(int version, ParseFormatVersionProperty(it->second));
+    if (version < base.format_version)
+      return InvalidArgument("Cannot downgrade v" + std::to_string(base.format_version) + " table to v" +
+                             std::to_string(version) + " (format-version can only go up)");
+    if (version > base.format_version) {
+      // A concurrent upgrade or other change of the same table fails the commit, not the upgrade.
+      change.what = "format version upgrade";
+      change.updates.push_back(UpgradeFormatVersion{version});
+    }
+    stored.erase(it);
+  }
+  for (const auto& key : remove)
+    if (key == props::kFormatVersion)
+      return InvalidArgument("property format-version cannot be removed: it is the table's format version (v" +
+                             std::to_string(base.format_version) + ")");
+  if (!stored.empty()) change.updates.push_back(SetProperties{stored});
   if (!remove.empty()) change.updates.push_back(RemoveProperties{remove});
   return change;
 }

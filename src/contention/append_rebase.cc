@@ -7,6 +7,7 @@
 #include "avro/manifest_list.h"
 #include "avro/manifest_reader.h"
 #include "catalog/commit.h"
+#include "commit/row_id_assignment.h"
 #include "commit/snapshot_lineage.h"
 #include "commit/manifest_output.h"
 #include "util/uuid.h"
@@ -172,7 +173,7 @@ Result<std::optional<RebasedAppend>> RebaseAppend(FileIO& io, const TableMetadat
                                                   const ManifestListNamer& namer) {
   const std::optional<RebasedAppend> no;
   auto shape = ShapeOf(commit);
-  if (!shape || current.format_version != 2) return no;
+  if (!shape || current.format_version < 2) return no;
   const Snapshot& mine = *shape->snapshot;
   if (mine.operation() != "append" || current.SnapshotById(mine.snapshot_id) ||
       !InsideTable(current, mine.manifest_list)) {
@@ -233,8 +234,13 @@ Result<std::optional<RebasedAppend>> RebaseAppend(FileIO& io, const TableMetadat
   for (ManifestFile m : added) {
     m.sequence_number = out.sequence_number;
     m.min_sequence_number = out.sequence_number;
+    // Its files only add rows (OnlyAddsOwnFiles), each with an inherited id: the range the
+    // writer claimed on its base is claimed again on this one.
+    m.first_row_id.reset();
     manifests.push_back(std::move(m));
   }
+  std::optional<RowIdRange> row_ids;
+  if (current.format_version >= 3) row_ids = AssignRowIds(current, manifests);
   std::optional<int64_t> parent;
   if (new_head) parent = new_head->snapshot_id;
   if (namer) {
@@ -244,12 +250,17 @@ Result<std::optional<RebasedAppend>> RebaseAppend(FileIO& io, const TableMetadat
                         RandomUuidString() + ".avro";
   }
   FLOE_RETURN_IF_ERROR(
-      WriteManifestListFile(io, current, manifests, mine.snapshot_id, parent, out.sequence_number, out.manifest_list));
+      WriteManifestListFile(io, current, manifests, mine.snapshot_id, parent, out.sequence_number, out.manifest_list,
+                            row_ids ? std::optional<int64_t>(row_ids->first_row_id) : std::nullopt));
 
   Snapshot rebased = mine;
   rebased.parent_snapshot_id = parent;
   rebased.sequence_number = out.sequence_number;
   rebased.manifest_list = out.manifest_list;
+  if (row_ids) {
+    rebased.first_row_id = row_ids->first_row_id;
+    rebased.added_rows = row_ids->added_rows;
+  }
   rebased.schema_id = current.current_schema_id;
   if (new_head) rebased.timestamp_ms = std::max(rebased.timestamp_ms, new_head->timestamp_ms);
   RebaseTotals(rebased.summary, old_head, new_head);

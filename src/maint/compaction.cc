@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "meta/row_lineage.h"
 #include "meta/table_properties.h"
 #include "scan/table_scan.h"
 #include "commit/commit_operation.h"
@@ -98,11 +99,15 @@ Status RewriteBatch(Catalog& catalog, const TableIdentifier& id, const TableMeta
   std::vector<DataFile> removed_deletes = DeletesOnlyFor(tasks, inputs);
   const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, writing);
   DataWriter writer(io, writing, names.get());
+  // Format 3: rows keep their ids and last-updated sequence numbers in the new files.
+  const bool lineage = writing.format_version >= 3;
+  const Schema read_schema = lineage ? WithRowLineage(base.CurrentSchema()) : base.CurrentSchema();
+  if (lineage) writer.KeepRowLineage();
   std::vector<DataFile> removed_data;
   for (const FileScanTask* t : inputs) {
     FileScanTask task = *t;
     task.residual = True();
-    auto rows = ReadTask(io, base, task, base.CurrentSchema());
+    auto rows = ReadTask(io, base, task, read_schema);
     Status written = rows ? writer.Write(*rows) : Status(std::unexpected(rows.error()));
     if (!written) {
       writer.Abort();

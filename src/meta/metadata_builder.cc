@@ -216,6 +216,9 @@ class MetadataBuilderAccess {
     if (m_.format_version >= 3) {
       // Row lineage: each snapshot claims the row-id range [first-row-id, first-row-id + added-rows).
       if (!s.first_row_id) return InvalidArgument("Cannot add a snapshot: first-row-id is null (required in v3)");
+      if (!s.added_rows) return InvalidArgument("Cannot add a snapshot: added-rows is null (required in v3)");
+      if (*s.added_rows < 0)
+        return InvalidArgument("Cannot add a snapshot: added-rows is negative: " + Str(*s.added_rows));
       int64_t next = m_.next_row_id.value_or(0);
       if (*s.first_row_id < next)
         return InvalidArgument("Cannot add a snapshot, first-row-id is behind table next-row-id: " +

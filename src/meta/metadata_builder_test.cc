@@ -410,6 +410,11 @@ TEST(Builder, RowLineageInV3) {
   behind.first_row_id = 20;
   behind.added_rows = 1;
   ExpectInvalid(Commit(*next, {AddSnapshot{behind}}, 3000), "behind table next-row-id: 20 < 25");
+  Snapshot no_count = MakeSnapshot(12, 10, 2, 1600);
+  no_count.first_row_id = 25;
+  ExpectInvalid(Commit(*next, {AddSnapshot{no_count}}, 3000), "added-rows is null");
+  no_count.added_rows = -1;
+  ExpectInvalid(Commit(*next, {AddSnapshot{no_count}}, 3000), "added-rows is negative");
 }
 
 TEST(ApplyCommit, RequirementsGateTheUpdates) {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "meta/table_metadata.h"
 #include "meta/table_properties.h"
 
 namespace floe {
@@ -75,6 +76,12 @@ Result<int64_t> ParseCountProperty(const std::string& key, const std::string& va
 Result<bool> ParseBooleanProperty(const std::string& key, const std::string& value) {
   if (auto v = AsBoolean(value)) return *v;
   return NotValid(key, value, kBooleanExpected);
+}
+
+Result<int> ParseFormatVersionProperty(const std::string& value) {
+  auto v = AsCount(value);
+  if (!v || *v < 1 || *v > kMaxFormatVersion) return NotValid(props::kFormatVersion, value, "1, 2 or 3");
+  return static_cast<int>(*v);
 }
 
 Status CheckPropertyValue(const std::string& key, const std::string& value) {

@@ -19,4 +19,8 @@ Status CheckPropertyValue(const std::string& key, const std::string& value);
 Result<int64_t> ParseCountProperty(const std::string& key, const std::string& value);
 Result<bool> ParseBooleanProperty(const std::string& key, const std::string& value);
 
+// The reserved property format-version's value: a format version floe writes (1 to 3);
+// InvalidArgument naming the property and the value otherwise.
+Result<int> ParseFormatVersionProperty(const std::string& value);
+
 }  // namespace floe

@@ -8,6 +8,7 @@
 #include "expr/parser.h"
 #include "expr/row_evaluator.h"
 #include "expr/value_ops.h"
+#include "meta/row_lineage.h"
 #include "scan/table_scan.h"
 #include "rows/commit_written_files.h"
 #include "commit/commit_operation.h"
@@ -46,6 +47,11 @@ Result<RowWriteResult> RewriteMatching(Catalog& catalog, const TableIdentifier& 
 
   const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, base);
   DataWriter writer(io, base, names.get());
+  // Format 3: rows moved to the new files keep their _row_id; changed ones get a new
+  // _last_updated_sequence_number (meta/row_lineage.h).
+  const bool lineage = base.format_version >= 3;
+  const Schema read_schema = lineage ? WithRowLineage(schema) : schema;
+  if (lineage) writer.KeepRowLineage();
   auto abort = [&] {
     writer.Abort();
     (void)names->Clear();
@@ -53,7 +59,7 @@ Result<RowWriteResult> RewriteMatching(Catalog& catalog, const TableIdentifier& 
   std::vector<DataFile> removed;
   for (FileScanTask task : tasks) {
     task.residual = True();  // read every live row of the file; the filter is applied below
-    FLOE_ASSIGN_OR_RETURN(ColumnBatch rows, ReadTask(io, base, task, schema));
+    FLOE_ASSIGN_OR_RETURN(ColumnBatch rows, ReadTask(io, base, task, read_schema));
     FLOE_ASSIGN_OR_RETURN(std::vector<uint8_t> matches, EvaluateRows(bound, rows));
     int64_t matched = 0;
     for (uint8_t m : matches) matched += m;
@@ -68,7 +74,9 @@ Result<RowWriteResult> RewriteMatching(Catalog& catalog, const TableIdentifier& 
       FLOE_RETURN_IF_ERROR(writer.Write(kept));
     } else {
       result.rows_updated += matched;
-      FLOE_ASSIGN_OR_RETURN(ColumnBatch updated, ApplyAssignments(schema, rows, matches, sets, /*only_selected=*/false));
+      FLOE_ASSIGN_OR_RETURN(ColumnBatch updated,
+                            ApplyAssignments(read_schema, rows, matches, sets, /*only_selected=*/false));
+      MarkRowsModified(updated, matches);
       result.rows_added += static_cast<int64_t>(updated.num_rows);
       FLOE_RETURN_IF_ERROR(writer.Write(updated));
     }

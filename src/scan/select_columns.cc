@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <set>
 
+#include "meta/row_lineage.h"
 #include "scan/table_scan.h"
 
 namespace floe {
@@ -43,7 +44,14 @@ Result<Schema> SelectColumns(const Schema& schema, const std::vector<std::string
   std::vector<int> top_order;  // top-level field ids in the order first named
   for (const std::string& name : columns) {
     const NestedField* f = schema.FindField(name, case_sensitive);
-    if (!f) return InvalidArgument("column '" + name + "' not found in schema " + std::to_string(schema.schema_id()));
+    if (!f) {
+      // Row lineage's metadata columns, unless a table column has the name.
+      if (const NestedField* m = RowLineageField(name)) {
+        if (std::find(top_order.begin(), top_order.end(), m->id) == top_order.end()) top_order.push_back(m->id);
+        continue;
+      }
+      return InvalidArgument("column '" + name + "' not found in schema " + std::to_string(schema.schema_id()));
+    }
     selected.insert(f->id);
     for (const auto& top : schema.fields()) {
       if (top.id == f->id || (top.type->is_nested() && Contains(*top.type, f->id))) {
@@ -54,6 +62,11 @@ Result<Schema> SelectColumns(const Schema& schema, const std::vector<std::string
   }
   std::vector<NestedField> fields;
   for (int id : top_order) {
+    if (IsRowLineageField(id)) {  // reserved ids: no table column has one
+      for (const NestedField& m : RowLineageFields())
+        if (m.id == id) fields.push_back(m);
+      continue;
+    }
     for (const auto& top : schema.fields())
       if (top.id == id) fields.push_back(Prune(top, selected));
   }

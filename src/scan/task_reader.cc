@@ -6,6 +6,7 @@
 #include "expr/metrics_evaluator.h"
 #include "expr/row_evaluator.h"
 #include "io/s3_client.h"
+#include "meta/row_lineage.h"
 #include "parquet/row_group_stream.h"
 #include "scan/delete_loader.h"
 #include "scan/file_source.h"
@@ -143,6 +144,28 @@ void CollectIds(const Type& type, std::set<int>* ids) {
   }
 }
 
+// Row lineage (meta/row_lineage.h): a `_row_id` or `_last_updated_sequence_number` value the
+// file does not store (null, or no such column) is inherited: the file's first_row_id plus the
+// row's position, and the file's data sequence number. `start` is the file position of the
+// batch's first row (its rows are contiguous). A file without a first_row_id (written before
+// the table was upgraded, and not since listed by a format 3 snapshot) has null row ids.
+void InheritRowLineage(Column& column, int field_id, const FileScanTask& task, int64_t start, size_t rows) {
+  const bool row_id = field_id == kRowIdFieldId;
+  if (row_id && !task.file.first_row_id) return;
+  const bool stored = column.length == rows && !column.longs.empty();
+  Column out(Type::Long());
+  out.length = rows;
+  out.longs.resize(rows);
+  for (size_t r = 0; r < rows; ++r) {
+    if (stored && !column.IsNull(r)) {
+      out.longs[r] = column.longs[r];
+    } else {
+      out.longs[r] = row_id ? *task.file.first_row_id + start + static_cast<int64_t>(r) : task.data_sequence_number;
+    }
+  }
+  column = std::move(out);
+}
+
 // How ReadBatches reads a task's row groups.
 struct BatchReading {
   std::vector<int64_t>* positions = nullptr;  // when given, receives each returned row's file position
@@ -210,8 +233,11 @@ Status ReadBatches(FileIO& io, const TableMetadata& table, const FileScanTask& t
   // An `=` / IN conjunct of the residual is evaluated inside the Parquet reader (on
   // dictionary ids, page by page) when no delete needs the rows' file positions; the whole
   // residual is still evaluated on the rows it keeps.
+  // Inherited row lineage needs each row's file position: batches of contiguous rows.
+  const bool lineage = std::any_of(read_fields.begin(), read_fields.end(),
+                                   [](const NestedField& f) { return IsRowLineageField(f.id); });
   std::optional<parquet::ValuePredicate> pushdown;
-  if (has_residual && !positions && deletes.empty() && parquet::RowGroupStream::CanStream(read_schema)) {
+  if (has_residual && !positions && !lineage && deletes.empty() && parquet::RowGroupStream::CanStream(read_schema)) {
     pushdown = parquet::PushdownPredicate(task.residual, read_schema);
     if (pushdown && !present_ids.count(pushdown->field.id)) pushdown.reset();
   }
@@ -225,6 +251,10 @@ Status ReadBatches(FileIO& io, const TableMetadata& table, const FileScanTask& t
       if (!constants[i]) continue;
       FLOE_ASSIGN_OR_RETURN(batch.columns[i], ConstantColumn(read_fields[i], *constants[i], batch.num_rows));
     }
+    if (lineage)
+      for (size_t i = 0; i < read_fields.size(); ++i)
+        if (IsRowLineageField(read_fields[i].id))
+          InheritRowLineage(batch.columns[i], read_fields[i].id, task, start, batch.num_rows);
 
     std::vector<uint8_t> keep(batch.num_rows, 1);
     if (!deletes.positions.empty()) deletes.positions.Apply(start, &keep);

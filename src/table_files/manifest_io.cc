@@ -106,16 +106,17 @@ Result<ManifestFile> WriteManifestFile(FileIO& io, const TableMetadata& table, i
 
 Status WriteManifestListFile(FileIO& io, const TableMetadata& table, const std::vector<ManifestFile>& manifests,
                              int64_t snapshot_id, std::optional<int64_t> parent_snapshot_id, int64_t sequence_number,
-                             const std::string& path) {
-  FLOE_ASSIGN_OR_RETURN(std::string bytes,
-                        ManifestListBytes(table, manifests, snapshot_id, parent_snapshot_id, sequence_number));
+                             const std::string& path, std::optional<int64_t> first_row_id) {
+  FLOE_ASSIGN_OR_RETURN(std::string bytes, ManifestListBytes(table, manifests, snapshot_id, parent_snapshot_id,
+                                                             sequence_number, first_row_id));
   return io.CreateUnreferenced(path, bytes);
 }
 
 Result<std::string> ManifestListBytes(const TableMetadata& table, const std::vector<ManifestFile>& manifests,
                                       int64_t snapshot_id, std::optional<int64_t> parent_snapshot_id,
-                                      int64_t sequence_number) {
+                                      int64_t sequence_number, std::optional<int64_t> first_row_id) {
   ManifestListWriterOptions options;
+  options.first_row_id = first_row_id;
   options.format_version = table.format_version;
   options.snapshot_id = snapshot_id;
   options.parent_snapshot_id = parent_snapshot_id;

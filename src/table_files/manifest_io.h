@@ -43,11 +43,12 @@ Result<ManifestFile> WriteManifestFile(FileIO& io, const TableMetadata& table, i
 // Writes a snapshot's manifest list at `path` (create-if-absent, in place: a fresh name).
 Status WriteManifestListFile(FileIO& io, const TableMetadata& table, const std::vector<ManifestFile>& manifests,
                              int64_t snapshot_id, std::optional<int64_t> parent_snapshot_id, int64_t sequence_number,
-                             const std::string& path);
+                             const std::string& path, std::optional<int64_t> first_row_id = std::nullopt);
 // The same list's bytes, for a caller that writes them itself (the commit loop, on another
-// thread).
+// thread). `first_row_id` (format 3) is the snapshot's first-row-id, recorded in the list's
+// header as Iceberg Java does; the manifests carry their own first_row_id.
 Result<std::string> ManifestListBytes(const TableMetadata& table, const std::vector<ManifestFile>& manifests,
                                       int64_t snapshot_id, std::optional<int64_t> parent_snapshot_id,
-                                      int64_t sequence_number);
+                                      int64_t sequence_number, std::optional<int64_t> first_row_id = std::nullopt);
 
 }  // namespace floe

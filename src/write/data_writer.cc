@@ -1,5 +1,7 @@
 #include "write/data_writer.h"
 
+#include "meta/row_lineage.h"
+
 #include "types/field_defaults.h"
 
 #include <algorithm>
@@ -80,6 +82,8 @@ DataWriter::DataWriter(FileIO& io, const TableMetadata& table, FileNamer* names)
       spec_(table.DefaultSpec()),
       target_file_size_(table.CountProperty(props::kTargetFileSizeBytes, props::kTargetFileSizeBytesDefault)),
       lanes_(std::make_unique<TaskLanes>(WritingThreads(spec_), kQueuedRows)) {}
+
+void DataWriter::KeepRowLineage() { schema_ = WithRowLineage(schema_); }
 
 DataWriter::~DataWriter() {
   // Files never finished are not published: their OutputFile aborts on destruction.

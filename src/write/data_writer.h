@@ -51,6 +51,10 @@ class DataWriter {
   // The same, taking the batch's columns over: a column that needs no conversion is written
   // from where it is, not copied.
   Status Write(ColumnBatch&& batch);
+  // For a writer that moves existing rows to new files (compaction) in a format 3 table: the
+  // files also store the rows' `_row_id` and `_last_updated_sequence_number` (meta/row_lineage.h),
+  // taken from the batches, so that each row keeps its identity. Call before the first Write.
+  void KeepRowLineage();
   // Closes every open file; the data files to commit.
   Result<std::vector<DataFile>> Finish();
   // Deletes every file written so far (the commit certainly failed or was never made).
