@@ -26,13 +26,6 @@ Snapshot NewSnapshot(const TableMetadata& base, const Snapshot* head, int64_t sn
   snapshot.manifest_list = manifest_list;
   snapshot.schema_id = base.current_schema_id;
   snapshot.summary = std::move(summary);
-  // A v3 table requires first-row-id on every snapshot. Until row lineage assigns row ids (issue
-  // 37 item 2), a snapshot claims none: its range starts at next-row-id and is empty, so no row
-  // written here has an id and none collides with a later range.
-  if (base.format_version >= 3) {
-    snapshot.first_row_id = base.next_row_id.value_or(0);
-    snapshot.added_rows = 0;
-  }
   return snapshot;
 }
 
