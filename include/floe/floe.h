@@ -25,6 +25,7 @@
 #include "floe/result.h"
 #include "floe/rows.h"
 #include "floe/scan.h"
+#include "floe/schema_change.h"
 #include "floe/schema_info.h"
 #include "floe/stats.h"
 #include "floe/table.h"

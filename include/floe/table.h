@@ -30,6 +30,8 @@
 namespace floe {
 
 class TableTransaction;
+class SchemaChange;
+struct SchemaChangeOptions;
 struct ExpireSnapshotsOptions;
 struct ExpireSnapshotsResult;
 struct RemoveOrphanFilesOptions;
@@ -185,6 +187,23 @@ class Table {
   // The table's maintenance policy, in a safe order: expire, remove orphans, compact, regroup
   // manifests. A step that fails is reported in step_errors and the later steps still run.
   Result<MaintainResult> Maintain(const MaintainOptions& options) const;
+
+  // ---- schema and partition spec evolution, each change its own commit ----
+  // Commits `change` (floe/schema_change.h), planned against the schema as loaded now and
+  // asserting it: returns the schema after it. InvalidArgument naming the column: a missing
+  // column, a taken name, a change Iceberg does not allow (a narrowing type, making an optional
+  // column required, dropping an identifier or partition source column, ...), a type or default
+  // value that does not read; CommitConflict: another schema change landed after it was planned
+  // (it is refused, never re-applied on top). A change that changes nothing commits nothing.
+  Result<SchemaInfo> ChangeSchema(const SchemaChange& change, const SchemaChangeOptions& options);
+  Result<SchemaInfo> ChangeSchema(const SchemaChange& change);
+  // A new default partition spec: the current one plus `field` ("day(ts)", "bucket(16, id)",
+  // "country"), or minus the field named `name` (or the identity field of that column). Files
+  // written before keep their spec. Returns the schema with the new default spec.
+  // InvalidArgument: a field that does not parse, an unknown column, a field the spec has (or
+  // lacks, for a removal); CommitConflict: another spec change landed first.
+  Result<SchemaInfo> AddPartitionField(const std::string& field);
+  Result<SchemaInfo> RemovePartitionField(const std::string& name);
 
   // Sets (and removes) table properties in one commit. InvalidArgument: a value floe cannot
   // use for a property it reads (commit.retry.num-retries = "many"); CommitConflict: another

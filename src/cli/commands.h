@@ -31,7 +31,9 @@ void RegisterSchemaCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 // rollback, branch, tag, cherry-pick (built on include/floe alone).
 void RegisterRefCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 // Needs the `schema` command to hang add-column / rename-column / drop-column under it.
+// schema add-column ..., partition-spec (built on include/floe alone); it registers upsert after them.
 void RegisterEvolutionCommands(CLI::App& app, CLI::App* schema_command, CliContext& ctx, int* exit_status);
+void RegisterUpsertCommand(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterMaintenanceCommands(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterDemoCommand(CLI::App& app, CliContext& ctx, int* exit_status);
 void RegisterStatsCommand(CLI::App& app, CliContext& ctx, int* exit_status);
