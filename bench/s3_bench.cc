@@ -13,6 +13,10 @@
 // (CommitOptions::take_turns off, the commit engine before contention/table_turns.h), then taking
 // turns as threads of one process now do.
 //
+// FLOE_BENCH_ONLY_FILE=1 runs only the requests-per-data-file figure instead: one data file of
+// 20 long columns and several row groups (FLOE_BENCH_FILE_MB, default 128; FLOE_BENCH_ROW_GROUP_MB,
+// default 16), scanned whole and projected to 2 columns by a fresh reader, counting its requests.
+//
 //   bash scripts/s3.sh start && set -a && . build/s3.env && set +a
 //   ./build/s3_bench            (FLOE_BENCH_COMMITS=N commits per catalog and delay, default 8;
 //                                FLOE_BENCH_RACE_COMMITS=M commits per racing writer, default N/2;
@@ -31,6 +35,7 @@
 #include "catalog/storage/storage_catalog.h"
 #include "io/s3_fault_proxy_for_tests.h"
 #include "io/scheme_file_io.h"
+#include "scan/file_source.h"
 #include "scan/table_scan.h"
 #include "commit/commit_operation.h"
 #include "commit/operations.h"
@@ -259,6 +264,73 @@ void SingleCommits(const S3Config& config, S3FaultProxy& proxy, const std::share
 
 }
 
+// The requests a scan sends per data file at a real size: one file of 20 long columns (random,
+// so they do not compress) in row groups of FLOE_BENCH_ROW_GROUP_MB, read whole and projected.
+void RequestsPerFile(const S3Config& config, const std::shared_ptr<S3FileIO>& io) {
+  auto env_mb = [](const char* name, int64_t fallback) {
+    return std::getenv(name) ? std::atoll(std::getenv(name)) : fallback;
+  };
+  const int64_t file_mb = env_mb("FLOE_BENCH_FILE_MB", 128), group_mb = env_mb("FLOE_BENCH_ROW_GROUP_MB", 16);
+  std::vector<NestedField> fields;
+  for (int i = 1; i <= 20; ++i) fields.push_back(NestedField{i, "c" + std::to_string(i), Type::Long(), true, ""});
+  StorageCatalog catalog("bench", TestS3Prefix("bench-file"), io);
+  Must(catalog.CreateNamespace(kTable.ns, {}));
+  CreateTableRequest request{Schema(0, fields)};
+  request.properties = {{"write.parquet.row-group-size-bytes", std::to_string(group_mb << 20)},
+                        {"write.target-file-size-bytes", std::to_string(4 * (file_mb << 20))}};
+  Must(catalog.CreateTable(kTable, request));
+  const TableMetadata table = Must(catalog.LoadTable(kTable)).metadata;
+  const int64_t rows = (file_mb << 20) / (20 * 8);
+  DataWriter writer(*io, table);
+  uint64_t x = 88172645463325252ull;
+  for (int64_t done = 0; done < rows;) {
+    const int64_t n = std::min<int64_t>(rows - done, 65536);
+    ColumnBatch batch(table.CurrentSchema());
+    for (Column& c : batch.columns) {
+      c.longs.resize(static_cast<size_t>(n));
+      for (int64_t& v : c.longs) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        v = static_cast<int64_t>(x);
+      }
+      c.length = static_cast<size_t>(n);
+    }
+    batch.num_rows = static_cast<size_t>(n);
+    Must(writer.Write(std::move(batch)));
+    done += n;
+  }
+  std::vector<DataFile> files = Must(writer.Finish());
+  FilesOperation op(FastAppend(files));
+  Must(CommitOperation(catalog, kTable, op));
+  const TableMetadata scanned = Must(catalog.LoadTable(kTable)).metadata;
+  int64_t bytes = 0;
+  for (const DataFile& f : files) bytes += f.file_size_in_bytes;
+  int row_groups = 0;
+  for (const DataFile& f : files) row_groups += Must(OpenParquetFile(*io, f.file_path))->num_row_groups();
+  std::printf("%zu data file(s), %.1f MB, %lld rows, %d row groups (row-group-size-bytes %lld MB), 20 long columns\n",
+              files.size(), bytes / 1e6, static_cast<long long>(rows), row_groups, static_cast<long long>(group_mb));
+  for (int projected : {20, 2}) {
+    S3FileIO reader(config);  // another process's reader
+    ScanOptions options;
+    if (projected == 2) options.columns = {"c1", "c2"};
+    const S3RequestCounts before = reader.RequestCounts();
+    int64_t t = MonotonicMicros();
+    auto read = Must(ReadTable(reader, scanned, options));
+    const double ms = (MonotonicMicros() - t) / 1000.0;
+    if (static_cast<int64_t>(read.num_rows) != rows) Die(Error{ErrorKind::kCorrupt, "scan read too few rows"});
+    const S3RequestCounts sent = reader.RequestCounts() - before;
+    // The planning's share (manifest list, manifests), by a planning alone on a fresh reader.
+    S3FileIO planner(config);
+    Must(PlanScan(planner, scanned, options));
+    const S3RequestCounts planning = planner.RequestCounts();
+    std::printf("scan of %d columns: %.0f ms, requests: GET %lld, HEAD %lld, LIST %lld; planning's GET %lld; "
+                "per data file: GET %.1f, HEAD %.1f\n",
+                projected, ms, static_cast<long long>(sent.get), static_cast<long long>(sent.head),
+                static_cast<long long>(sent.list), static_cast<long long>(planning.get),
+                static_cast<double>(sent.get - planning.get) / files.size(),
+                static_cast<double>(sent.head - planning.head) / files.size());
+  }
+}
+
 int Main() {
   auto config = TestS3Config();
   if (!config) {
@@ -271,6 +343,10 @@ int Main() {
   config->endpoint = proxy->endpoint();
   auto io = std::make_shared<S3FileIO>(*config);
 
+  if (std::getenv("FLOE_BENCH_ONLY_FILE")) {
+    RequestsPerFile(*config, io);
+    return 0;
+  }
   const std::vector<int> delays = {0, 10, 50};
   if (!std::getenv("FLOE_BENCH_ONLY_RACE")) SingleCommits(*config, *proxy, io, commits, delays);
 

@@ -30,10 +30,17 @@ Result<std::string> S3GetRange(S3Client& client, const S3Location& location, int
 
 // How WillRead merges ranges: two ranges whose gap is at most `max_gap` bytes are one GET (the
 // gap's bytes cost less than a round trip), as long as the GET stays under `max_request` bytes.
+// A scan announces the projected chunks of all the row groups it reads at once, so a file whose
+// chunks lie together (every column read) costs the tail GET and one more when it is at most
+// `max_request` bytes; chunks apart by more than `max_gap` (a few columns of many) cost a GET per
+// row group, as reading the columns between them would cost more than the round trips. The
+// fetched blocks are kept until the file is closed (views into them must stay valid), so a
+// file's projected bytes are held in memory however many GETs bring them; `max_request` bounds
+// one answer's body: 256 MiB holds a data file at a 128 MiB target size, with room to spare.
 struct S3ReadCoalescing {
   int64_t tail_bytes = 64 << 10;
   int64_t max_gap = 1 << 20;
-  int64_t max_request = 32 << 20;
+  int64_t max_request = 256 << 20;
 };
 
 // [begin, end) runs covering `ranges` (sorted, empty ones dropped), merged by `rules`.

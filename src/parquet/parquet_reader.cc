@@ -315,6 +315,17 @@ Status ParquetFile::WillReadFields(int rg_index, const std::vector<NestedField>&
   return source_->WillRead(spans);
 }
 
+Status ParquetFile::WillReadRowGroups(const std::vector<int>& row_groups, const std::vector<NestedField>& fields) const {
+  std::vector<std::pair<uint64_t, uint64_t>> spans;
+  for (int rg : row_groups) {
+    if (rg < 0 || rg >= num_row_groups()) return InvalidArgument(name() + ": no row group " + std::to_string(rg));
+    std::vector<std::pair<uint64_t, uint64_t>> more = FieldSpans(rg, fields);
+    spans.insert(spans.end(), more.begin(), more.end());
+  }
+  if (spans.empty()) return Ok();
+  return source_->WillRead(spans);
+}
+
 Result<ColumnBatch> ParquetFile::ReadRowGroup(int index, const Schema& projection, int threads) const {
   if (index < 0 || index >= num_row_groups()) return InvalidArgument(name() + ": no row group " + std::to_string(index));
   const std::vector<std::pair<uint64_t, uint64_t>> spans = FieldSpans(index, projection.fields());

@@ -67,6 +67,11 @@ class ParquetFile {
   // Reads one row group, projected. The batch's fields are the projection's top-level fields.
   // With threads > 1, top-level columns are decoded on that many threads.
   Result<ColumnBatch> ReadRowGroup(int index, const Schema& projection, int threads = 1) const;
+  // Tells the source that the column chunks of `fields` in each of `row_groups` are read next,
+  // before any of them is: on an object store the chunks of every row group lying together are
+  // then fetched in one request, where announcing them one row group at a time costs a request
+  // per row group. Only a hint; the reads give the same bytes without it.
+  Status WillReadRowGroups(const std::vector<int>& row_groups, const std::vector<NestedField>& fields) const;
 
  private:
   ParquetFile() = default;

@@ -6,7 +6,9 @@
 
 #include "io/s3_test_env.h"
 #include "scan/scan_test_util.h"
+#include "scan/file_source.h"
 #include "scan/table_scan.h"
+#include "scan/task_stream.h"
 #include "table_files/path_mapping_file_io.h"
 
 namespace floe {
@@ -136,6 +138,62 @@ TEST(ScanOnS3, ALargeDataFileIsTwoGetsTheFooterAndItsColumnsTogether) {
     EXPECT_EQ(read_rows, 30'000u);
     EXPECT_EQ(Gets(*s3) - gets, 2) << columns.size() << " columns named";
     EXPECT_EQ(Others(*s3) - others, 0);
+  }
+}
+
+// A data file of several row groups: the tail holds the footer, and the projected chunks of all
+// its row groups come in one more GET, whether the scan reads row groups whole (ReadTasks) or
+// streams them a batch at a time (ReadTaskBatches), and whichever columns it reads.
+TEST(ScanOnS3, ADataFileOfSeveralRowGroupsIsTwoGets) {
+  auto s3 = TestS3FileIO();
+  if (!s3) GTEST_SKIP() << kNoS3Message;
+  Schema schema(0, {NestedField{1, "id", Type::Long(), true, ""}, NestedField{2, "a", Type::Long(), false, ""},
+                    NestedField{3, "b", Type::Long(), false, ""}});
+  testing::TestTable t(schema);
+  t.writer_properties["write.parquet.row-group-size-bytes"] = "120000";
+  ColumnBatch rows(schema);
+  uint64_t x = 88172645463325252ULL;
+  for (int i = 0; i < 40'000; ++i) {  // xorshift values: the file does not compress to one row group
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    ASSERT_TRUE(rows.AppendRow({Literal::Long(i), Literal::Long(static_cast<int64_t>(x)),
+                                Literal::Long(static_cast<int64_t>(x >> 3))}));
+  }
+  auto f = t.WriteData(rows);
+  ASSERT_TRUE(f) << f.error().ToString();
+  ASSERT_TRUE(t.Commit({*f}));
+  UnderPrefix io(s3, CopyToS3(t, *s3));
+  auto pq = OpenParquetFile(io, f->file_path);
+  ASSERT_TRUE(pq) << pq.error().ToString();
+  ASSERT_GE((*pq)->num_row_groups(), 3);
+  for (std::vector<std::string> columns : {std::vector<std::string>{}, std::vector<std::string>{"b", "id"}}) {
+    ScanOptions options;
+    options.read_parallelism = 1;
+    options.columns = columns;
+    auto plan = PlanScan(io, t.metadata(), options);
+    ASSERT_TRUE(plan) << plan.error().ToString();
+    ASSERT_EQ(plan->tasks.size(), 1u);
+    int64_t gets = Gets(*s3), others = Others(*s3);
+    std::vector<int64_t> ids;
+    auto keep_ids = [&](const ColumnBatch& batch) {
+      const int id = batch.ColumnIndexById(1);
+      for (size_t r = 0; r < batch.num_rows; ++r) ids.push_back(batch.columns[id].longs[r]);
+    };
+    ASSERT_TRUE(ReadTasks(io, t.metadata(), *plan, 1, [&](size_t, ColumnBatch&& batch) -> Result<bool> {
+      keep_ids(batch);
+      return true;
+    }));
+    EXPECT_EQ(Gets(*s3) - gets, 2) << "whole row groups, " << columns.size() << " columns named";
+    EXPECT_EQ(Others(*s3) - others, 0);
+    gets = Gets(*s3), others = Others(*s3);
+    ASSERT_TRUE(ReadTaskBatches(io, t.metadata(), plan->tasks[0], plan->projection, nullptr, -1,
+                                [&](ColumnBatch&& batch) {
+                                  keep_ids(batch);
+                                  return true;
+                                }));
+    EXPECT_EQ(Gets(*s3) - gets, 2) << "streamed, " << columns.size() << " columns named";
+    EXPECT_EQ(Others(*s3) - others, 0);
+    ASSERT_EQ(ids.size(), 80'000u);  // every row, in order, by both reads
+    for (size_t i = 0; i < ids.size(); ++i) ASSERT_EQ(ids[i], static_cast<int64_t>(i % 40'000)) << i;
   }
 }
 

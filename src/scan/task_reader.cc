@@ -296,17 +296,47 @@ Status ReadBatches(FileIO& io, const TableMetadata& table, const FileScanTask& t
   // even decode the pages past the rows it needs.
   const bool stream = (max_rows >= 0 || how.stream_pages) && parquet::RowGroupStream::CanStream(read_schema);
 
+  // The row groups this task reads: those its range covers whose statistics may hold a match.
+  // A limited read checks the statistics as it comes to each row group, so that it looks at
+  // none past the rows it needs.
+  const bool filter_first = max_rows < 0;
+  struct Group {
+    int rg;
+    int64_t start;   // file position of the row group's first row
+    int64_t lo, hi;  // the rows of it the range covers, counted from its first row
+  };
   const TaskRows& range = how.rows;
-  int64_t first_position = 0;  // file position of the row group's first row
-  for (int rg = 0; rg < pq->num_row_groups() && !have_enough(); ++rg) {
+  std::vector<Group> groups;
+  int64_t first_position = 0;
+  for (int rg = 0; rg < pq->num_row_groups(); ++rg) {
     int64_t rg_rows = pq->metadata().row_groups[rg].num_rows;
     int64_t start = first_position;
     first_position += rg_rows;
-    // The rows of this row group the range covers, [lo, hi) counted from its first row.
     int64_t lo = std::clamp<int64_t>(range.row_begin - start, 0, rg_rows);
     int64_t hi = range.row_end < 0 ? rg_rows : std::clamp<int64_t>(range.row_end - start, 0, rg_rows);
     if (stream ? lo >= hi : !HoldsRowGroupStart(range, start)) continue;
-    if (row_group_filter) {
+    if (row_group_filter && filter_first) {
+      FLOE_ASSIGN_OR_RETURN(auto stats, pq->Statistics(rg, read_schema));
+      if (!row_group_filter(stats)) continue;
+    }
+    groups.push_back(Group{rg, start, lo, hi});
+  }
+  // A read of every row (no limit) takes all those chunks: announced together, an object store
+  // fetches them in one request (io/s3_input_file.h) instead of one or more per row group. A
+  // limited read may stop after its first rows, so it announces each row group as it comes.
+  if (filter_first && !groups.empty()) {
+    std::vector<int> rgs;
+    for (const Group& g : groups) rgs.push_back(g.rg);
+    std::vector<NestedField> fields = read_schema.fields();
+    if (pushdown) fields.push_back(pushdown->field);
+    auto announced = pq->WillReadRowGroups(rgs, fields);
+    if (!announced) return std::unexpected(announced.error().WithContext("reading data file " + file.file_path));
+  }
+  for (const Group& group : groups) {
+    if (have_enough()) break;
+    const int rg = group.rg;
+    const int64_t start = group.start, lo = group.lo, hi = group.hi;
+    if (row_group_filter && !filter_first) {
       FLOE_ASSIGN_OR_RETURN(auto stats, pq->Statistics(rg, read_schema));
       if (!row_group_filter(stats)) continue;
     }
