@@ -171,6 +171,60 @@ TEST_F(RestServerTest, ReplayedIdempotencyKeyReturnsFirstResponseAndChangesNothi
   EXPECT_EQ(bad_key->status, 400);
 }
 
+// A commit's key keeps a reference to the document its answer was; a replay after many later
+// commits, on this server or another one on the same database (both read the document from its
+// file once it left the cache), answers what the first answer said. A table that deletes old documents after
+// commits keeps its answers whole, so they replay after the document is gone.
+TEST_F(RestServerTest, ACommitReplayedAfterManyLaterCommitsAnswersItsFirstAnswer) {
+  CreateNamespace("db");
+  const std::string uuid = CreateTable("db", "t")["metadata"]["table-uuid"];
+  const auto set_n = [](int n) {
+    return R"({"requirements":[],"updates":[{"action":"set-properties","updates":{"n":")" + std::to_string(n) +
+           R"("}}]})";
+  };
+  const std::string key = "038f22e2-79b0-7cc3-98c4-dc0c0c07398f";
+  auto first = Post("/v1/namespaces/db/tables/t", set_n(0), Headers("", key));
+  ASSERT_EQ(first->status, 200) << first->body;
+  for (int i = 1; i <= 25; ++i) ASSERT_EQ(Post("/v1/namespaces/db/tables/t", set_n(i))->status, 200);
+  auto files = Files();
+  auto replay = Post("/v1/namespaces/db/tables/t", set_n(0), Headers("", key));
+  ASSERT_EQ(replay->status, 200) << replay->body;
+  EXPECT_EQ(replay->get_header_value("Idempotent-Replayed"), "true");
+  EXPECT_EQ(Body(replay), Body(first));  // the same content (key order may differ once evicted)
+  EXPECT_EQ(replay->get_header_value("ETag"), first->get_header_value("ETag"));
+  EXPECT_EQ(Files(), files);
+
+  std::string error;
+  auto second = ServeProcess::Start(
+      FLOE_BINARY, {"--catalog", "sqlite://" + dir_.path() + "/catalog.db", "serve"}, &error);
+  ASSERT_TRUE(second) << error;
+  httplib::Client other(second->url());
+  auto elsewhere = other.Post("/v1/namespaces/db/tables/t", Headers("", key), set_n(0), "application/json");
+  ASSERT_TRUE(elsewhere);
+  ASSERT_EQ(elsewhere->status, 200) << elsewhere->body;
+  EXPECT_EQ(Body(elsewhere), Body(first));
+  EXPECT_EQ(Body(elsewhere)["metadata"]["properties"]["n"], "0");
+  EXPECT_EQ(Body(http_->Get("/v1/namespaces/db/tables/t"))["metadata"]["properties"]["n"], "25");
+
+  // Old documents deleted after commits: the answer was kept whole and still replays.
+  auto deleting = Post("/v1/namespaces/db/tables/t",
+                       R"({"requirements":[],"updates":[{"action":"set-properties","updates":{)"
+                       R"("write.metadata.delete-after-commit.enabled":"true",)"
+                       R"("write.metadata.previous-versions-max":"1"}}]})");
+  ASSERT_EQ(deleting->status, 200) << deleting->body;
+  const std::string kept_key = "048f22e2-79b0-7cc3-98c4-dc0c0c07398f";
+  auto kept = Post("/v1/namespaces/db/tables/t", set_n(100), Headers("", kept_key));
+  ASSERT_EQ(kept->status, 200) << kept->body;
+  const std::string kept_location = Body(kept)["metadata-location"];
+  for (int i = 101; i <= 104; ++i) ASSERT_EQ(Post("/v1/namespaces/db/tables/t", set_n(i))->status, 200);
+  const std::string kept_path =
+      kept_location.rfind("file://", 0) == 0 ? kept_location.substr(7) : kept_location;
+  EXPECT_FALSE(std::filesystem::exists(kept_path));  // deleted by the later commits
+  auto kept_again = Post("/v1/namespaces/db/tables/t", set_n(100), Headers("", kept_key));
+  ASSERT_EQ(kept_again->status, 200) << kept_again->body;
+  EXPECT_EQ(kept_again->body, kept->body);
+}
+
 TEST_F(RestServerTest, IdempotencyKeysLiveInTheCatalogDatabase) {
   const std::string key = "027f22e2-79b0-7cc3-98c4-dc0c0c07398f";
   ASSERT_EQ(Post("/v1/namespaces", R"({"namespace":["db"]})", Headers("", key))->status, 200);

@@ -196,6 +196,11 @@ void CommitGroup(Catalog& catalog, const GroupCommitOptions& options, const std:
     for (Accepted& a : plan.accepted) {
       for (auto& u : a.updates) combined.updates.push_back(std::move(u));
     }
+    // The base is let go before the swap: the catalog's commit loads the same document and, as
+    // its sole holder (with the metadata cache), moves its snapshots into the next document
+    // instead of copying them (catalog/commit.cc OwnedBase).
+    const std::string base_location = base->metadata_location;
+    base->metadata.reset();
     auto committed = catalog.CommitSharedTable(combined);
     if (committed) {
       if (unused_gone) (void)names->Clear();
@@ -213,7 +218,7 @@ void CommitGroup(Catalog& catalog, const GroupCommitOptions& options, const std:
         // A base that moved in what the pins do not cover (a snapshot on another branch took
         // the sequence number) fails to apply rather than to swap: that is a lost race too.
         auto now = catalog.LoadSharedTable(id);
-        moved = now && now->metadata_location != base->metadata_location;
+        moved = now && now->metadata_location != base_location;
       }
     }
     if (!moved) {

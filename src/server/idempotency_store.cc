@@ -1,6 +1,18 @@
 #include "server/idempotency_store.h"
 
 namespace floe {
+
+namespace {
+constexpr std::string_view kReferencePrefix = "document:";
+}  // namespace
+
+std::string ReplayReference(const std::string& location) { return std::string(kReferencePrefix) + location; }
+
+std::optional<std::string> ReferencedDocument(const std::string& body) {
+  if (body.rfind(kReferencePrefix, 0) != 0) return std::nullopt;
+  return body.substr(kReferencePrefix.size());
+}
+
 namespace {
 
 constexpr const char* kCreateTable =

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,18 @@ class IdempotencyStore {
   virtual Status Finish(const std::string& key, int status, const std::string& body) = 0;
   virtual Status Release(const std::string& key) = 0;
   virtual std::string description() const = 0;
+  // True when a finished body may be a reference to a table document (ReplayReference) instead
+  // of the answer itself: only where document names are never reused (the SQL catalog names
+  // each document with a fresh UUID; the storage catalog's v<N> names come back after a drop).
+  virtual bool keeps_references() const { return false; }
 };
+
+// A stored body that stands for a commit-table answer: the document at `location`, which the
+// replay reads and answers again. JSON text never starts with the prefix, so a stored answer
+// and a reference cannot be confused.
+std::string ReplayReference(const std::string& location);
+// The location a stored body refers to, or nullopt when it is an answer itself.
+std::optional<std::string> ReferencedDocument(const std::string& body);
 
 struct IdempotencyTimes {
   int64_t lifetime_ms = 30 * 60 * 1000;
@@ -63,6 +75,7 @@ class SqlIdempotencyStore : public IdempotencyStore {
   Status Finish(const std::string& key, int status, const std::string& body) override;
   Status Release(const std::string& key) override;
   std::string description() const override { return description_; }
+  bool keeps_references() const override { return true; }
 
  private:
   SqlIdempotencyStore(Opener open, IdempotencyTimes times) : open_(std::move(open)), times_(times) {}

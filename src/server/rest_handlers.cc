@@ -6,6 +6,8 @@
 #include "catalog/rest/rest_protocol.h"
 #include "meta/metadata_builder.h"
 #include "meta/metadata_json.h"
+#include "meta/table_properties.h"
+#include "table_files/metadata_document.h"
 #include "server/table_commit_service.h"
 #include "util/clock.h"
 
@@ -332,6 +334,13 @@ RestReply CommitTable(Catalog& catalog, const RestRequest& request, const Reques
     if (!committed) return ReplyFor(committed.error(), ErrorSubject::kTable);
     RestReply answer = TableAnswer(*committed, SnapshotsMode::kAll, policy, /*with_config=*/false);
     answer.headers.emplace_back("ETag", TableETag(*committed, SnapshotsMode::kAll));
+    // A table that deletes its old documents after commits may delete this one while its key
+    // lives: its answer is kept whole.
+    const auto& properties = committed->metadata->properties;
+    auto deletes = properties.find(props::kMetadataDeleteAfterCommit);
+    const bool may_delete = deletes != properties.end() && deletes->second.size() == 4 &&
+                            std::tolower(static_cast<unsigned char>(deletes->second[0])) == 't';
+    if (!may_delete) answer.answer_document = committed->metadata_location;
     return answer;
   }();
   reply.commit = CommitNote{id.ToString(), CommitOperation(*commit), CommitOutcome(reply), report.attempts,
@@ -437,6 +446,22 @@ RestReply CommitTransaction(Catalog& catalog, const RestRequest& request, const 
 }
 
 }  // namespace catalog_routes
+
+RestReply ReplayTableAnswer(Catalog& catalog, MetadataCache* documents, const std::string& location,
+                            const RequestPolicy& policy) {
+  auto io = catalog.io();
+  auto metadata = ReadMetadataShared(*io, documents, location);
+  if (!metadata) {
+    return ErrorReply(500, "InternalServerError",
+                      "the first answer to this Idempotency-Key was the table metadata " + location +
+                          ", which can no longer be read (" + metadata.error().message +
+                          "); the commit was made: load the table to see its state");
+  }
+  SharedTable table{TableIdentifier{}, location, std::move(*metadata)};
+  RestReply answer = TableAnswer(table, SnapshotsMode::kAll, policy, /*with_config=*/false);
+  answer.headers.emplace_back("ETag", TableETag(table, SnapshotsMode::kAll));
+  return answer;
+}
 
 RestReply ErrorReply(int status, std::string_view type, std::string_view message) {
   return RestReply{status, ErrorModelJson(status, type, message).dump(), {}};

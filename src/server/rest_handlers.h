@@ -39,6 +39,10 @@ struct RestReply {
   std::string body;  // JSON text, or what a Content-Type header names; empty for 204
   std::vector<std::pair<std::string, std::string>> headers;
   std::optional<CommitNote> commit;
+  // A commit-table answer is its document, named by location: an idempotency record may keep
+  // only this and rebuild the answer from the document on replay (documents never change,
+  // invariant 1). Empty when the answer must be kept whole.
+  std::string answer_document;
 };
 
 struct RestRequest {
@@ -67,6 +71,12 @@ struct RequestPolicy {
 
 // What an error kind means on the wire. `subject` picks NoSuchNamespace vs NoSuchTable for 404.
 enum class ErrorSubject { kNamespace, kTable, kView };
+// The commit-table answer that was the document at `location` (RestReply::answer_document), made
+// again for a replayed Idempotency-Key: the same metadata-location and metadata, and its ETag. A
+// document that can no longer be read is a 500 naming it (the commit did happen; only its answer
+// is lost).
+RestReply ReplayTableAnswer(Catalog& catalog, MetadataCache* documents, const std::string& location,
+                            const RequestPolicy& policy);
 RestReply ErrorReply(int status, std::string_view type, std::string_view message);
 RestReply ReplyFor(const Error& error, ErrorSubject subject);
 

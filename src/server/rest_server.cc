@@ -478,6 +478,11 @@ RestReply RestServer::Impl::WithIdempotencyKey(CatalogHandler handler, const Res
     switch (claim->state) {
       case IdempotencyClaim::State::kReplay: {
         RestReply reply{claim->status, claim->body, {}};
+        if (auto location = ReferencedDocument(claim->body)) {
+          auto lease = pool->Acquire();
+          if (!lease) return ReplyFor(lease.error(), ErrorSubject::kTable);
+          reply = ReplayTableAnswer(**lease, pool->metadata_cache().get(), *location, policy);
+        }
         reply.headers.emplace_back("Idempotent-Replayed", "true");
         return reply;
       }
@@ -499,7 +504,11 @@ RestReply RestServer::Impl::WithIdempotencyKey(CatalogHandler handler, const Res
         // Only final answers are kept (2xx and 4xx); a 5xx may be retried under the same key.
         if (reply.status >= 500) {
           (void)idempotency->Release(key);
-        } else if (auto done = idempotency->Finish(key, reply.status, reply.body); !done) {
+        } else if (auto done = idempotency->Finish(key, reply.status,
+                                                   idempotency->keeps_references() && !reply.answer_document.empty()
+                                                       ? ReplayReference(reply.answer_document)
+                                                       : reply.body);
+                   !done) {
           // The request ran; only its replay is lost. A retry with the key would run it again
           // once the pending claim goes stale, so say so on stderr for the operator.
           std::fprintf(stderr, "floe serve: could not store the answer for Idempotency-Key %s: %s\n", key.c_str(),
