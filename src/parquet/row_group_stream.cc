@@ -24,7 +24,11 @@ size_t CountOnes(const uint8_t* p, size_t n) {
 
 bool RowGroupStream::CanStream(const Schema& projection) {
   return std::all_of(projection.fields().begin(), projection.fields().end(),
-                     [](const NestedField& f) { return f.type->is_primitive(); });
+                     [](const NestedField& f) {
+                       // A variant is one value in Iceberg but a metadata + value group in the
+                       // file: it is read whole (ParquetFile::ReadVariant), never by a cursor.
+                       return f.type->is_primitive() && f.type->id() != TypeId::kVariant;
+                     });
 }
 
 Result<std::unique_ptr<RowGroupStream>> RowGroupStream::Open(std::shared_ptr<const ParquetFile> file, int rg,
