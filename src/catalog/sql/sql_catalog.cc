@@ -1,4 +1,5 @@
 #include "catalog/sql/sql_catalog.h"
+#include "catalog/found.h"
 
 #include <algorithm>
 #include <set>
@@ -383,10 +384,7 @@ Result<LoadedTable> SqlCatalog::LoadTable(const TableIdentifier& id) { return Lo
 
 Result<bool> SqlCatalog::TableExists(const TableIdentifier& id) {
   FLOE_RETURN_IF_ERROR(ValidateIdentifier(id));
-  auto location = CurrentMetadataLocation(id);
-  if (location) return true;
-  if (location.error().kind == ErrorKind::kNotFound) return false;
-  return std::unexpected(location.error());
+  return FoundOrAbsent(CurrentMetadataLocation(id));
 }
 
 Result<std::vector<TableIdentifier>> SqlCatalog::ListTables(const Namespace& ns) {

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "catalog/sql/sql_catalog.h"
+#include "catalog/found.h"
 #include "table_files/metadata_document.h"
 #include "util/strings.h"
 
@@ -120,10 +121,7 @@ Result<LoadedView> SqlCatalog::LoadView(const TableIdentifier& id) {
 
 Result<bool> SqlCatalog::ViewExists(const TableIdentifier& id) {
   FLOE_RETURN_IF_ERROR(ValidateIdentifier(id));
-  auto location = CurrentViewLocation(id);
-  if (location) return true;
-  if (location.error().kind == ErrorKind::kNotFound) return false;
-  return std::unexpected(location.error());
+  return FoundOrAbsent(CurrentViewLocation(id));
 }
 
 Result<std::vector<TableIdentifier>> SqlCatalog::ListViews(const Namespace& ns) {

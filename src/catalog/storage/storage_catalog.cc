@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/storage/storage_layout.h"
+#include "catalog/found.h"
 #include "io/s3_client.h"
 #include "io/s3_file_io.h"
 #include "io/scheme_file_io.h"
@@ -279,10 +280,7 @@ Result<SharedTable> StorageCatalog::LoadSharedTable(const TableIdentifier& id) {
 }
 
 Result<bool> StorageCatalog::TableExists(const TableIdentifier& id) {
-  auto location = CurrentMetadataLocation(id);
-  if (location) return true;
-  if (location.error().kind == ErrorKind::kNotFound) return false;
-  return std::unexpected(location.error());
+  return FoundOrAbsent(CurrentMetadataLocation(id));
 }
 
 Result<std::vector<TableIdentifier>> StorageCatalog::ListTables(const Namespace& ns) {

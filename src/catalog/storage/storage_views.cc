@@ -4,6 +4,7 @@
 
 #include "catalog/storage/storage_catalog.h"
 #include "catalog/storage/storage_layout.h"
+#include "catalog/found.h"
 
 namespace floe {
 
@@ -54,10 +55,7 @@ Result<LoadedView> StorageCatalog::LoadView(const TableIdentifier& id) {
 
 Result<bool> StorageCatalog::ViewExists(const TableIdentifier& id) {
   FLOE_RETURN_IF_ERROR(CheckName(id.ns, &id.name));
-  auto location = CurrentViewLocation(id);
-  if (location) return true;
-  if (location.error().kind == ErrorKind::kNotFound) return false;
-  return std::unexpected(location.error());
+  return FoundOrAbsent(CurrentViewLocation(id));
 }
 
 Result<std::vector<TableIdentifier>> StorageCatalog::ListViews(const Namespace& ns) {
