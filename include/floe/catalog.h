@@ -25,6 +25,7 @@
 #include "floe/file_io.h"
 #include "floe/result.h"
 #include "floe/table.h"
+#include "floe/table_definition.h"
 
 namespace floe {
 
@@ -39,13 +40,13 @@ struct ConnectionOptions {
   std::shared_ptr<FileIO> file_io;
 };
 
-struct TableDefinition {
-  // Columns as "id long not null, country string, amount decimal(10,2), ts timestamp".
-  std::string schema;
-  // Partition transforms over those columns: "country, day(ts)", "bucket(16, id)"; empty:
-  // unpartitioned.
-  std::string partition_by;
-  std::map<std::string, std::string> properties;
+// Connection::RegisterTable: how a metadata file becomes a table.
+struct RegisterTableOptions {
+  // A table that was copied or moved (its metadata records another location, and its manifest
+  // list is not there) is refused unless this is set. Set: its manifest lists, manifests and
+  // position delete files are first rewritten beside it with paths under the folder it lies
+  // in, and that new metadata file is registered.
+  bool allow_moved_paths = false;
 };
 
 class Connection {
@@ -62,9 +63,19 @@ class Connection {
   // Namespaces directly under `parent` ("" for the top level). NotFound: no such parent.
   Result<std::vector<std::string>> ListNamespaces(const std::string& parent = "") const;
 
-  // "namespace.table". AlreadyExists; NotFound: the namespace does not exist;
-  // InvalidArgument: a schema, partition or property that cannot be read (the message names it).
+  // "namespace.table" (floe/table_definition.h). AlreadyExists; NotFound: the namespace does
+  // not exist, or the sample file (schema_like); InvalidArgument: a schema, identifier column,
+  // partition, format version or property that cannot be used (the message names it).
   Result<Table> CreateTable(const std::string& name, const TableDefinition& definition);
+  // Registers the metadata file `metadata_file` (a path or URI) as table `name`; returns the
+  // metadata file registered (for a moved table, the rewritten one). A local or s3:// file is
+  // read first: a moved table is refused (NotFound naming the missing manifest list and
+  // allow_moved_paths) unless options.allow_moved_paths. AlreadyExists: `name` is taken (with
+  // allow_moved_paths, checked before anything is rewritten; what was rewritten is deleted
+  // again if registering fails). NotFound: no such metadata file (with allow_moved_paths, one
+  // that cannot be read here).
+  Result<std::string> RegisterTable(const std::string& name, const std::string& metadata_file,
+                                    const RegisterTableOptions& options = {});
   // NotFound when there is no such table.
   Result<Table> LoadTable(const std::string& name) const;
   // A handle on table `name` without asking the catalog whether it exists (every call of a

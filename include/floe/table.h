@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "floe/filter.h"
+#include "floe/input_files.h"
 #include "floe/refs.h"
 #include "floe/result.h"
 #include "floe/rows.h"
@@ -65,6 +66,11 @@ struct CommitInfo {
   int64_t rows_added = 0, rows_deleted = 0, rows_updated = 0;
   int64_t files_added = 0, files_removed = 0;  // data and delete files written; data files replaced
   std::string summary;          // one line for people: attempts, conflicts, where the time went
+  // The metadata document the commit left; commits grouped into one catalog swap (appends of
+  // one process in flight together) share one.
+  std::string metadata_location;
+  int rebases = 0;              // times redone on a newer state that left its keys alone (upsert)
+  int64_t rows_read = 0;        // rows read from the input (the *Files writes)
 };
 
 struct SnapshotInfo {
@@ -94,6 +100,8 @@ class Table {
   // The table's snapshots, oldest first.
   Result<std::vector<SnapshotInfo>> Snapshots() const;
   Result<std::map<std::string, std::string>> Properties() const;
+  // The table's location: the folder (or URI) its files go under.
+  Result<std::string> Location() const;
   // What the current snapshot holds per partition and how much history the table keeps
   // (floe/stats.h); its hints name the table by name(). InvalidArgument: an unreadable
   // write.target-file-size-bytes.
@@ -140,6 +148,20 @@ class Table {
   // after this upsert read the table. CommitConflict and CommitStateUnknown as for Append.
   Result<CommitInfo> Upsert(const Rows& rows, const std::vector<std::string>& key_columns = {},
                             const WriteOptions& options = {});
+
+  // ---- rows from files (floe/input_files.h) ----
+  // Append's commit with the rows of `input`, read as they are written. The errors of Append,
+  // and NotFound / InvalidArgument / Corrupt naming an input file that is missing, of an
+  // unknown format, or unreadable.
+  Result<CommitInfo> AppendFiles(const InputFiles& input, const WriteOptions& options = {});
+  // Replaces the rows matching `filter` (every row: Filter()) with the rows of `input`, in one
+  // overwrite commit: each data file must match `filter` whole or not at all (ValidationFailed
+  // otherwise; isolation as for Delete). The errors of Delete and of AppendFiles.
+  Result<CommitInfo> OverwriteFiles(const InputFiles& input, const Filter& filter, const WriteOptions& options = {});
+  // Upsert with the rows of `input` (all read before the commit). `last_row_per_key`: of the
+  // input rows with one key, the last one is written (a stream of changes) instead of refused.
+  Result<CommitInfo> UpsertFiles(const InputFiles& input, const std::vector<std::string>& key_columns = {},
+                                 const WriteOptions& options = {}, bool last_row_per_key = false);
 
   // Sets columns of the rows matching `filter`: `assignments` in SQL's SET syntax,
   // "amount_cents = amount_cents * 2, country = 'FR'". Copy-on-write rewrites the files holding
@@ -209,6 +231,11 @@ class Table {
   // use for a property it reads (commit.retry.num-retries = "many"); CommitConflict: another
   // change to the same properties landed first.
   Status SetProperties(const std::map<std::string, std::string>& set, const std::vector<std::string>& remove = {});
+  // SetProperties, returning the properties as that commit left them. "format-version" is not a
+  // property but the table's format: setting it to a higher version upgrades the table in the
+  // same commit (InvalidArgument for a lower one, or one floe does not write).
+  Result<std::map<std::string, std::string>> ChangeProperties(const std::map<std::string, std::string>& set,
+                                                              const std::vector<std::string>& remove = {});
 
   // A transaction: several changes that land as one commit, or not at all.
   Result<TableTransaction> NewTransaction() const;

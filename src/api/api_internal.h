@@ -17,6 +17,7 @@
 #include "meta/data_file.h"
 #include "commit/commit_report.h"
 #include "commit/transaction.h"
+#include "rows/row_write_options.h"
 #include "types/column_batch.h"
 
 namespace floe {
@@ -50,6 +51,8 @@ Result<ColumnBatch> RowsToBatch(const Rows& rows, const Schema& schema);
 Rows BatchToRows(const ColumnBatch& batch);
 
 CommitInfo ToCommitInfo(const CommitReport& report);
+CommitInfo ToCommitInfo(const RowWriteResult& result);
+RowWriteOptions ToRowWriteOptions(const WriteOptions& options);
 
 // The current schema and default spec of `metadata` as floe/schema_info.h shows them.
 SchemaInfo SchemaInfoOf(const TableMetadata& metadata);

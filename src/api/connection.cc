@@ -1,6 +1,5 @@
 #include "api/api_internal.h"
-#include "types/partition_spec.h"
-#include "types/schema_text.h"
+#include "api/create_request.h"
 
 namespace floe {
 namespace {
@@ -56,14 +55,8 @@ Result<std::vector<std::string>> Connection::ListNamespaces(const std::string& p
 
 Result<Table> Connection::CreateTable(const std::string& name, const TableDefinition& definition) {
   FLOE_ASSIGN_OR_RETURN(TableIdentifier id, ParseName(name));
-  CreateTableRequest request;
-  FLOE_ASSIGN_OR_RETURN(request.schema, ParseSchemaText(definition.schema));
-  if (!definition.partition_by.empty()) {
-    FLOE_ASSIGN_OR_RETURN(std::vector<PartitionField> fields,
-                          ParsePartitionFields(definition.partition_by, request.schema, PartitionSpec::kFirstFieldId));
-    request.spec = PartitionSpec(0, std::move(fields));
-  }
-  request.properties = definition.properties;
+  DefinitionPart part;
+  FLOE_ASSIGN_OR_RETURN(CreateTableRequest request, CreateRequestFor(definition, &part));
   FLOE_RETURN_IF_ERROR(impl_->catalog->CreateTable(id, request));
   return Table(std::make_shared<Table::Impl>(Table::Impl{impl_->catalog, id, id.ToString()}));
 }

@@ -7,8 +7,6 @@
 #include "types/schema_text.h"
 
 namespace floe {
-namespace {
-
 RowWriteOptions ToRowWriteOptions(const WriteOptions& options) {
   RowWriteOptions out;
   out.commit.branch = options.branch;
@@ -25,10 +23,9 @@ CommitInfo ToCommitInfo(const RowWriteResult& result) {
   info.rows_updated = result.rows_updated;
   info.files_added = result.files_added;
   info.files_removed = result.files_removed;
+  info.rebases = result.rebases;
   return info;
 }
-
-}  // namespace
 
 CommitInfo ToCommitInfo(const CommitReport& report) {
   CommitInfo info;
@@ -39,6 +36,7 @@ CommitInfo ToCommitInfo(const CommitReport& report) {
   info.idempotent_replay = report.idempotent_replay;
   info.committed = report.attempts > 0 && !report.idempotent_replay;
   info.summary = report.ToString();
+  info.metadata_location = report.metadata_location;
   return info;
 }
 
@@ -61,6 +59,11 @@ Result<std::vector<SnapshotInfo>> Table::Snapshots() const {
 Result<std::map<std::string, std::string>> Table::Properties() const {
   FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
   return table.metadata.properties;
+}
+
+Result<std::string> Table::Location() const {
+  FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
+  return table.metadata.location;
 }
 
 Result<CommitInfo> Table::Append(const Rows& rows, const WriteOptions& options) {
@@ -133,8 +136,14 @@ Result<CommitInfo> Table::Update(const Filter& filter, const std::string& assign
 }
 
 Status Table::SetProperties(const std::map<std::string, std::string>& set, const std::vector<std::string>& remove) {
-  FLOE_RETURN_IF_ERROR(UpdateProperties(*impl_->catalog, impl_->id, set, remove));
+  FLOE_RETURN_IF_ERROR(ChangeProperties(set, remove));
   return Ok();
+}
+
+Result<std::map<std::string, std::string>> Table::ChangeProperties(const std::map<std::string, std::string>& set,
+                                                                   const std::vector<std::string>& remove) {
+  FLOE_ASSIGN_OR_RETURN(LoadedTable table, UpdateProperties(*impl_->catalog, impl_->id, set, remove));
+  return table.metadata.properties;
 }
 
 Result<TableTransaction> Table::NewTransaction() const {

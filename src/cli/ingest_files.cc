@@ -12,9 +12,8 @@
 
 namespace floe::cli {
 
-int IngestFiles(const CliContext& ctx, Catalog& catalog, const TableIdentifier& id, const Schema& schema,
-                const IngestFilesArgs& args) {
-  const std::string table = id.ToString();
+int IngestFiles(const CliContext& ctx, Table& target, const IngestFilesArgs& args) {
+  const std::string table = target.name();
   std::atomic<size_t> next{0};
   std::mutex mu;  // guards everything below and the output, so lines never interleave
   int64_t rows = 0, commits = 0, replays = 0, failed = 0;
@@ -26,9 +25,9 @@ int IngestFiles(const CliContext& ctx, Catalog& catalog, const TableIdentifier& 
       const size_t i = next.fetch_add(1);
       if (i >= args.files.size()) return;
       const std::string& file = args.files[i];
-      RowWriteOptions options = args.options;
-      if (options.commit.idempotency_key) *options.commit.idempotency_key += ":" + file;
-      auto result = AppendFiles(catalog, id, schema, {file}, args.input, options, /*show_progress=*/false);
+      WriteOptions options = args.options;
+      if (options.idempotency_key) *options.idempotency_key += ":" + file;
+      auto result = target.AppendFiles(args.input.Of({file}), options);
       std::lock_guard lock(mu);
       if (!result) {
         ++failed;
@@ -37,16 +36,16 @@ int IngestFiles(const CliContext& ctx, Catalog& catalog, const TableIdentifier& 
         continue;
       }
       std::cout << "ingest " << table << " " << file << ": ";
-      if (result->commit.idempotent_replay) {
+      if (result->idempotent_replay) {
         ++replays;
-        std::cout << "already committed as snapshot " << result->commit.snapshot_id << " (idempotency key)\n";
+        std::cout << "already committed as snapshot " << result->snapshot_id << " (idempotency key)\n";
       } else if (!result->committed) {
         std::cout << "no rows; nothing committed\n";
       } else {
         ++commits;
         rows += result->rows_added;
-        documents.insert(result->commit.metadata_location);
-        std::cout << result->rows_added << " rows; " << result->commit.ToString() << "\n";
+        documents.insert(result->metadata_location);
+        std::cout << result->rows_added << " rows; " << result->summary << "\n";
       }
       std::cout.flush();
     }

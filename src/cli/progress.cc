@@ -1,10 +1,17 @@
 #include "cli/progress.h"
 
+#include <chrono>
 #include <cstdio>
 
-#include "util/clock.h"
-
 namespace floe::cli {
+namespace {
+
+int64_t MonotonicMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
 
 Progress::Progress(bool enabled, std::string what, int64_t total_input_bytes)
     : enabled_(enabled), what_(std::move(what)), total_input_bytes_(total_input_bytes), start_us_(MonotonicMicros()) {}

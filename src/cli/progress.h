@@ -14,6 +14,8 @@ class Progress {
   ~Progress();
 
   void Update(int64_t rows, int64_t bytes_written, int64_t files, int64_t input_bytes_done = 0);
+  // The input's size once it is known (after the constructor): enables the time-left estimate.
+  void set_total_input_bytes(int64_t total) { total_input_bytes_ = total; }
   void Finish();  // clears the line
 
  private:

@@ -1,8 +1,8 @@
-#include "cli/read_ahead.h"
+#include "api/read_ahead.h"
 
 #include <algorithm>
 
-namespace floe::cli {
+namespace floe {
 
 ReadAhead::ReadAhead(RowSource source, size_t depth)
     : source_(std::move(source)), depth_(std::max<size_t>(depth, 1)), thread_([this] { Loop(); }) {}
@@ -55,4 +55,4 @@ Result<bool> ReadAhead::Next(ColumnBatch* batch) {
   return false;
 }
 
-}  // namespace floe::cli
+}  // namespace floe

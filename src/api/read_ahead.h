@@ -1,5 +1,5 @@
 // Reads batches from a RowSource on a thread of its own, a few batches ahead of the consumer,
-// so that reading and converting input overlaps writing it (`floe append` on both cores).
+// so that reading and converting input overlaps writing it (Table::AppendFiles on two cores).
 #pragma once
 
 #include <condition_variable>
@@ -9,7 +9,7 @@
 
 #include "rows/row_writes.h"
 
-namespace floe::cli {
+namespace floe {
 
 class ReadAhead {
  public:
@@ -40,4 +40,4 @@ class ReadAhead {
   std::thread thread_;
 };
 
-}  // namespace floe::cli
+}  // namespace floe

@@ -1,16 +1,12 @@
-#include "cli/row_files.h"
+#include "api/file_rows.h"
 
 #include <filesystem>
 #include <fstream>
 
-#include <CLI/CLI.hpp>
-
-#include "cli/progress.h"
-#include "cli/read_ahead.h"
 #include "parquet/parquet_reader.h"
 #include "write/text_rows.h"
 
-namespace floe::cli {
+namespace floe {
 
 struct FileRows::Current {
   std::string path;
@@ -28,34 +24,6 @@ bool IsParquet(const std::string& path, const std::string& format) {
   return format.empty() && path.size() >= 8 && path.ends_with(".parquet");
 }
 }  // namespace
-
-void AddNullStringOption(CLI::App* command, TextReadOptions* options) {
-  command->add_option("--null-string", options->null_string,
-                      "CSV: the unquoted text that means null (default: an empty field; \"\" is always the empty string)");
-}
-
-void AddFileInputOptions(CLI::App* command, FileInput* input) {
-  AddNullStringOption(command, &input->text);
-  command->add_option("--format", input->format, "csv, jsonl or parquet (default: from each file's extension)");
-}
-
-std::optional<std::string> BadFileFormat(const std::string& format) {
-  if (format.empty() || format == "csv" || format == "jsonl" || format == "json" || format == "parquet")
-    return std::nullopt;
-  return "--format must be csv, jsonl or parquet, not '" + format + "'";
-}
-
-Result<RowWriteResult> AppendFiles(Catalog& catalog, const TableIdentifier& id, const Schema& schema,
-                                   const std::vector<std::string>& paths, const FileInput& input,
-                                   RowWriteOptions options, bool show_progress) {
-  FileRows rows(paths, input.format, schema, input.text);
-  Progress progress(show_progress, "append", rows.total_bytes());
-  options.progress = [&](int64_t r, int64_t b) { progress.Update(r, b, 0, rows.bytes_done()); };
-  ReadAhead ahead(rows.AsSource());  // read and convert input while the writer writes
-  auto result = AppendRows(catalog, id, ahead.AsSource(), options);
-  progress.Finish();
-  return result;
-}
 
 FileRows::FileRows(std::vector<std::string> paths, std::string format, Schema schema, TextReadOptions text_options)
     : paths_(std::move(paths)), format_(std::move(format)), schema_(std::move(schema)),
@@ -115,4 +83,4 @@ Result<bool> FileRows::Next(ColumnBatch* batch) {
   }
 }
 
-}  // namespace floe::cli
+}  // namespace floe
