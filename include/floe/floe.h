@@ -1,5 +1,8 @@
 // floe's whole supported surface. Everything else under src/ is internal and may change.
-//   floe/catalog.h      Connection: open a catalog, create, load, list and drop tables
+//   floe/catalog.h      Connection: open a catalog, create, register, load, list and drop tables
+//   floe/table_definition.h  TableDefinition: what a table is created from, checked before connecting
+//   floe/input_files.h  InputFiles: rows from CSV, JSON-lines or Parquet files, for appends,
+//                       overwrites and upserts
 //   floe/table.h        Table: append, delete, update, upsert, scan (whole or streamed),
 //                       snapshots, branches and tags, maintenance, properties
 //   floe/maintenance.h  the options and results of expiry, orphan removal, compaction
@@ -20,6 +23,7 @@
 #include "floe/catalog.h"
 #include "floe/file_io.h"
 #include "floe/filter.h"
+#include "floe/input_files.h"
 #include "floe/maintenance.h"
 #include "floe/refs.h"
 #include "floe/result.h"
@@ -29,6 +33,7 @@
 #include "floe/schema_info.h"
 #include "floe/stats.h"
 #include "floe/table.h"
+#include "floe/table_definition.h"
 #include "floe/table_folder.h"
 #include "floe/time_text.h"
 #include "floe/transaction.h"
