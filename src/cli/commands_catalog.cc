@@ -1,5 +1,6 @@
 // Tables: create, register, properties (namespaces, list, drop and rename: commands_namespace.cc).
 // Built on include/floe alone.
+#include <filesystem>
 #include <iostream>
 #include <map>
 
@@ -71,6 +72,15 @@ struct CreateCommand {
   }
 };
 
+// Whether `argument` is a file of this folder whose name does not say it is a path: no '/',
+// not *.json, not a folder, not s3://.
+bool NamesACatalogTable(const std::string& argument) {
+  std::error_code ec;
+  if (TableFolder::IsS3Uri(argument) || argument.find('/') != std::string::npos || argument.ends_with(".json"))
+    return false;
+  return std::filesystem::is_regular_file(argument, ec) && !std::filesystem::is_directory(argument, ec);
+}
+
 struct RegisterCommand {
   std::string table, metadata;
   bool allow_moved_paths = false;
@@ -80,6 +90,13 @@ struct RegisterCommand {
     if (!name) return ctx.Usage(name.error().message);
     auto connection = ctx.connection();
     if (!connection) return ctx.Fail(connection.error());
+    if (NamesACatalogTable(metadata)) {
+      // The rule of every table argument (cli/table_ref.h): a bare word that is not a *.json
+      // file or a folder names a catalog table first, even when a file of that name exists.
+      auto named = (*connection)->GetTable(metadata);
+      if (!named) return ctx.Fail(named.error());
+      if (auto loaded = named->Properties(); !loaded) return ctx.Fail(loaded.error());
+    }
     auto registered = (*connection)->RegisterTable(table, metadata, {.allow_moved_paths = allow_moved_paths});
     if (!registered) return ctx.Fail(registered.error());
     std::cout << "registered " << *name << " at " << *registered << "\n";
