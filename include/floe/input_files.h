@@ -41,8 +41,9 @@ struct InputFiles {
   std::function<void(const InputProgress&)> progress;
 };
 
-// InvalidArgument naming the format, unless `format` is empty, csv, jsonl, json or parquet.
-// Reads nothing: a program checks its arguments before it connects.
+// InvalidArgument naming the format, unless InputFiles::format takes it: empty, "parquet", or
+// csv, jsonl, json or ndjson in any case. Reads nothing: a program checks its arguments
+// before it connects.
 Status CheckInputFormat(const std::string& format);
 
 }  // namespace floe

@@ -49,8 +49,10 @@ Result<ColumnBatch> ReadAll(const InputFiles& input, const Schema& schema) {
 }  // namespace
 
 Status CheckInputFormat(const std::string& format) {
-  if (format.empty() || format == "csv" || format == "jsonl" || format == "json" || format == "parquet") return Ok();
-  return InvalidArgument("--format must be csv, jsonl or parquet, not '" + format + "'");
+  // What FileRows reads: "parquet" as written, the text formats in any case.
+  if (format.empty() || format == "parquet") return Ok();
+  FLOE_RETURN_IF_ERROR(TextFormatFor("", format));
+  return Ok();
 }
 
 Result<CommitInfo> Table::AppendFiles(const InputFiles& input, const WriteOptions& options) {

@@ -95,7 +95,9 @@ TEST_F(InputFilesTest, ABadInputCommitsNothingAndNamesTheFile) {
   EXPECT_EQ(SnapshotCount(), 0u);
   EXPECT_TRUE(Read().empty());
   EXPECT_TRUE(CheckInputFormat("jsonl").has_value());
+  EXPECT_TRUE(CheckInputFormat("NDJSON").has_value());
   EXPECT_FALSE(CheckInputFormat("xml").has_value());
+  EXPECT_FALSE(CheckInputFormat("Parquet").has_value()) << "only \"parquet\" as written is read as Parquet";
 }
 
 TEST_F(InputFilesTest, OverwriteReplacesTheRowsOfWholeFilesMatchingTheFilter) {

@@ -23,9 +23,9 @@ InputFiles FileInput::Of(std::vector<std::string> paths) const {
 }
 
 std::optional<std::string> BadFileFormat(const std::string& format) {
-  auto checked = CheckInputFormat(format);
-  if (checked) return std::nullopt;
-  return checked.error().message;
+  if (format.empty() || format == "csv" || format == "jsonl" || format == "json" || format == "parquet")
+    return std::nullopt;
+  return "--format must be csv, jsonl or parquet, not '" + format + "'";
 }
 
 }  // namespace floe::cli
