@@ -7,6 +7,7 @@
 #include "meta/table_properties.h"
 #include "scan/table_scan.h"
 #include "rows/commit_written_files.h"
+#include "rows/row_delta_commit.h"
 #include "commit/snapshot_lineage.h"
 #include "rows/row_changes.h"
 #include "rows/write_mode.h"
@@ -113,8 +114,15 @@ Result<RowWriteResult> MergeOnRead(Catalog& catalog, const TableIdentifier& id, 
   // isolation, as Iceberg's Spark writer does for UPDATE and MERGE.
   if (assignments) change.fail_on_new_matching_deletes = true;
   change.row_scope = RowScopeFor(bound, options);
-  FLOE_ASSIGN_OR_RETURN(result.commit,
-                        CommitWrittenFiles(catalog, id, std::move(change), options, *names, abort, rebase_possible));
+  if (base.format_version >= 3) {
+    int merges = 0;
+    FLOE_ASSIGN_OR_RETURN(result.commit, CommitRowDelta(catalog, id, std::move(change), deletes, options, *names,
+                                                        abort, rebase_possible, &merges));
+    result.vector_merges = merges;
+  } else {
+    FLOE_ASSIGN_OR_RETURN(result.commit,
+                          CommitWrittenFiles(catalog, id, std::move(change), options, *names, abort, rebase_possible));
+  }
   result.committed = !result.commit.idempotent_replay;
   return result;
 }

@@ -9,6 +9,7 @@
 #include "scan/table_scan.h"
 #include "rows/key_delete_plan.h"
 #include "rows/commit_written_files.h"
+#include "rows/row_delta_commit.h"
 #include "commit/snapshot_lineage.h"
 #include "rows/merge_on_read.h"
 #include "rows/replaced_row_ids.h"
@@ -189,8 +190,15 @@ Result<RowWriteResult> UpsertOnce(Catalog& catalog, const TableIdentifier& id, c
   change.fail_on_new_matching_data = true;
   change.rebase_when_rows_touched = isolation == IsolationLevel::kSnapshot;
   change.row_scope = RowScopeFor(bound, options, key_ids, key_set);
-  FLOE_ASSIGN_OR_RETURN(result.commit,
-                        CommitWrittenFiles(catalog, id, std::move(change), options, *names, abort, rebase_possible));
+  if (mode == WriteMode::kMergeOnRead && lineage) {
+    int merges = 0;
+    FLOE_ASSIGN_OR_RETURN(result.commit, CommitRowDelta(catalog, id, std::move(change), position_deletes, options,
+                                                        *names, abort, rebase_possible, &merges));
+    result.vector_merges = merges;
+  } else {
+    FLOE_ASSIGN_OR_RETURN(result.commit,
+                          CommitWrittenFiles(catalog, id, std::move(change), options, *names, abort, rebase_possible));
+  }
   result.committed = !result.commit.idempotent_replay;
   return result;
 }
