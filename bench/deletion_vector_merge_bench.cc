@@ -51,6 +51,9 @@ struct Table {
     request.format_version = 3;
     request.properties["write.delete.mode"] = "merge-on-read";
     request.properties["write.delete.isolation-level"] = "snapshot";
+    // Short backoff, so that the retry's own work shows, not its wait.
+    request.properties["commit.retry.min-wait-ms"] = "1";
+    request.properties["commit.retry.max-wait-ms"] = "5";
     Must(catalog->CreateTable(kTable, request));
     ColumnBatch batch(request.schema);
     for (int64_t i = 0; i < rows; ++i)

@@ -44,8 +44,10 @@ struct FilesChange {
   // Row delta on a v3 table: the data files this commit writes a deletion vector for. A table
   // holds at most one vector per data file, and each new one carries every earlier delete of
   // its file; a position delete (vector or file) that another commit added meanwhile for one of
-  // them is not in ours, so the write is refused with rebase_possible set and redone on the new
-  // state, where it merges those positions too (DESIGN.md, What conflicts: delete (v3)).
+  // them is not in ours, so the commit is refused, naming vectors_to_merge: the writer merges
+  // their positions into new vectors and commits again (rows/row_delta_commit.h), or, when other
+  // refusals stand beside them, is redone on the new state (rebase_possible) or refused
+  // (DESIGN.md, What conflicts: delete (v3)).
   std::vector<DataFile> deletion_vector_targets;
   // Position deletes added meanwhile for those targets whose positions this change's vectors
   // already hold (by ContentFileKey): merged on a retry (FilesOperation::vectors_to_merge), and
