@@ -14,21 +14,24 @@ Result<CommitReport> CommitRowDelta(Catalog& catalog, const TableIdentifier& id,
   // by the retry policy's time budget, as rebases are (commit_written_files.h WithRebase).
   const auto started = std::chrono::steady_clock::now();
   std::optional<RetryPolicy> policy;
-  int attempts_before = 0, last_attempt = 0;  // attempts number on across the merged retries
+  // Attempts number on across the merged retries, and the report counts them all: every swap
+  // tried by a commit that was then refused lost to another commit (a conflict).
+  int attempts_before = 0, last_attempt = 0;
   for (;;) {
     FilesOperation operation(change);
     CommitOptions commit = options.commit;
     commit.names = nullptr;  // the engine names its manifests in an intent of its own
     bool discard = false;
     commit.discard_written_files = [&] { discard = true; };
-    if (options.commit.before_swap)
-      commit.before_swap = [&](int attempt) {
-        last_attempt = attempt;
-        options.commit.before_swap(attempts_before + attempt);
-      };
+    last_attempt = 0;
+    commit.before_swap = [&](int attempt) {
+      last_attempt = attempt;
+      if (options.commit.before_swap) options.commit.before_swap(attempts_before + attempt);
+    };
     auto report = CommitOperation(catalog, id, operation, commit);
-    attempts_before += last_attempt;
     if (report) {
+      report->attempts += attempts_before;
+      report->conflicts += attempts_before;
       deletes.DropSuperseded();
       if (discard) {
         abort();  // an idempotent replay: nothing of ours is referenced
@@ -46,6 +49,7 @@ Result<CommitReport> CommitRowDelta(Catalog& catalog, const TableIdentifier& id,
       if (discard) abort();
       return report;
     }
+    attempts_before += last_attempt;
     if (!policy) {
       auto loaded = catalog.LoadTable(id);
       auto resolved = loaded ? RetryPolicy::Resolve(options.commit.retry, loaded->metadata.properties)
