@@ -126,6 +126,39 @@ TEST(RowLineageWrites, MergeOnReadUpsertOnV3WritesNoEqualityDeletes) {
   EXPECT_EQ(ReadLineage(t).at(1).amount, 111);
 }
 
+// An update and an upsert that lose their race to a delete of other rows of the same data files
+// merge its vectors (no redo), and still keep the changed rows' ids.
+TEST(RowLineageWrites, MergedRetriesKeepIdsAndTheOtherDelete) {
+  OrdersTable t("country", Mode("merge-on-read"), 3);
+  ASSERT_TRUE(AppendBatch(t.catalog(), t.id(), Batch(SixOrders())).has_value());
+  const auto before = ReadLineage(t);
+  auto b = t.Open();
+  RowWriteOptions options;
+  options.commit.before_swap = txn_test::OnFirstAttempt(
+      [&] { ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 1")).has_value()); });
+  auto updated = UpdateWhere(t.catalog(), t.id(), Where("order_id = 2"), *ParseAssignments("amount_cents = 7"), options);
+  ASSERT_TRUE(updated.has_value()) << updated.error().message;
+  EXPECT_EQ(updated->vector_merges, 1);
+  EXPECT_EQ(updated->rebases, 0);
+  options.commit.before_swap = txn_test::OnFirstAttempt(
+      [&] { ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 3")).has_value()); });
+  auto upserted = Upsert(t.catalog(), t.id(), Batch({{4, "FR", 44}, {9, "FR", 900}}), {"order_id"}, options);
+  ASSERT_TRUE(upserted.has_value()) << upserted.error().message;
+  EXPECT_EQ(upserted->vector_merges, 1);
+  EXPECT_EQ(upserted->rebases, 0);
+  const auto after = ReadLineage(t);
+  EXPECT_FALSE(after.count(1));
+  EXPECT_FALSE(after.count(3));
+  ASSERT_TRUE(after.count(2) && after.count(4) && after.count(9));
+  EXPECT_EQ(after.at(2).row_id, before.at(2).row_id);
+  EXPECT_EQ(after.at(2).amount, 7);
+  EXPECT_EQ(after.at(4).row_id, before.at(4).row_id);
+  EXPECT_EQ(after.at(4).amount, 44);
+  EXPECT_EQ(after.at(5), before.at(5));
+  EXPECT_EQ(after.at(6), before.at(6));
+  EXPECT_EQ(after.size(), 5u);
+}
+
 }  // namespace
 }  // namespace row_lineage_writes_test
 }  // namespace floe
