@@ -136,7 +136,8 @@ TEST(RowLineageWrites, MergedRetriesKeepIdsAndTheOtherDelete) {
   RowWriteOptions options;
   options.commit.before_swap = txn_test::OnFirstAttempt(
       [&] { ASSERT_TRUE(DeleteWhere(*b, t.id(), Where("order_id = 1")).has_value()); });
-  auto updated = UpdateWhere(t.catalog(), t.id(), Where("order_id = 2"), *ParseAssignments("amount_cents = 7"), options);
+  auto updated =
+      UpdateWhere(t.catalog(), t.id(), Where("order_id = 2"), *ParseAssignments("amount_cents = 7"), options);
   ASSERT_TRUE(updated.has_value()) << updated.error().message;
   EXPECT_EQ(updated->vector_merges, 1);
   EXPECT_EQ(updated->rebases, 0);
