@@ -221,6 +221,8 @@ Status FilesOperation::Validate(const OperationContext& ctx, const TableMetadata
   // Key-aware: the rows themselves decide (row_conflicts.h). Copy-on-write also needs its
   // inputs free of deletes added meanwhile, or its rewrite would bring deleted rows back.
   rebase_possible_ = false;
+  vectors_to_merge_.clear();
+  gone_delete_files_.clear();
   const RowConflictJudge* rows = change_.row_scope.get();
   RowTouch touch;
   const bool deletes_for_removed =
@@ -228,6 +230,11 @@ Status FilesOperation::Validate(const OperationContext& ctx, const TableMetadata
 
   std::vector<std::string> conflicting_data, conflicting_deletes, missing, missing_referenced, new_deletes_for_removed,
       concurrent_vectors;
+  // Position deletes added meanwhile for our vector targets, and delete files removed meanwhile
+  // (by ContentFileKey): only those still live need merging.
+  std::map<std::string, DataFile> added_for_targets;
+  std::unordered_set<std::string> removed_deletes_since;
+  std::set<std::string> missing_deletes;
   for (const Snapshot* s : since) {
     FLOE_ASSIGN_OR_RETURN(const SnapshotChanges* changes, ChangesOf(ctx, current, *s));
     const std::string op = s->operation();
@@ -260,12 +267,16 @@ Status FilesOperation::Validate(const OperationContext& ctx, const TableMetadata
       if (our_removed.count(ContentFileKey(e.file))) missing.push_back(e.file.file_path);
       if (referenced.count(e.file.file_path)) missing_referenced.push_back(e.file.file_path);
     }
-    for (const auto& e : changes->removed_deletes)
-      if (our_removed.count(ContentFileKey(e.file))) missing.push_back(e.file.file_path);
+    for (const auto& e : changes->removed_deletes) {
+      removed_deletes_since.insert(ContentFileKey(e.file));
+      if (!our_removed.count(ContentFileKey(e.file))) continue;
+      missing.push_back(e.file.file_path);
+      missing_deletes.insert(ContentFileKey(e.file));
+    }
     for (const auto& del : changes->added_deletes) {
       if (del.file.content != FileContent::kPositionDeletes) continue;
       for (const auto& target : change_.deletion_vector_targets)
-        if (DeleteMayApply(current, del.file, target)) concurrent_vectors.push_back(target.file_path);
+        if (DeleteMayApply(current, del.file, target)) added_for_targets.emplace(ContentFileKey(del.file), del.file);
     }
     if (deletes_for_removed) {
       for (const auto& del : changes->added_deletes) {
@@ -277,6 +288,15 @@ Status FilesOperation::Validate(const OperationContext& ctx, const TableMetadata
         }
       }
     }
+  }
+  // A vector added and then replaced meanwhile is carried by its replacement; one we merged
+  // already is removed by this change.
+  std::vector<DataFile> live_vectors;
+  for (const auto& [key, del] : added_for_targets) {
+    if (removed_deletes_since.count(key) || change_.merged_vectors.count(key)) continue;
+    live_vectors.push_back(del);
+    for (const auto& target : change_.deletion_vector_targets)
+      if (DeleteMayApply(current, del, target)) concurrent_vectors.push_back(target.file_path);
   }
   if (rows) {
     if (touch.deleted() || touch.added()) rebase_possible_ = change_.rebase_when_rows_touched && touch.gave_up.empty();
@@ -291,6 +311,16 @@ Status FilesOperation::Validate(const OperationContext& ctx, const TableMetadata
     // deletes to our inputs: the write may be redone on the new state.
     rebase_possible_ = !missing.empty() || !missing_referenced.empty() || !new_deletes_for_removed.empty() ||
                        !concurrent_vectors.empty();
+  }
+  // Only vectors (and the delete files they replaced) stand in the way: a merge, not a redo.
+  const bool only_vectors = missing.size() == missing_deletes.size() && missing_referenced.empty() &&
+                            new_deletes_for_removed.empty() && conflicting_data.empty() &&
+                            conflicting_deletes.empty() && (!live_vectors.empty() || !missing_deletes.empty()) &&
+                            std::all_of(live_vectors.begin(), live_vectors.end(),
+                                        [](const DataFile& f) { return IsDeletionVector(f); });
+  if (only_vectors && !change_.deletion_vector_targets.empty()) {
+    vectors_to_merge_ = live_vectors;
+    gone_delete_files_ = missing_deletes;
   }
   if (!missing.empty())
     return ValidationFailed("Missing required files to delete: " + JoinPaths(missing) +

@@ -44,9 +44,15 @@ struct FilesChange {
   // Row delta on a v3 table: the data files this commit writes a deletion vector for. A table
   // holds at most one vector per data file, and each new one carries every earlier delete of
   // its file; a position delete (vector or file) that another commit added meanwhile for one of
-  // them is not in ours, so the write is refused with rebase_possible set and redone on the new
-  // state, where it merges those positions too (DESIGN.md, What conflicts: delete (v3)).
+  // them is not in ours, so the commit is refused, naming vectors_to_merge: the writer merges
+  // their positions into new vectors and commits again (rows/row_delta_commit.h), or, when other
+  // refusals stand beside them, is redone on the new state (rebase_possible) or refused
+  // (DESIGN.md, What conflicts: delete (v3)).
   std::vector<DataFile> deletion_vector_targets;
+  // Position deletes added meanwhile for those targets whose positions this change's vectors
+  // already hold (by ContentFileKey): merged on a retry (FilesOperation::vectors_to_merge), and
+  // removed by this change, so no longer a conflict.
+  std::set<std::string> merged_vectors;
   // Key-aware validation (row_conflicts.h; the rows room's RowScope judges): files added
   // meanwhile that the filter MAY match are read, and only real rows of ours (by key, or by
   // the filter) refuse the commit. A
@@ -75,6 +81,15 @@ class FilesOperation : public SnapshotOperation {
   // write's rows replaced (or added deletes to) its input files; redoing the write on the new
   // state is correct.
   bool rebase_possible() const { return rebase_possible_; }
+  // After a ValidationFailed: the refusal was only that other commits added deletion vectors
+  // for data files this change writes vectors for (and removed the old delete files it
+  // replaces). Merging those vectors' positions into this change's vectors, removing them
+  // (and no longer removing the delete files gone meanwhile) makes the change correct on the
+  // new state without re-reading any row. Empty otherwise.
+  const std::vector<DataFile>& vectors_to_merge() const { return vectors_to_merge_; }
+  // With vectors_to_merge: the delete files this change removes that are gone meanwhile (by
+  // ContentFileKey).
+  const std::set<std::string>& gone_delete_files() const { return gone_delete_files_; }
 
  private:
   Result<std::vector<ManifestFile>> WriteNewManifests(const OperationContext& ctx, const TableMetadata& table,
@@ -88,6 +103,8 @@ class FilesOperation : public SnapshotOperation {
   std::vector<std::string> prepared_paths_;
   bool prepared_ = false;
   bool rebase_possible_ = false;
+  std::vector<DataFile> vectors_to_merge_;
+  std::set<std::string> gone_delete_files_;
   std::map<int64_t, SnapshotChanges> changes_cache_;  // history never changes: read each once
 };
 

@@ -3,9 +3,11 @@
 #include "catalog/intent_store.h"
 #include "expr/binder.h"
 #include "expr/row_evaluator.h"
+#include "meta/row_lineage.h"
 #include "meta/table_properties.h"
 #include "scan/table_scan.h"
 #include "rows/commit_written_files.h"
+#include "rows/row_delta_commit.h"
 #include "commit/snapshot_lineage.h"
 #include "rows/row_changes.h"
 #include "rows/write_mode.h"
@@ -46,6 +48,11 @@ Result<RowWriteResult> MergeOnRead(Catalog& catalog, const TableIdentifier& id, 
   const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, base);
   RowPositionDeletes deletes(io, base, names.get());  // files on v2, deletion vectors on v3
   DataWriter writer(io, base, names.get());
+  // Format 3: an updated row keeps its _row_id in its new file and takes the update's sequence
+  // number as its _last_updated_sequence_number (null in the file, inherited).
+  const bool lineage = assignments && base.format_version >= 3;
+  const Schema read_schema = lineage ? WithRowLineage(schema) : schema;
+  if (lineage) writer.KeepRowLineage();
   auto abort = [&] {
     deletes.Abort();
     writer.Abort();
@@ -54,7 +61,7 @@ Result<RowWriteResult> MergeOnRead(Catalog& catalog, const TableIdentifier& id, 
   std::vector<int64_t> positions, matched_positions;
   for (FileScanTask task : tasks) {
     task.residual = True();  // every live row with its position; the filter is applied below
-    auto rows = ReadTaskWithPositions(io, base, task, schema, &positions);
+    auto rows = ReadTaskWithPositions(io, base, task, read_schema, &positions);
     if (!rows) {
       abort();
       return std::unexpected(rows.error());
@@ -78,7 +85,8 @@ Result<RowWriteResult> MergeOnRead(Catalog& catalog, const TableIdentifier& id, 
       continue;
     }
     result.rows_updated += matched;
-    auto updated = ApplyAssignments(schema, *rows, *matches, sets, /*only_selected=*/true);
+    auto updated = ApplyAssignments(read_schema, *rows, *matches, sets, /*only_selected=*/true);
+    if (updated) MarkRowsModified(*updated, std::vector<uint8_t>(updated->num_rows, 1));
     Status written = updated ? writer.Write(*updated) : Status(std::unexpected(updated.error()));
     if (!written) {
       abort();
@@ -106,8 +114,15 @@ Result<RowWriteResult> MergeOnRead(Catalog& catalog, const TableIdentifier& id, 
   // isolation, as Iceberg's Spark writer does for UPDATE and MERGE.
   if (assignments) change.fail_on_new_matching_deletes = true;
   change.row_scope = RowScopeFor(bound, options);
-  FLOE_ASSIGN_OR_RETURN(result.commit,
-                        CommitWrittenFiles(catalog, id, std::move(change), options, *names, abort, rebase_possible));
+  if (base.format_version >= 3) {
+    int merges = 0;
+    FLOE_ASSIGN_OR_RETURN(result.commit, CommitRowDelta(catalog, id, std::move(change), deletes, options, *names,
+                                                        abort, rebase_possible, &merges));
+    result.vector_merges = merges;
+  } else {
+    FLOE_ASSIGN_OR_RETURN(result.commit,
+                          CommitWrittenFiles(catalog, id, std::move(change), options, *names, abort, rebase_possible));
+  }
   result.committed = !result.commit.idempotent_replay;
   return result;
 }

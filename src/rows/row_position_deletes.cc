@@ -1,5 +1,7 @@
 #include "rows/row_position_deletes.h"
 
+#include <algorithm>
+
 #include "scan/delete_loader.h"
 
 namespace floe {
@@ -17,7 +19,7 @@ bool PointsAtOnly(const DataFile& del, const std::string& path) {
 }  // namespace
 
 RowPositionDeletes::RowPositionDeletes(FileIO& io, const TableMetadata& table, FileNamer* names)
-    : io_(io), table_(table), vectors_(table.format_version >= 3), files_(io, table, names), dvs_(io, table, names) {}
+    : io_(io), table_(table), names_(names), vectors_(table.format_version >= 3), files_(io, table, names) {}
 
 Status RowPositionDeletes::Delete(const FileScanTask& task, const std::vector<int64_t>& positions) {
   if (positions.empty()) return Ok();
@@ -25,7 +27,9 @@ Status RowPositionDeletes::Delete(const FileScanTask& task, const std::vector<in
     files_.Delete(task.file, positions);
     return Ok();
   }
-  if (!dvs_.carried(task.file.file_path)) {
+  Target& target = targets_[task.file.file_path];
+  target.data_file = task.file;
+  if (!target.has_carry) {
     FileScanTask earlier = task;
     earlier.deletes.clear();
     std::vector<DataFile> replaced;
@@ -42,16 +46,68 @@ Status RowPositionDeletes::Delete(const FileScanTask& task, const std::vector<in
                                                           " to carry into its deletion vector"));
       carried = loaded->positions.positions();
     }
-    dvs_.Carry(task.file, carried, std::move(replaced));
+    target.carried = std::move(carried);
+    target.replaced = std::move(replaced);
+    target.has_carry = true;
   }
-  dvs_.Delete(task.file, positions);
+  target.added.insert(target.added.end(), positions.begin(), positions.end());
   return Ok();
 }
 
-int64_t RowPositionDeletes::deleted_rows() const { return vectors_ ? dvs_.deleted_rows() : files_.deleted_rows(); }
+int64_t RowPositionDeletes::deleted_rows() const {
+  if (!vectors_) return files_.deleted_rows();
+  int64_t n = 0;
+  for (const auto& [path, t] : targets_) {
+    std::vector<int64_t> added = t.added;
+    std::sort(added.begin(), added.end());
+    n += std::unique(added.begin(), added.end()) - added.begin();
+  }
+  return n;
+}
 
 std::vector<std::string> RowPositionDeletes::referenced_data_files() const {
-  return vectors_ ? dvs_.referenced_data_files() : files_.referenced_data_files();
+  if (!vectors_) return files_.referenced_data_files();
+  std::vector<std::string> out;
+  for (const auto& [path, t] : targets_)
+    if (!t.added.empty()) out.push_back(path);
+  return out;
+}
+
+Result<RowPositionDeletes::Files> RowPositionDeletes::WriteVectors() {
+  auto writer = std::make_unique<DeletionVectorWriter>(io_, table_, names_);
+  for (const auto& [path, t] : targets_) {
+    writer->Carry(t.data_file, t.carried, t.replaced);
+    writer->Delete(t.data_file, t.added);
+  }
+  auto written = writer->Finish();
+  written_.push_back(std::move(writer));  // Abort deletes what it wrote, even a part
+  if (!written) return std::unexpected(written.error());
+  Files out;
+  out.added = std::move(written->vectors);
+  out.replaced = std::move(written->replaced);
+  out.targets = std::move(written->targets);
+  return out;
+}
+
+Result<RowPositionDeletes::Files> RowPositionDeletes::Remerge(const std::vector<DataFile>& others,
+                                                              const std::set<std::string>& gone) {
+  for (const DataFile& other : others) {
+    auto it = other.referenced_data_file ? targets_.find(*other.referenced_data_file) : targets_.end();
+    if (it == targets_.end())
+      return InvalidArgument("cannot merge the deletion vector in " + other.file_path +
+                             ": it is for no data file this write deletes from");
+    FLOE_ASSIGN_OR_RETURN(std::vector<int64_t> positions, ReadDeletionVector(io_, other));
+    Target& t = it->second;
+    t.carried.insert(t.carried.end(), positions.begin(), positions.end());
+    t.replaced.push_back(other);
+  }
+  for (auto& [path, t] : targets_)
+    std::erase_if(t.replaced, [&](const DataFile& f) { return gone.count(ContentFileKey(f)) > 0; });
+  return WriteVectors();
+}
+
+void RowPositionDeletes::DropSuperseded() {
+  for (size_t i = 0; i + 1 < written_.size(); ++i) written_[i]->Abort();
 }
 
 Result<RowPositionDeletes::Files> RowPositionDeletes::Finish() {
@@ -60,16 +116,12 @@ Result<RowPositionDeletes::Files> RowPositionDeletes::Finish() {
     FLOE_ASSIGN_OR_RETURN(out.added, files_.Finish());
     return out;
   }
-  FLOE_ASSIGN_OR_RETURN(DeletionVectorWriter::Output written, dvs_.Finish());
-  out.added = std::move(written.vectors);
-  out.replaced = std::move(written.replaced);
-  out.targets = std::move(written.targets);
-  return out;
+  return WriteVectors();
 }
 
 void RowPositionDeletes::Abort() {
   files_.Abort();
-  dvs_.Abort();
+  for (auto& w : written_) w->Abort();
 }
 
 void RowPositionDeletes::AddTo(Files files, FilesChange* change) {

@@ -7,9 +7,16 @@
 // vectors and v2 position delete files of an upgraded table alike). The vector replaces the old
 // vector and position delete files that point at that data file alone; position delete files
 // of a whole partition stay, since they apply to other data files too.
+//
+// A commit that loses its race to another that added a vector for one of the same data files is
+// not redone: Remerge reads that vector (one ranged read), unions its positions into ours and
+// writes one new Puffin file, and the commit is retried with the new vectors (DESIGN.md, What
+// conflicts: delete (v3)). The data rows are not read again.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +48,15 @@ class RowPositionDeletes {
     std::vector<DataFile> targets;   // data files given a new vector (v3)
   };
   Result<Files> Finish();
+  // After Finish (v3): `others` are vectors other commits added meanwhile for data files this
+  // write has vectors for; `gone` the delete files (by ContentFileKey) this write replaced
+  // that are gone meanwhile. Writes new vectors carrying both writes' positions, replacing
+  // `others` and what is left of the old replaced files. Earlier Puffin files stay until
+  // DropSuperseded or Abort.
+  Result<Files> Remerge(const std::vector<DataFile>& others, const std::set<std::string>& gone);
+  // The commit landed with the last vectors: the Puffin files written before them are garbage.
+  void DropSuperseded();
+  // Deletes every file written.
   void Abort();
 
   // Adds what Finish returned to a row delta: the replaced files are removed in the same
@@ -48,11 +64,23 @@ class RowPositionDeletes {
   static void AddTo(Files files, FilesChange* change);
 
  private:
+  // Writes this write's vectors into a new Puffin file.
+  Result<Files> WriteVectors();
+
+  struct Target {
+    DataFile data_file;
+    std::vector<int64_t> added;    // by this write
+    std::vector<int64_t> carried;  // by earlier (or concurrent, once merged) commits
+    std::vector<DataFile> replaced;
+    bool has_carry = false;
+  };
   FileIO& io_;
   const TableMetadata& table_;
+  FileNamer* names_;
   bool vectors_;
   PositionDeleteWriter files_;
-  DeletionVectorWriter dvs_;
+  std::map<std::string, Target> targets_;  // v3: by data file path
+  std::vector<std::unique_ptr<DeletionVectorWriter>> written_;  // v3: one per Puffin file, last is live
 };
 
 }  // namespace floe

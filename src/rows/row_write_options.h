@@ -51,6 +51,9 @@ struct RowWriteResult {
   // Times the write was redone on a newer table state because commits that did not touch its
   // rows replaced its input files (key_validation.h).
   int rebases = 0;
+  // Times a merge-on-read write on a v3 table lost its race to commits that added deletion
+  // vectors for its data files and merged their positions into its own (row_delta_commit.h).
+  int vector_merges = 0;
 };
 
 // Produces the next batch of rows; false when there are no more.

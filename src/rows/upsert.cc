@@ -4,12 +4,15 @@
 
 #include "catalog/intent_store.h"
 #include "expr/binder.h"
+#include "meta/row_lineage.h"
 #include "scan/delete_filter.h"
 #include "scan/table_scan.h"
 #include "rows/key_delete_plan.h"
 #include "rows/commit_written_files.h"
+#include "rows/row_delta_commit.h"
 #include "commit/snapshot_lineage.h"
 #include "rows/merge_on_read.h"
+#include "rows/replaced_row_ids.h"
 #include "rows/write_mode.h"
 #include "commit/operations.h"
 #include "write/data_writer.h"
@@ -80,17 +83,28 @@ Result<RowWriteResult> UpsertOnce(Catalog& catalog, const TableIdentifier& id, c
   // deletes for the files of the other specs (key_delete_plan.h). Copy-on-write reads every
   // file that may hold a key.
   KeyDeletePlan plan;
+  const bool lineage = base.format_version >= 3;
+  const Schema read_schema = lineage ? WithRowLineage(schema) : schema;
+  ReplacedRowIds replaced_ids;
   if (mode == WriteMode::kMergeOnRead) {
     std::set<int> live_specs;
     if (head) {
       FLOE_ASSIGN_OR_RETURN(live_specs, LiveDataSpecIds(io, base, *head));
     }
     plan = PlanKeyDeletes(base, key_ids, live_specs);
+    // Format 3: the new version of a row keeps the old one's _row_id, which only reading the
+    // old row tells: every old row is deleted by position (a deletion vector).
+    if (lineage) {
+      plan.position_spec_ids.insert(plan.equality_spec_ids.begin(), plan.equality_spec_ids.end());
+      plan.position_spec_ids.insert(live_specs.begin(), live_specs.end());
+      plan.equality_spec_ids.clear();
+    }
   }
   const bool read_files = mode == WriteMode::kCopyOnWrite || !plan.position_spec_ids.empty();
 
   const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, base);
   DataWriter writer(io, base, names.get());
+  if (lineage) writer.KeepRowLineage();
   RowPositionDeletes position_deletes(io, base, names.get());  // files on v2, deletion vectors on v3
   EqualityDeleteWriter equality_deletes(io, base, key_ids, names.get(), plan.equality_spec_ids);
   auto abort = [&] {
@@ -118,7 +132,7 @@ Result<RowWriteResult> UpsertOnce(Catalog& catalog, const TableIdentifier& id, c
     for (FileScanTask task : *tasks) {
       if (mode == WriteMode::kMergeOnRead && !plan.position_spec_ids.count(task.file.spec_id)) continue;
       task.residual = True();
-      auto rows = ReadTaskWithPositions(io, base, task, schema, &positions);
+      auto rows = ReadTaskWithPositions(io, base, task, read_schema, &positions);
       if (!rows) return fail(rows.error());
       auto row_keys = KeyColumns(*rows, schema, key_ids);
       if (!row_keys) return fail(row_keys.error());
@@ -130,6 +144,11 @@ Result<RowWriteResult> UpsertOnce(Catalog& catalog, const TableIdentifier& id, c
         matched.push_back(positions[r]);
       }
       if (matched.empty()) continue;
+      if (lineage) {
+        std::vector<uint8_t> replaced(keep.size());
+        for (size_t r = 0; r < keep.size(); ++r) replaced[r] = !keep[r];
+        replaced_ids.Collect(*rows, *row_keys, replaced);
+      }
       result.rows_updated += static_cast<int64_t>(matched.size());
       if (mode == WriteMode::kMergeOnRead) {
         if (auto st = position_deletes.Delete(task, matched); !st) return fail(st.error());
@@ -139,7 +158,8 @@ Result<RowWriteResult> UpsertOnce(Catalog& catalog, const TableIdentifier& id, c
       }
     }
   }
-  if (auto st = writer.Write(input); !st) return fail(st.error());
+  if (auto st = lineage ? writer.Write(replaced_ids.Stamp(input, input_keys)) : writer.Write(input); !st)
+    return fail(st.error());
   result.rows_added = static_cast<int64_t>(input.num_rows);
 
   std::vector<std::string> referenced = position_deletes.referenced_data_files();
@@ -170,8 +190,15 @@ Result<RowWriteResult> UpsertOnce(Catalog& catalog, const TableIdentifier& id, c
   change.fail_on_new_matching_data = true;
   change.rebase_when_rows_touched = isolation == IsolationLevel::kSnapshot;
   change.row_scope = RowScopeFor(bound, options, key_ids, key_set);
-  FLOE_ASSIGN_OR_RETURN(result.commit,
-                        CommitWrittenFiles(catalog, id, std::move(change), options, *names, abort, rebase_possible));
+  if (mode == WriteMode::kMergeOnRead && lineage) {
+    int merges = 0;
+    FLOE_ASSIGN_OR_RETURN(result.commit, CommitRowDelta(catalog, id, std::move(change), position_deletes, options,
+                                                        *names, abort, rebase_possible, &merges));
+    result.vector_merges = merges;
+  } else {
+    FLOE_ASSIGN_OR_RETURN(result.commit,
+                          CommitWrittenFiles(catalog, id, std::move(change), options, *names, abort, rebase_possible));
+  }
   result.committed = !result.commit.idempotent_replay;
   return result;
 }

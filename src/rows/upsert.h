@@ -10,6 +10,9 @@
 //                  files, and the files of a spec partitioned by a column outside the key,
 //                  where an old row may sit in another partition than its key maps to, are
 //                  read and their matching rows deleted by position (key_delete_plan.h).
+//                  On a format 3 table every file that may hold a key is read and its
+//                  matching rows deleted by deletion vector instead, so that each replaced
+//                  row's new version keeps its _row_id (replaced_row_ids.h).
 // Validation is by key (key_validation.h): only a concurrent commit that added or deleted a row
 // with one of the upsert's keys conflicts, whatever the files' metrics say. One row per key
 // at any isolation (write.merge.isolation-level): serializable refuses when a row with one of

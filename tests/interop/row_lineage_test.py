@@ -8,6 +8,9 @@
    floe's values again.
 3. floe upgrades a table with `floe properties --set format-version=3`; Spark reads its ids.
 4. `floe serve` takes upgrade-format-version and refuses v3 snapshots whose row ids overlap.
+6. floe's merge-on-read update, merge-on-read upsert and copy-on-write upsert keep each changed
+   row's `_row_id` (its `_last_updated_sequence_number` becomes the change's sequence number) and
+   give an upsert's inserted rows new ids; Spark reads exactly those values.
 5. Writers in separate `floe append` processes race on a v3 table: every append lands once, each
    snapshot's new rows take a contiguous range of ids, ranges never overlap, and next-row-id
    is where the last snapshot's range ends.
@@ -82,6 +85,42 @@ def floe_written(spark):
     check_ids("fl.t", mine)
     failures.same_rows("spark reads floe's _row_id and _last_updated_sequence_number (fl.t)", mine,
                        spark_lineage(spark, "fl.t"))
+
+
+def floe_row_changes(spark):
+    cols = [("id", "long"), ("cat", "string")]
+    floe.run("create", "fl.rc", "--schema", "id long, cat string", "--partition-by", "cat", "--format-version", "3")
+    floe.run("properties", "fl.rc", "--set", "write.update.mode=merge-on-read", "--set", "write.merge.mode=merge-on-read")
+    floe.append_rows("fl.rc", cols, [(i, "c%d" % (i % 3)) for i in range(9)])
+    first = {r[0]: r for r in floe_lineage("fl.rc")}
+
+    def changed(what, before, ids, inserted=()):
+        """After `what`: rows `ids` keep their id and take the last sequence number, rows
+        `inserted` have ids no row had, every other row is as it was, and Spark agrees."""
+        now = {r[0]: r for r in floe_lineage("fl.rc")}
+        seq = max(s["sequence-number"] for s in metadata("fl.rc")["snapshots"])
+        failures.check("%s keeps the changed rows' ids and takes its sequence number" % what,
+                       all(now.get(i) == (i, before[i][1], seq) for i in ids),
+                       "before %s, after %s" % ([before[i] for i in ids], [now.get(i) for i in ids]))
+        old_ids = {r[1] for r in before.values()}
+        failures.check("%s gives inserted rows new ids" % what,
+                       all(i in now and now[i][1] not in old_ids and now[i][2] == seq for i in inserted),
+                       str([now.get(i) for i in inserted]))
+        failures.same_rows("%s leaves the other rows' lineage alone" % what,
+                           [r for i, r in before.items() if i not in ids],
+                           [r for i, r in now.items() if i not in ids and i not in inserted])
+        spark.sql("REFRESH TABLE floe.fl.rc")
+        failures.same_rows("spark reads floe's ids after %s" % what, list(now.values()), spark_lineage(spark, "fl.rc"))
+        return now
+
+    floe.run("update", "fl.rc", "--set", "cat = 'u'", "--where", "id = 1 OR id = 2")
+    after_update = changed("a merge-on-read update", first, [1, 2])
+    floe.append_rows("fl.rc", cols, [(3, "moved"), (4, "c1"), (100, "new")], command="upsert", extra=("--key", "id"))
+    after_mor = changed("a merge-on-read upsert", after_update, [3, 4], inserted=[100])
+    floe.run("properties", "fl.rc", "--set", "write.merge.mode=copy-on-write")
+    floe.append_rows("fl.rc", cols, [(5, "c2"), (6, "moved"), (101, "new")], command="upsert", extra=("--key", "id"))
+    changed("a copy-on-write upsert", after_mor, [5, 6], inserted=[101])
+    check_ids("fl.rc", floe_lineage("fl.rc"))
 
 
 def spark_upgraded(spark):
@@ -207,6 +246,8 @@ failures.run("floe serve and v3 commits", rest)
 if ic.spark_available() and not os.environ.get("FLOE_INTEROP_NO_SPARK"):
     spark = ic.start_spark({"floe": ic.spark_jdbc_catalog(floe)}, extra_jars=[ic.java_jar("sqlite-jdbc")])
     failures.run("floe writes a v3 table, spark reads its row ids", lambda: floe_written(spark))
+    failures.run("floe's merge-on-read update and upserts keep row ids, spark reads them",
+                 lambda: floe_row_changes(spark))
     failures.run("spark upgrades to v3, floe appends", lambda: spark_upgraded(spark))
     failures.run("floe upgrades to v3, spark reads", lambda: floe_upgraded(spark))
     spark.stop()
