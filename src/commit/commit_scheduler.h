@@ -3,9 +3,8 @@
 //
 // The engine (commit_engine.h) is handed a scheduler (CommitOptions::scheduler, else the one
 // the catalog's opener supplied: Catalog::commit_scheduler()) and asks only this interface: it
-// never reaches a registry. The contention room
-// implements it (contention/contention_scheduler.h: pacing, turns between threads, group
-// commit and append rebase over state it owns for the whole process). A catalog whose server
+// never reaches a registry. The contention room implements it (contention/contention_scheduler.h:
+// pacing, turns between threads, group commit and append rebase over state one object owns). A catalog whose server
 // orders commits (CatalogCapabilities::server_orders_commits) gets no turns or groups from the
 // engine, and its loads teach the pacing nothing.
 //
