@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "contention/contention_scheduler.h"
 #include "catalog/catalog.h"
 #include "catalog/commit.h"
 #include "catalog/sql/sql_catalog.h"
@@ -104,7 +105,7 @@ enum class RetryProperties { kBench, kIcebergDefaults };
 
 std::unique_ptr<Catalog> MakeCatalog(const std::string& dir, bool create,
                                      RetryProperties retry = RetryProperties::kBench) {
-  auto catalog = Must(OpenCatalog("sqlite://" + dir + "/catalog.db"));
+  auto catalog = Must(OpenCatalog("sqlite://" + dir + "/catalog.db", ProcessCatalogOptions()));
   if (create) {
     Must(catalog->CreateNamespace({"bench"}, {}));
     CreateTableRequest request;

@@ -41,6 +41,7 @@
 
 #include <httplib.h>
 
+#include "contention/contention_scheduler.h"
 #include "catalog/catalog.h"
 #include "catalog/rest/serve_process_for_tests.h"
 #include "commit/commit_operation.h"
@@ -336,6 +337,7 @@ RunResult Summarize(const std::string& dir, int clients) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  catalog_options.commit_scheduler = &ContentionScheduler::Process();  // every writer of this process meets in it
   std::string floe_binary = "build/floe", pg, latencies = "0,20", client_counts = "1,8,32", paths = "direct,group";
   std::string server_counts = "1";
   double seconds = 5;

@@ -20,6 +20,7 @@
 #include <fstream>
 #include <vector>
 
+#include "contention/contention_scheduler.h"
 #include "catalog/catalog.h"
 #include "commit/files_operation.h"
 #include "commit/operations.h"
@@ -63,7 +64,7 @@ struct Table {
     dir = (std::filesystem::temp_directory_path() / ("floe-keybench-" + RandomUuidString().substr(0, 12))).string();
     std::filesystem::create_directories(dir);
     uri = "sqlite://" + dir + "/catalog.db";
-    auto catalog = Must(OpenCatalog(uri));
+    auto catalog = Must(OpenCatalog(uri, ProcessCatalogOptions()));
     (void)catalog->CreateNamespace({"bench"}, {});
     CreateTableRequest request;
     request.schema = AccountsSchema();
@@ -93,7 +94,7 @@ struct Counts {
 Counts Contention(const std::string& mode, bool key_aware, double seconds) {
   Table table(mode);
   {
-    auto catalog = Must(OpenCatalog(table.uri));
+    auto catalog = Must(OpenCatalog(table.uri, ProcessCatalogOptions()));
     std::vector<int64_t> all;
     for (int w = 0; w < kWriters; ++w)
       for (int64_t k : KeysOf(w)) all.push_back(k);
@@ -104,7 +105,7 @@ Counts Contention(const std::string& mode, bool key_aware, double seconds) {
   for (int w = 0; w < kWriters; ++w) {
     pid_t pid = fork();
     if (pid == 0) {
-      auto catalog = Must(OpenCatalog(table.uri));
+      auto catalog = Must(OpenCatalog(table.uri, ProcessCatalogOptions()));
       RowWriteOptions options;
       if (!key_aware) options.key_check_max_files = 0;  // file metrics decide, as before
       Counts c;
@@ -145,7 +146,7 @@ void Cost() {
   std::printf("|---:|---:|---:|---:|---|\n");
   for (int concurrent : {1, 4, 16, 64}) {
     Table table("merge-on-read");
-    auto catalog = Must(OpenCatalog(table.uri));
+    auto catalog = Must(OpenCatalog(table.uri, ProcessCatalogOptions()));
     Must(AppendBatch(*catalog, kTable, Rows({0, 100000}, 0)));
     const int64_t start = Must(catalog->LoadTable(kTable)).metadata.CurrentSnapshot()->snapshot_id;
     auto append_one = [&](int i) {

@@ -31,6 +31,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "contention/contention_scheduler.h"
 #include "catalog/catalog_test_env.h"
 #include "catalog/storage/storage_catalog.h"
 #include "io/s3_fault_proxy_for_tests.h"
@@ -114,6 +115,7 @@ Contention AppendRace(const std::string& warehouse, const S3Config& config, int 
   for (Writer& writer : w) {
     writer.io = std::make_shared<S3FileIO>(config);
     writer.catalog = std::make_unique<StorageCatalog>("bench", warehouse, writer.io);
+    writer.catalog->SupplyCommitScheduler(&ContentionScheduler::Process());  // the writers' threads meet in it
     writer.files = WriteDataFiles(*writer.catalog, each);
     Must(writer.catalog->LoadTable(kTable));
   }

@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "contention/contention_scheduler.h"
 #include "bench_must.h"
 #include "catalog/catalog.h"
 #include "catalog/rest/rest_catalog.h"
@@ -180,7 +181,7 @@ int main(int argc, char** argv) {
   std::filesystem::create_directories(dir);
   const std::string uri = "sqlite://" + dir + "/catalog.db";
   {
-    auto local = Must(OpenCatalog(uri));
+    auto local = Must(OpenCatalog(uri, ProcessCatalogOptions()));
     Must(local->CreateNamespace({"bench"}, {}));
     CreateTable(*local, kOld);
     CreateTable(*local, kYoung);

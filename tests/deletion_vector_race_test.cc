@@ -19,6 +19,7 @@
 
 #include <gtest/gtest.h>
 
+#include "contention/contention_scheduler.h"
 #include "catalog/catalog.h"
 #include "scan/table_scan.h"
 #include "table_files/manifest_io.h"
@@ -213,7 +214,7 @@ TEST(DeletionVectorRace, ConcurrentDeletesAppendsAndCompactionLoseNoDelete) {
     }
   }
 
-  auto catalog = OpenCatalog(env.uri);
+  auto catalog = OpenCatalog(env.uri, ProcessCatalogOptions());
   ASSERT_TRUE(catalog.has_value());
   auto table = (*catalog)->LoadTable(TableIdentifier{{"race"}, "t"});
   ASSERT_TRUE(table.has_value());

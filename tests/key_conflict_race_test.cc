@@ -22,6 +22,7 @@
 
 #include <gtest/gtest.h>
 
+#include "contention/contention_scheduler.h"
 #include "catalog/catalog.h"
 #include "expr/parser.h"
 #include "scan/table_scan.h"
@@ -73,7 +74,7 @@ class KeyRace {
     env_.dir = (std::filesystem::temp_directory_path() / ("floe-keyrace-" + RandomUuidString().substr(0, 12))).string();
     std::filesystem::create_directories(env_.dir);
     env_.uri = "sqlite://" + env_.dir + "/catalog.db";
-    auto catalog = OpenCatalog(env_.uri);
+    auto catalog = OpenCatalog(env_.uri, ProcessCatalogOptions());
     EXPECT_TRUE(catalog.has_value());
     catalog_ = std::move(*catalog);
     EXPECT_TRUE(catalog_->CreateNamespace({"race"}, {}).has_value());
@@ -109,7 +110,7 @@ class KeyRace {
     for (size_t w = 0; w < bodies.size(); ++w) {
       pid_t pid = fork();
       if (pid == 0) {
-        auto catalog = OpenCatalog(env_.uri);
+        auto catalog = OpenCatalog(env_.uri, ProcessCatalogOptions());
         if (!catalog) _exit(90);
         RowWriteOptions options;
         options.after_files_written = [&, w] {

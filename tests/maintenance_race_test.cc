@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include "contention/contention_scheduler.h"
 #include "catalog/catalog.h"
 #include "expr/parser.h"
 #include "maint/compaction.h"
@@ -49,7 +50,7 @@ struct Env {
 Schema OrdersSchema() { return *ParseSchemaText("order_id long not null, country string, batch long"); }
 
 std::unique_ptr<Catalog> Open(const Env& env) {
-  auto c = OpenCatalog(env.uri);
+  auto c = OpenCatalog(env.uri, ProcessCatalogOptions());
   if (!c) _exit(90);
   return std::move(*c);
 }

@@ -11,6 +11,7 @@
 
 #include "catalog/catalog_test_env.h"
 #include "catalog/storage/storage_catalog.h"
+#include "contention/contention_scheduler.h"
 #include "commit/commit_operation.h"
 #include "commit/operations.h"
 #include "write/data_writer.h"
@@ -99,8 +100,10 @@ int64_t HeadsOfAReloadPastFiveVersions(bool take_turns) {
   DataFile mine = OneRowFile(writer, 1);
 
   S3RequestCounts at_swap;
+  ContentionScheduler process;  // the two threads' commits meet in it, as a program's do
   CommitOptions options;
   options.take_turns = take_turns;
+  options.scheduler = &process;
   options.before_swap = [&](int attempt) {
     if (attempt != 1) return;
     // Another thread commits five times through its own catalog object (v2..v6) before this
@@ -108,6 +111,7 @@ int64_t HeadsOfAReloadPastFiveVersions(bool take_turns) {
     std::thread another([&] {
       CommitOptions theirs;
       theirs.take_turns = take_turns;
+      theirs.scheduler = &process;
       for (const DataFile& f : others) {
         FilesOperation append(FastAppend({f}));
         EXPECT_TRUE(CommitOperation(other, kTable, append, theirs));

@@ -13,6 +13,7 @@
 
 #include <filesystem>
 
+#include "contention/contention_scheduler.h"
 #include "catalog/catalog.h"
 #include "expr/parser.h"
 #include "scan/scan_test_util.h"
@@ -38,7 +39,7 @@ ColumnBatch Rows(int64_t first, int n, const std::string& kind) {
 
 // A writer process: appends, then alternately deletes some of its own and the initial rows.
 int RunWriter(const std::string& uri, int writer) {
-  auto catalog = OpenCatalog(uri);
+  auto catalog = OpenCatalog(uri, ProcessCatalogOptions());
   if (!catalog) return 2;
   for (int n = 0; n < kCommitsEach; ++n) {
     int64_t base = 1'000'000 * (writer + 1) + n * 10;
@@ -68,7 +69,7 @@ TEST(ScanIsolation, ReaderOfSnapshotSeesExactlyItWhileOthersCommit) {
   std::filesystem::create_directories(dir);
   std::string uri = "sqlite://" + dir + "/catalog.db";
   {
-    auto catalog = OpenCatalog(uri);
+    auto catalog = OpenCatalog(uri, ProcessCatalogOptions());
     ASSERT_TRUE(catalog) << catalog.error().ToString();
     ASSERT_TRUE((*catalog)->CreateNamespace(kTable.ns, {}));
     CreateTableRequest request;
@@ -81,7 +82,7 @@ TEST(ScanIsolation, ReaderOfSnapshotSeesExactlyItWhileOthersCommit) {
     for (int i = 0; i < 3; ++i) ASSERT_TRUE(AppendBatch(**catalog, kTable, Rows(i * 20, 20, "initial")));
   }
 
-  auto catalog = OpenCatalog(uri);
+  auto catalog = OpenCatalog(uri, ProcessCatalogOptions());
   ASSERT_TRUE(catalog);
   auto loaded = (*catalog)->LoadTable(kTable);
   ASSERT_TRUE(loaded);

@@ -150,7 +150,29 @@ public class CommitRace {
   }
 
   record Row(long commits, double seconds, long giveUps, long unknown, long errors, List<Long> latenciesNs,
-             String firstError) {}
+             String firstError, String files) {}
+
+  // What the table holds after a row, read by a fresh client: every commit appended one file of
+  // its own, so the live data files must be exactly the landed commits' (plus any of an unknown
+  // outcome), each listed once.
+  static String filesCheck(String url, TableIdentifier id, long commits, long unknown) {
+    try (RESTCatalog reader = client(url, "check")) {
+      Table table = reader.loadTable(id);
+      java.util.Set<String> paths = new java.util.HashSet<>();
+      long listed = 0;
+      try (org.apache.iceberg.io.CloseableIterable<org.apache.iceberg.FileScanTask> tasks = table.newScan().planFiles()) {
+        for (org.apache.iceberg.FileScanTask task : tasks) {
+          listed++;
+          paths.add(task.file().path().toString());
+        }
+      }
+      long twice = listed - paths.size();
+      boolean ok = twice == 0 && paths.size() >= commits && paths.size() <= commits + unknown;
+      return "files=" + paths.size() + (twice > 0 ? " LISTED-TWICE=" + twice : "") + (ok ? "" : " MISMATCH");
+    } catch (Exception e) {
+      return "files=? (" + e.getMessage() + ")";
+    }
+  }
 
   static RESTCatalog client(String url, String name) {
     Map<String, String> props = new HashMap<>();
@@ -223,7 +245,7 @@ public class CommitRace {
     double elapsed = (System.nanoTime() - start) / 1e9;
     for (RESTCatalog c : catalogs) c.close();
     return new Row(commits.get(), elapsed, giveUps.get(), unknown.get(), errors.get(), new ArrayList<>(latencies),
-        firstError.isEmpty() ? "" : firstError.get(0));
+        firstError.isEmpty() ? "" : firstError.get(0), filesCheck(url, id, commits.get(), unknown.get()));
   }
 
   static String statuses(DelayProxy proxy) {
@@ -292,7 +314,7 @@ public class CommitRace {
               attempts == 0 ? Double.NaN : 100.0 * proxy.accepted() / attempts,
               percentileMs(sorted, 0.50), percentileMs(sorted, 0.95), percentileMs(sorted, 0.99),
               r.giveUps(), r.unknown(), r.errors(),
-              statuses(proxy) + (r.firstError().isEmpty() ? "" : "   first: " + r.firstError().replaceAll("\\s+", " "))
+              statuses(proxy) + " " + r.files() + (r.firstError().isEmpty() ? "" : "   first: " + r.firstError().replaceAll("\\s+", " "))
                   + (proxy.firstRefusal.get().isEmpty() ? "" : "   first refusal: " + proxy.firstRefusal.get().replaceAll("\\s+", " ")));
           System.out.flush();
         }

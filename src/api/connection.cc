@@ -1,5 +1,6 @@
 #include "api/api_internal.h"
 #include "api/create_request.h"
+#include "contention/contention_scheduler.h"
 
 namespace floe {
 namespace {
@@ -17,6 +18,9 @@ Result<Connection> Connection::Open(const std::string& uri, const ConnectionOpti
   catalog_options.name = options.name;
   catalog_options.warehouse = options.warehouse;
   catalog_options.io = options.file_io;
+  // Every connection of the process commits through the process's one contention state, so
+  // that its threads' commits to a table take turns and group (contention_scheduler.h).
+  catalog_options.commit_scheduler = &ContentionScheduler::Process();
   FLOE_ASSIGN_OR_RETURN(std::unique_ptr<Catalog> catalog, OpenCatalog(uri, catalog_options));
   return Connection(std::make_shared<Impl>(Impl{std::shared_ptr<Catalog>(std::move(catalog))}));
 }

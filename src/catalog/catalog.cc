@@ -172,7 +172,9 @@ Result<SharedTable> Catalog::CommitSharedTable(const TableCommit& commit) {
   return Share(std::move(table));
 }
 
-Result<std::unique_ptr<Catalog>> OpenCatalog(const std::string& uri, const CatalogOptions& options) {
+namespace {
+
+Result<std::unique_ptr<Catalog>> OpenBackend(const std::string& uri, const CatalogOptions& options) {
   try {
     if (uri.empty()) {
       // The default catalog: SQLite in ./warehouse, created on first use.
@@ -224,6 +226,14 @@ Result<std::unique_ptr<Catalog>> OpenCatalog(const std::string& uri, const Catal
   } catch (const std::exception& e) {  // std::filesystem and allocation failures
     return IOError("opening catalog '" + uri + "': " + e.what());
   }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Catalog>> OpenCatalog(const std::string& uri, const CatalogOptions& options) {
+  FLOE_ASSIGN_OR_RETURN(std::unique_ptr<Catalog> catalog, OpenBackend(uri, options));
+  catalog->SupplyCommitScheduler(options.commit_scheduler);
+  return catalog;
 }
 
 }  // namespace floe

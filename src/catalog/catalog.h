@@ -34,6 +34,7 @@ Result<Namespace> ParseNamespace(std::string_view text);  // "a.b"; refuses empt
 class MetadataCache;
 class PointerStore;  // catalog/commit.h
 class IntentStore;   // catalog/intent_store.h
+class CommitScheduler;  // commit/commit_scheduler.h: carried for the commit engine, never called here
 
 struct TableIdentifier {
   Namespace ns;
@@ -152,6 +153,13 @@ class Catalog {
 
   virtual CatalogCapabilities capabilities() = 0;
 
+  // How the commits made through this catalog meet the other commits of the process (pacing,
+  // turns, group commit): supplied by whoever opened the catalog (CatalogOptions::commit_scheduler)
+  // and handed by the commit engine to nothing but itself; null: commits run unscheduled. A
+  // wrapping catalog answers with the wrapped one's.
+  virtual CommitScheduler* commit_scheduler() const { return commit_scheduler_; }
+  void SupplyCommitScheduler(CommitScheduler* scheduler) { commit_scheduler_ = scheduler; }
+
   virtual std::string name() const = 0;
   virtual std::shared_ptr<FileIO> io() const = 0;
   virtual std::string warehouse_location() const = 0;
@@ -206,6 +214,9 @@ class Catalog {
   // included, sorted (so each comes before those below it). The default walks ListNamespaces,
   // a call per namespace; a SQL catalog reads its rows once.
   virtual Result<std::vector<Namespace>> ListNamespacesBelow(const Namespace& parent);
+
+ private:
+  CommitScheduler* commit_scheduler_ = nullptr;
 };
 
 struct CatalogOptions {
@@ -220,6 +231,11 @@ struct CatalogOptions {
   // The storage every file goes through (a program's own FileIO); unset, the local file
   // system. With one set, the warehouse may be any URI that FileIO understands.
   std::shared_ptr<FileIO> io;
+  // The scheduler of the commits made through the catalog (commit/commit_scheduler.h), which
+  // must outlive it: a program passes the one object that holds its process's contention state
+  // (contention/contention_scheduler.h) to every catalog it opens, so that their commits meet.
+  // Unset: unscheduled commits.
+  CommitScheduler* commit_scheduler = nullptr;
 };
 
 // Opens a catalog by URI:

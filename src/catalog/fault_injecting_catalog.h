@@ -37,6 +37,7 @@ class FaultInjectingCatalog : public Catalog {
     const CatalogCapabilities inner = inner_->capabilities();
     return {.server_orders_commits = inner.server_orders_commits, .multi_table_commits = inner.multi_table_commits};
   }
+  CommitScheduler* commit_scheduler() const override { return inner_->commit_scheduler(); }
   std::shared_ptr<FileIO> io() const override { return io_ ? io_ : inner_->io(); }
   std::string warehouse_location() const override { return inner_->warehouse_location(); }
   Status CreateNamespace(const Namespace& ns, const Properties& p) override { return inner_->CreateNamespace(ns, p); }

@@ -1,6 +1,7 @@
 #include "cli/cli_context.h"
 
 #include "cli/legacy_catalog.h"
+#include "contention/contention_scheduler.h"
 
 #include <unistd.h>
 
@@ -31,6 +32,7 @@ Result<Catalog*> LegacyCatalog(CliContext& ctx) {
   if (!ctx.catalog_) {
     CatalogOptions options;
     options.name = ctx.catalog_name;
+    options.commit_scheduler = &ContentionScheduler::Process();
     FLOE_ASSIGN_OR_RETURN(ctx.catalog_, OpenCatalog(ctx.EffectiveUri(), options));
   }
   return ctx.catalog_.get();

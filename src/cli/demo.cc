@@ -206,7 +206,9 @@ int RunDemo(CliContext& ctx) {
       " -- B's two new rows survive; everything that existed when A started is gone.");
 
   Heading("3. Two appends from the same stale snapshot");
-  auto other = OpenCatalog(uri);
+  CatalogOptions other_options;
+  other_options.commit_scheduler = catalog.commit_scheduler();
+  auto other = OpenCatalog(uri, other_options);
   if (!other) return fail(other.error());
   auto stale = catalog.LoadTable(id);
   if (!stale) return fail(stale.error());

@@ -109,7 +109,9 @@ class CommitEngine {
   CommitEngine(Catalog& catalog, const std::vector<CommitPlan*>& plans, const CommitOptions& options)
       : catalog_(catalog),
         capabilities_(catalog.capabilities()),
-        scheduler_(options.scheduler ? *options.scheduler : ProcessCommitScheduler()),
+        scheduler_(options.scheduler          ? *options.scheduler
+                   : catalog.commit_scheduler() ? *catalog.commit_scheduler()
+                                                : UnscheduledCommits()),
         options_(options),
         discard_written_(options.discard_written_files) {
     for (CommitPlan* plan : plans) parts_.push_back(std::make_unique<Part>(catalog, scheduler_, *plan, background_));
@@ -169,7 +171,7 @@ class CommitEngine {
 
   Catalog& catalog_;
   const CatalogCapabilities capabilities_;
-  CommitScheduler& scheduler_;  // the options', else the process's
+  CommitScheduler& scheduler_;  // the options', else the catalog's, else none
   const CommitOptions& options_;
   std::function<void()> discard_written_;  // called at most once
   // New manifests are made durable while the commit goes on; every attempt awaits them before

@@ -48,8 +48,8 @@ struct CommitOptions {
   // not where the server orders commits. Off: they race as separate processes do (for measuring).
   bool take_turns = true;
   // Orders this commit's attempts against the other commits of this process (pacing, turns,
-  // group commit: commit/commit_scheduler.h). Unset: the process's scheduler
-  // (ProcessCommitScheduler()).
+  // group commit: commit/commit_scheduler.h). Unset: the catalog's (Catalog::commit_scheduler(),
+  // supplied by whoever opened it), else unscheduled.
   CommitScheduler* scheduler = nullptr;
 };
 

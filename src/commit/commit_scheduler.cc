@@ -1,7 +1,6 @@
 #include "commit/commit_scheduler.h"
 
 #include <algorithm>
-#include <atomic>
 #include <random>
 
 namespace floe {
@@ -32,20 +31,11 @@ class Unscheduled : public CommitScheduler {
   UnscheduledPacing pacing_;
 };
 
-// Constant-initialized, so that an installation during static initialization (the contention
-// room's) never races with the slot's own construction.
-constinit std::atomic<CommitScheduler*> installed{nullptr};
-
 }  // namespace
 
-CommitScheduler& ProcessCommitScheduler() {
-  if (CommitScheduler* scheduler = installed.load(std::memory_order_acquire)) return *scheduler;
+CommitScheduler& UnscheduledCommits() {
   static Unscheduled unscheduled;
   return unscheduled;
-}
-
-void InstallProcessCommitScheduler(CommitScheduler* scheduler) {
-  installed.store(scheduler, std::memory_order_release);
 }
 
 }  // namespace floe

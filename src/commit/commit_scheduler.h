@@ -1,15 +1,15 @@
 // The commit engine's one way to meet the other commits of its process: when an attempt may
 // start, whose turn it is on a table, and whether a single append goes in a group's swap.
 //
-// The engine (commit_engine.h) is handed a scheduler (CommitOptions::scheduler, else the
-// process's) and asks only this interface: it never reaches a registry. The contention room
-// implements it (contention/contention_scheduler.h: pacing, turns between threads, group
-// commit and append rebase over state it owns for the whole process). A catalog whose server
+// The engine (commit_engine.h) is handed a scheduler (CommitOptions::scheduler, else the one
+// the catalog's opener supplied: Catalog::commit_scheduler()) and asks only this interface: it
+// never reaches a registry. The contention room implements it (contention/contention_scheduler.h:
+// pacing, turns between threads, group commit and append rebase over state one object owns). A catalog whose server
 // orders commits (CatalogCapabilities::server_orders_commits) gets no turns or groups from the
 // engine, and its loads teach the pacing nothing.
 //
-// Without a process scheduler installed (a program that does not link the contention room),
-// commits are unscheduled: no wait before a first attempt, a retry waits a random time up to
+// Without a scheduler (none in the options, none supplied with the catalog) commits are
+// unscheduled: no wait before a first attempt, a retry waits a random time up to
 // commit.retry.min-wait-ms, no turns, every append swaps alone.
 #pragma once
 
@@ -77,11 +77,8 @@ class CommitScheduler {
                                            const ManifestListNamer& namer) = 0;
 };
 
-// The scheduler of commits whose options name none: the one installed for the process, else
-// the unscheduled one (above).
-CommitScheduler& ProcessCommitScheduler();
-// Installs `scheduler` (which must outlive every commit) as the process's; the contention room
-// installs its own at start-up.
-void InstallProcessCommitScheduler(CommitScheduler* scheduler);
+// The scheduler of commits given none: no pacing state, no turns, no groups (above). Stateless
+// apart from each thread's random source, so one serves the whole process.
+CommitScheduler& UnscheduledCommits();
 
 }  // namespace floe

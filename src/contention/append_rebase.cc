@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <set>
 
 #include "avro/manifest_list.h"
@@ -10,6 +11,7 @@
 #include "commit/row_id_assignment.h"
 #include "commit/snapshot_lineage.h"
 #include "commit/manifest_output.h"
+#include "table_files/manifest_io.h"
 #include "util/uuid.h"
 #include "table_files/metadata_location.h"
 
@@ -115,6 +117,60 @@ Result<bool> ListsNoLiveFile(FileIO& io, const TableMetadata& table, const Manif
   }
 }
 
+// A manifest the append wrote by merging (Iceberg Java's MergeAppend, once a table has
+// commit.manifest.min-count-to-merge manifests): its own ADDED files beside EXISTING entries
+// carried over from manifests of its base that it then left out of its list.
+struct MergedManifest {
+  std::vector<ManifestEntry> added;   // the append's own files, their sequence numbers inherited
+  std::set<std::string> carried;      // paths of the EXISTING entries
+};
+
+// The manifest read as a merge of `snapshot_id`'s, or nullopt when it is anything else: it
+// must be the append's own data manifest, inside the table, with no DELETED entry (an append
+// removes nothing), every ADDED entry the append's own with its sequence numbers left to be
+// inherited, every EXISTING entry an earlier snapshot's with its sequence numbers set.
+Result<std::optional<MergedManifest>> ReadMerged(FileIO& io, const TableMetadata& table, const ManifestFile& m,
+                                                 int64_t snapshot_id) {
+  const std::optional<MergedManifest> no;
+  if (!InsideTable(table, m.manifest_path) || m.added_snapshot_id != snapshot_id || m.content != ManifestContent::kData ||
+      m.has_deleted_files()) {
+    return no;
+  }
+  FLOE_ASSIGN_OR_RETURN(std::string bytes, io.ReadAll(m.manifest_path));
+  ManifestReadOptions options;
+  options.table = &table;  // no list entry: what the writer left null stays null
+  FLOE_ASSIGN_OR_RETURN(ManifestReader reader, ManifestReader::Open(bytes, m.manifest_path, options));
+  MergedManifest merged;
+  ManifestEntry entry;
+  while (true) {
+    FLOE_ASSIGN_OR_RETURN(bool more, reader.Next(&entry));
+    if (!more) return std::optional<MergedManifest>(std::move(merged));
+    if (entry.file.content != FileContent::kData) return no;
+    if (entry.status == EntryStatus::kAdded) {
+      if (entry.snapshot_id && *entry.snapshot_id != snapshot_id) return no;
+      if (entry.sequence_number || entry.file_sequence_number) return no;
+      merged.added.push_back(entry);
+    } else if (entry.status == EntryStatus::kExisting) {
+      if (!entry.snapshot_id || *entry.snapshot_id == snapshot_id || !entry.sequence_number) return no;
+      merged.carried.insert(entry.file.file_path);
+    } else {
+      return no;
+    }
+  }
+}
+
+// Whether every live file of `m` (a manifest of the append's base it left out) is among
+// `carried`: the append merged it rather than dropping any of its files.
+Result<bool> CarriedOver(FileIO& io, const TableMetadata& table, const ManifestFile& m,
+                         const std::set<std::string>& carried) {
+  if (carried.empty()) return false;
+  FLOE_ASSIGN_OR_RETURN(std::vector<ManifestEntry> entries, ReadManifestEntries(io, table, m));
+  for (const auto& entry : entries) {
+    if (entry.status != EntryStatus::kDeleted && !carried.count(entry.file.file_path)) return false;
+  }
+  return true;
+}
+
 bool FieldsReadable(const std::vector<NestedField>& current, const Type* written);
 
 bool FieldReadable(const NestedField& field, const NestedField* written) {
@@ -211,23 +267,56 @@ Result<std::optional<RebasedAppend>> RebaseAppend(FileIO& io, const TableMetadat
   std::set<std::string> in_old, in_mine;
   for (const auto& m : old_manifests) in_old.insert(m.manifest_path);
   for (const auto& m : my_manifests) in_mine.insert(m.manifest_path);
-  for (const auto& m : old_manifests) {
-    if (in_mine.count(m.manifest_path)) continue;
-    // A manifest of the old head left out: only one without live files may be (else the
-    // append dropped or rewrote files and must be validated by its writer).
-    FLOE_ASSIGN_OR_RETURN(bool dead, ListsNoLiveFile(io, current, m));
-    if (!dead) return no;
-  }
   std::vector<ManifestFile> added;
+  // The append's own files found in manifests it merged, by partition spec: the EXISTING
+  // entries beside them are left behind (the new head lists whichever of those files are still
+  // live), so they are written again, alone, in a manifest of the rebase's.
+  std::map<int, std::vector<ManifestEntry>> merged_added;
+  std::set<std::string> carried;
   for (const auto& m : my_manifests) {
     if (in_old.count(m.manifest_path)) continue;
     auto only_adds = OnlyAddsOwnFiles(io, current, m, mine.snapshot_id);
     if (!only_adds) return std::unexpected(RequestFileError("manifest", m.manifest_path, only_adds.error()));
-    if (!*only_adds || !current.SpecById(m.partition_spec_id)) return no;
-    added.push_back(m);
+    if (!current.SpecById(m.partition_spec_id)) return no;
+    if (*only_adds) {
+      added.push_back(m);
+      continue;
+    }
+    auto merged = ReadMerged(io, current, m, mine.snapshot_id);
+    if (!merged) return std::unexpected(RequestFileError("manifest", m.manifest_path, merged.error()));
+    if (!*merged) return no;
+    auto& own = merged_added[m.partition_spec_id];
+    own.insert(own.end(), (*merged)->added.begin(), (*merged)->added.end());
+    carried.merge((*merged)->carried);
+  }
+  for (const auto& m : old_manifests) {
+    if (in_mine.count(m.manifest_path)) continue;
+    // A manifest of the old head left out: only one without live files may be, or one whose
+    // live files the append carried into a merged manifest (else the append dropped or rewrote
+    // files and must be validated by its writer).
+    FLOE_ASSIGN_OR_RETURN(bool dead, ListsNoLiveFile(io, current, m));
+    if (dead) continue;
+    FLOE_ASSIGN_OR_RETURN(bool merged_in, CarriedOver(io, current, m, carried));
+    if (!merged_in) return no;
   }
 
   RebasedAppend out;
+  for (auto& [spec_id, entries] : merged_added) {
+    if (entries.empty()) continue;
+    std::string path;
+    if (namer) {
+      FLOE_ASSIGN_OR_RETURN(path, namer(current, mine.snapshot_id));
+    } else {
+      path = MetadataFolder(current) + "/" + RandomUuidString() + "-m-rebased.avro";
+    }
+    FLOE_ASSIGN_OR_RETURN(ManifestFile own, WriteManifestFile(io, current, spec_id, ManifestContent::kData, entries, path));
+    out.written.push_back(path);
+    own.manifest_path = path;
+    own.partition_spec_id = spec_id;
+    own.content = ManifestContent::kData;
+    own.added_snapshot_id = mine.snapshot_id;
+    added.push_back(std::move(own));
+  }
   out.snapshot_id = mine.snapshot_id;
   out.sequence_number = current.last_sequence_number + 1;
   FLOE_ASSIGN_OR_RETURN(std::vector<ManifestFile> manifests, ManifestsOf(io, new_head));
@@ -252,6 +341,7 @@ Result<std::optional<RebasedAppend>> RebaseAppend(FileIO& io, const TableMetadat
   FLOE_RETURN_IF_ERROR(
       WriteManifestListFile(io, current, manifests, mine.snapshot_id, parent, out.sequence_number, out.manifest_list,
                             row_ids ? std::optional<int64_t>(row_ids->first_row_id) : std::nullopt));
+  out.written.push_back(out.manifest_list);
 
   Snapshot rebased = mine;
   rebased.parent_snapshot_id = parent;

@@ -11,18 +11,22 @@
 //     requirement still holds; the failed one is the branch's assert-ref-snapshot-id and S's
 //     parent is the head it asserted;
 //   - S's summary says operation=append, the table is format v2;
-//   - S's manifest list keeps every manifest of the old head that lists a live file (one whose
-//     entries are all DELETED may be left out, as Iceberg Java and PyIceberg do), and every other manifest in it
-//     was added by S, holds data, counts no existing or deleted files, and each of its entries
-//     is ADDED with its snapshot id null or S's and both sequence numbers null (read from the
-//     manifest itself);
+//   - every other manifest in S's list was added by S and holds data; each of its entries is
+//     either ADDED, S's own (snapshot id null or S's, both sequence numbers null), or EXISTING,
+//     an earlier snapshot's (a manifest S merged, as Iceberg Java's MergeAppend does once a
+//     table has many); none is DELETED (all read from the manifest itself);
+//   - S's list keeps every manifest of the old head that lists a live file, except one whose
+//     entries are all DELETED (left out by Iceberg Java and PyIceberg) or whose live files all
+//     appear as EXISTING entries in S's merged manifests (it was merged, not dropped);
 //   - the files' schema (S's schema id) is compatible with the table's current one: every
 //     required column of the current schema is in it and shared columns keep their type;
 //   - the branch still exists when it had a head (a branch removed meanwhile is not
 //     re-created under the append), and S's idempotency key, if its summary has one, is not
 //     already in the branch's ancestry (the writer's retry would find it and stop).
 // The rebased snapshot keeps S's id; its manifest list (a new file) is the new head's manifests
-// followed by S's new ones with the new sequence number, its parent is the new head, its
+// followed by S's new ones with the new sequence number (a merged manifest contributes only its
+// ADDED entries, written again as a manifest of their own: the files it carried are the new
+// head's to list, so none is lost, and none is listed twice), its parent is the new head, its
 // sequence number is the table's next, its schema id the current one and its total-* summary
 // keys are the new head's plus what S added. A snapshot that removes or replaces files is never
 // rebased: the client must validate it against what was committed meanwhile.
@@ -43,7 +47,10 @@ namespace floe {
 struct RebasedAppend {
   std::vector<TableRequirement> requirements;  // the branch now asserted at the new head
   std::vector<TableUpdate> updates;
-  std::string manifest_list;  // written by the rebase: delete it if the commit certainly fails
+  std::string manifest_list;
+  // Every file the rebase wrote (the list, and the manifests it made of a merged manifest's own
+  // files): delete them if the commit certainly fails.
+  std::vector<std::string> written;
   int64_t snapshot_id = 0;
   int64_t sequence_number = 0;
 };

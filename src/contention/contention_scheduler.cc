@@ -17,21 +17,16 @@ class ContentionTurn : public CommitScheduler::Turn {
   TableTurns::Turn turn_;
 };
 
-bool InstallContentionScheduler() {
-  InstallProcessCommitScheduler(&ContentionScheduler::Process());
-  return true;
-}
-
 }  // namespace
-
-// Linking this room installs its scheduler: CMake passes --undefined=<this symbol> to every
-// program that links the room (CMakeLists.txt), so the linker keeps this object, and runs this
-// initializer, even in a program that names nothing else of the room.
-extern "C" const bool floe_contention_scheduler_installed = InstallContentionScheduler();
 
 ContentionScheduler& ContentionScheduler::Process() {
   static auto* process = new ContentionScheduler();
   return *process;
+}
+
+CatalogOptions ProcessCatalogOptions(CatalogOptions options) {
+  options.commit_scheduler = &ContentionScheduler::Process();
+  return options;
 }
 
 CommitPacer& ContentionScheduler::PacingOf(const std::string& table_key) {

@@ -5,11 +5,12 @@
 // and the group-commit queues (which the server's commit service shares for its clients'
 // requests).
 //
-// The process's scheduler (Process()) lives as long as the process and is installed as
-// ProcessCommitScheduler() before main() runs in every program that links this room, so every
-// commit of the process meets the others through it unless its options name another. A test
-// may make one of its own and hand it to its commits (CommitOptions::scheduler) to run them
-// apart from the rest of the process.
+// The process's scheduler (Process()) is the one object that holds a program's contention
+// state; it lives as long as the process. Whoever opens a catalog (the API's connection, the
+// CLI, `floe serve`) supplies it (CatalogOptions::commit_scheduler), so every commit made
+// through those catalogs meets the others through it; nothing installs it behind anyone's
+// back, and a catalog opened without it commits unscheduled. A test may make one of its own and
+// hand it to its commits (CommitOptions::scheduler) to run them apart from the rest.
 #pragma once
 
 #include <map>
@@ -60,5 +61,9 @@ class ContentionScheduler : public CommitScheduler {
   std::map<std::string, std::unique_ptr<TableTurns>> turns_;
   std::map<std::string, std::weak_ptr<CommitQueue>> queues_;
 };
+
+// `options` supplying the process's scheduler: what a program (or a test standing for one)
+// passes when it opens its catalogs, so that their commits meet.
+CatalogOptions ProcessCatalogOptions(CatalogOptions options = {});
 
 }  // namespace floe

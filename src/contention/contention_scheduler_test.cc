@@ -1,14 +1,36 @@
 #include "contention/contention_scheduler.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "catalog/fault_injecting_catalog.h"
 
 namespace floe {
 namespace {
 
-TEST(ContentionScheduler, IsTheProcessSchedulerOfAProgramThatLinksIt) {
-  // Installed before main() (contention_scheduler.cc): without it every commit of the process
-  // would run unscheduled (no pacing, turns or group commit).
-  EXPECT_EQ(&ProcessCommitScheduler(), static_cast<CommitScheduler*>(&ContentionScheduler::Process()));
+TEST(ContentionScheduler, ReachesTheEngineOnlyThroughTheCatalogItWasSuppliedWith) {
+  // Nothing is installed behind the program's back: a catalog opened without a scheduler
+  // carries none (its commits run unscheduled), one opened with it carries exactly that one,
+  // and a wrapper answers with the wrapped catalog's.
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("floe-contention-supply-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string uri = "sqlite://" + (dir / "catalog.db").string() + "?warehouse=" + (dir / "wh").string();
+  auto plain = OpenCatalog(uri);
+  ASSERT_TRUE(plain.has_value()) << plain.error().message;
+  EXPECT_EQ((*plain)->commit_scheduler(), nullptr);
+
+  ContentionScheduler mine;
+  CatalogOptions options;
+  options.commit_scheduler = &mine;
+  auto supplied = OpenCatalog(uri, options);
+  ASSERT_TRUE(supplied.has_value()) << supplied.error().message;
+  EXPECT_EQ((*supplied)->commit_scheduler(), &mine);
+  FaultInjectingCatalog wrapper(std::move(*supplied));
+  EXPECT_EQ(wrapper.commit_scheduler(), &mine);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ContentionScheduler, OneTableOnePacer) {

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -87,7 +88,7 @@ std::vector<TableRequirement> PinBase(const TableMetadata& base, const std::vect
 struct Plan {
   std::vector<Accepted> accepted;
   std::vector<std::pair<Ticket*, Error>> refused;
-  std::vector<std::string> written;  // rebased manifest lists of accepted commits
+  std::vector<std::string> written;  // files the rebases of accepted commits wrote
   // Rebased manifest lists of commits that then did not go in (their rebase failed after
   // naming its list, or the rebased commit failed to apply): referenced by nothing, whatever
   // the swap does.
@@ -110,7 +111,21 @@ Error RefusalOf(const TableMetadata& running, const TableCommit& commit, const E
 // `names`, the group attempt's own write intent (the server's requests).
 Plan PlanGroup(Catalog& catalog, const SharedTable& base, const std::vector<Ticket*>& tickets, FileNamer& names) {
   Plan plan;
-  TableMetadata running = *base.metadata;
+  // The table as the commits before this one leave it: the base until one applied (never
+  // copied: on a long history a copy of the document is most of a commit's work).
+  const TableMetadata* running = base.metadata.get();
+  std::optional<TableMetadata> applied_so_far;
+  // A commit alone in its group is not applied here, only its requirements checked: the
+  // catalog's commit applies it to the same base (refusing a bad update there), so a trial
+  // apply would only copy the document. Its answer is the same: the catalog's error when that
+  // refuses it.
+  const bool alone = tickets.size() == 1;
+  auto requirements_hold = [&running](const TableCommit& c) {
+    for (const auto& r : c.requirements) {
+      if (!CheckRequirement(r, running)) return false;
+    }
+    return true;
+  };
   const int64_t now = NowMillis();
   for (Ticket* t : tickets) {
     const TableCommit& c = *t->commit;
@@ -122,7 +137,11 @@ Plan PlanGroup(Catalog& catalog, const SharedTable& base, const std::vector<Tick
         continue;
       }
     }
-    auto applied = ApplyCommit(&running, base.metadata_location, c.requirements, c.updates, now);
+    if (alone && requirements_hold(c)) {
+      plan.accepted.push_back(Accepted{t, c.updates});
+      continue;
+    }
+    auto applied = ApplyCommit(running, base.metadata_location, c.requirements, c.updates, now);
     std::vector<TableUpdate> updates = c.updates;
     if (!applied && applied.error().kind == ErrorKind::kCommitConflict) {
       ManifestListNamer namer = t->name_manifest_list;
@@ -131,30 +150,39 @@ Plan PlanGroup(Catalog& catalog, const SharedTable& base, const std::vector<Tick
           return names.NewPath(MetadataFolder(table), "snap-" + std::to_string(snapshot_id) + "-rebased-", ".avro");
         };
       }
-      std::string named;  // the list the rebase named, once it did (it may exist even if the write failed)
-      auto rebased = RebaseAppend(*catalog.io(), running, c,
+      std::vector<std::string> named;  // the files the rebase named (each may exist even if its write failed)
+      auto rebased = RebaseAppend(*catalog.io(), *running, c,
                                   [&namer, &named](const TableMetadata& table, int64_t snapshot_id) {
                                     auto name = namer(table, snapshot_id);
-                                    if (name) named = *name;
+                                    if (name) named.push_back(*name);
                                     return name;
                                   });
       if (!rebased) {
-        if (!named.empty()) plan.unused.push_back(named);
+        plan.unused.insert(plan.unused.end(), named.begin(), named.end());
         plan.refused.emplace_back(t, rebased.error().WithContext("rebasing the append onto the new head"));
+        continue;
+      }
+      if (*rebased && alone) {
+        // Its requirements were rebuilt on `running` from ones that held there.
+        t->rebased = true;
+        plan.written.insert(plan.written.end(), (*rebased)->written.begin(), (*rebased)->written.end());
+        plan.accepted.push_back(Accepted{t, std::move((*rebased)->updates)});
         continue;
       }
       if (*rebased) {
         t->rebased = true;
-        applied = ApplyCommit(&running, base.metadata_location, (*rebased)->requirements, (*rebased)->updates, now);
-        (applied ? plan.written : plan.unused).push_back((*rebased)->manifest_list);
+        applied = ApplyCommit(running, base.metadata_location, (*rebased)->requirements, (*rebased)->updates, now);
+        auto& files = applied ? plan.written : plan.unused;
+        files.insert(files.end(), (*rebased)->written.begin(), (*rebased)->written.end());
         updates = std::move((*rebased)->updates);
       }
     }
     if (!applied) {
-      plan.refused.emplace_back(t, RefusalOf(running, c, applied.error()));
+      plan.refused.emplace_back(t, RefusalOf(*running, c, applied.error()));
       continue;
     }
-    running = std::move(*applied);
+    applied_so_far = std::move(*applied);
+    running = &*applied_so_far;
     plan.accepted.push_back(Accepted{t, std::move(updates)});
   }
   return plan;

@@ -14,6 +14,7 @@
 
 #include "catalog/catalog.h"
 #include "catalog/commit.h"
+#include "contention/contention_scheduler.h"
 #include "expr/parser.h"
 #include "meta/metadata_json.h"
 #include "scan/table_scan.h"
@@ -60,9 +61,12 @@ class OrdersTable {
     std::filesystem::remove_all(dir_, ec);
   }
 
-  // A second, independent catalog connection: another writer.
+  // A second, independent catalog connection: another writer. Its commits meet the other
+  // connections' of the test process in the process's contention state, as a program's do.
   std::unique_ptr<Catalog> Open() const {
-    auto c = OpenCatalog(uri_);
+    CatalogOptions options;
+    options.commit_scheduler = &ContentionScheduler::Process();
+    auto c = OpenCatalog(uri_, options);
     EXPECT_TRUE(c.has_value()) << (c ? "" : c.error().message);
     return std::move(*c);
   }

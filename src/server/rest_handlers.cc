@@ -330,7 +330,7 @@ RestReply CommitTable(Catalog& catalog, const RestRequest& request, const Reques
   ServerCommitReport report;
   RestReply reply = [&] {
     FLOE_REST_CHECK(Refusal(CheckCommit(catalog, *commit, policy)));
-    auto committed = CommitTableOnServer(catalog, *commit, ServerCommitOptionsFromEnvironment(), &report);
+    auto committed = CommitTableOnServer(catalog, *commit, policy.commit, &report);
     if (!committed) return ReplyFor(committed.error(), ErrorSubject::kTable);
     RestReply answer = TableAnswer(*committed, SnapshotsMode::kAll, policy, /*with_config=*/false);
     answer.headers.emplace_back("ETag", TableETag(*committed, SnapshotsMode::kAll));

@@ -19,6 +19,7 @@
 #include "server/location_confinement.h"
 #include "server/rest_routes.h"
 #include "server/table_answers.h"
+#include "server/table_commit_service.h"
 
 namespace floe {
 
@@ -67,6 +68,8 @@ struct RequestPolicy {
   CommitLimits limits;
   // Table documents' JSON, made once per document (server/table_answers.h); nullptr: per answer.
   TableAnswers* answers = nullptr;
+  // How a table commit runs on this server (server/table_commit_service.h).
+  ServerCommitOptions commit;
 };
 
 // What an error kind means on the wire. `subject` picks NoSuchNamespace vs NoSuchTable for 404.

@@ -121,6 +121,7 @@ struct RestServer::Impl : ServerEndpoints {
   std::unique_ptr<GuardedHttpServer> http;
   LocationConfinement confinement;
   RequestPolicy policy;
+  std::unique_ptr<ContentionScheduler> own_contention;  // when the options supply none
   std::unique_ptr<CatalogPool> pool;
   std::unique_ptr<TableAnswers> answers;
   std::unique_ptr<IdempotencyStore> idempotency;
@@ -167,8 +168,16 @@ Result<std::unique_ptr<RestServer>> RestServer::Create(RestServerOptions options
   }
   auto impl = std::make_unique<Impl>();
   impl->http = std::make_unique<GuardedHttpServer>(limits, options.threads);
+  ContentionScheduler* contention = options.contention;
+  if (contention == nullptr) {
+    impl->own_contention = std::make_unique<ContentionScheduler>();
+    contention = impl->own_contention.get();
+  }
+  impl->policy.commit = ServerCommitOptionsFromEnvironment();
+  impl->policy.commit.contention = contention;
   CatalogOptions catalog_options;
   catalog_options.name = options.catalog_name;
+  catalog_options.commit_scheduler = contention;
   impl->pool = std::make_unique<CatalogPool>(options.catalog_uri, catalog_options);
   impl->answers = std::make_unique<TableAnswers>(impl->pool->metadata_cache());
   impl->policy.answers = impl->answers.get();

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "contention/contention_scheduler.h"
 #include "server/access_log.h"
 #include "server/auth.h"
 #include "server/connection_guard.h"
@@ -39,6 +40,10 @@ struct RestServerOptions {
   // The access log on standard error, one line per request (server/access_log.h).
   bool access_log = true;
   AccessLogFormat log_format = AccessLogFormat::kText;
+  // The contention state the server's commits meet in (group-commit queues, and the scheduler
+  // of the commits it makes through its catalogs); must outlive the server. Null: the server
+  // keeps one of its own.
+  ContentionScheduler* contention = nullptr;
 };
 
 class RestServer {

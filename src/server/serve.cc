@@ -101,6 +101,10 @@ Status CheckServeOptions(const ServeOptions& options) {
 Status Serve(const ServeOptions& o) {
   FLOE_ASSIGN_OR_RETURN(RestServerOptions options, ServerOptionsOf(o));
   FLOE_ASSIGN_OR_RETURN(const int64_t maintain_every_ms, MaintainEveryMs(o));
+  // The process's contention state: the clients' commits (group commit) and the server's own
+  // (background maintenance) meet in it. Declared first, so it outlives both.
+  ContentionScheduler contention;
+  options.contention = &contention;
   if (!o.tokens_file.empty()) FLOE_RETURN_IF_ERROR(AddTokensFile(o.tokens_file, options));
 
   // SIGINT/SIGTERM are taken by one thread (sigwait) that stops the server; every other
@@ -121,6 +125,7 @@ Status Serve(const ServeOptions& o) {
   if (maintain_every_ms > 0) {
     CatalogOptions catalog_options;
     catalog_options.name = o.catalog_name;
+    catalog_options.commit_scheduler = &contention;
     maintenance = std::make_unique<MaintenanceLoop>(
         [catalog_uri = o.catalog_uri, catalog_options] { return OpenCatalog(catalog_uri, catalog_options); },
         maintain_every_ms, [](const std::string& line) { std::cerr << "floe serve: " << line << std::endl; });

@@ -3,7 +3,6 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "contention/contention_scheduler.h"
 #include "contention/group_commit.h"
 
 namespace floe {
@@ -45,14 +44,14 @@ Result<SharedTable> CommitTableOnServer(Catalog& catalog, const TableCommit& com
   Ticket ticket;
   ticket.commit = &commit;
   Result<SharedTable> result = Unavailable("not run");
-  if (options.path == ServerCommitPath::kRetry) {
+  if (options.path == ServerCommitPath::kRetry || options.contention == nullptr) {
     run({&ticket});
     ticket.group_size = 1;
     result = std::move(*ticket.result);
   } else {
     // Keyed by the database, not the catalog object: the server's catalogs share one queue.
-    result = ContentionScheduler::Process()
-                 .QueueOf(catalog.warehouse_location() + "|" + catalog.name() + "|" + commit.id.ToString())
+    result = options.contention
+                 ->QueueOf(catalog.warehouse_location() + "|" + catalog.name() + "|" + commit.id.ToString())
                  ->Submit(ticket, run);
   }
   *report = ServerCommitReport{ticket.attempts, ticket.rebased, ticket.group_size};

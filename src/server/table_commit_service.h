@@ -22,6 +22,7 @@
 #pragma once
 
 #include "catalog/catalog.h"
+#include "contention/contention_scheduler.h"
 
 namespace floe {
 
@@ -30,9 +31,13 @@ enum class ServerCommitPath { kDirect, kRetry, kGroup };
 struct ServerCommitOptions {
   ServerCommitPath path = ServerCommitPath::kGroup;
   int max_attempts = 10;  // swaps per group before the server gives the conflict to the client
+  // Owns the group-commit queues of the server's tables (keyed by database and table, so the
+  // server's catalogs share them); supplied by whoever starts the server. Null: every request
+  // is retried and rebased alone, as kRetry.
+  ContentionScheduler* contention = nullptr;
 };
 
-// The options from FLOE_SERVE_COMMIT (read once per process).
+// The path from FLOE_SERVE_COMMIT (read once per process), no contention state.
 const ServerCommitOptions& ServerCommitOptionsFromEnvironment();
 
 // What one commit took on the server, for its metrics and access log.

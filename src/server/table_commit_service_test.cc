@@ -22,7 +22,9 @@
 #include "commit/files_operation.h"
 #include "commit/operations.h"
 #include "contention/slow_catalog_test_util.h"
+#include "table_files/manifest_io.h"
 #include "table_files/metadata_location.h"
+#include "avro/manifest_reader.h"
 
 namespace floe {
 namespace {
@@ -355,13 +357,17 @@ TEST_F(TableCommitServiceTest, GroupCommitLandsEveryoneInOneChainAndFailsTheBadR
   // One request asserts a schema the table does not have.
   commits[3].requirements.push_back(AssertCurrentSchemaId{7});
   SlowCatalog slow(Open(), std::chrono::milliseconds(300));
+  // The server's contention state (floe serve owns one): its group-commit queues.
+  ContentionScheduler contention;
+  ServerCommitOptions grouped;
+  grouped.contention = &contention;
   std::vector<std::optional<Result<SharedTable>>> results(kClients);
   std::vector<std::thread> threads;
   // The first request holds the swap; the rest arrive while it is in flight.
-  threads.emplace_back([&] { results[0] = CommitTableOnServer(slow, commits[0]); });
+  threads.emplace_back([&] { results[0] = CommitTableOnServer(slow, commits[0], grouped); });
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   for (int c = 1; c < kClients; ++c) {
-    threads.emplace_back([&, c] { results[c] = CommitTableOnServer(slow, commits[c]); });
+    threads.emplace_back([&, c] { results[c] = CommitTableOnServer(slow, commits[c], grouped); });
   }
   for (auto& t : threads) t.join();
 
@@ -457,6 +463,100 @@ TEST_F(TableCommitServiceTest, AppendLeavingOutAManifestWithoutLiveFilesIsRebase
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().kind, ErrorKind::kCommitConflict);
   EXPECT_EQ(LiveFiles().count(File("b").file_path), 1u);
+}
+
+// Iceberg Java's MergeAppend (and floe's own) folds the table's small manifests into the one it
+// writes once a table has commit.manifest.min-count-to-merge of them: its list then leaves the
+// merged manifests out and lists one manifest of EXISTING entries beside its own ADDED ones. The
+// server rebases it like any append: the new head's manifests plus only the append's own files,
+// so a file the head deleted meanwhile stays deleted, none is listed twice and none is lost.
+TEST_F(TableCommitServiceTest, MergedAppendIsRebasedWithItsOwnFilesOnly) {
+  ASSERT_TRUE(catalog_->CommitTable(TableCommit{kTable, {}, {SetProperties{{{"commit.manifest.min-count-to-merge", "2"}}}}}));
+  Append(*catalog_, {File("a")});
+  Append(*catalog_, {File("b")});
+  const TableMetadata base = catalog_->LoadTable(kTable)->metadata;
+  const int64_t start = base.CurrentSnapshot()->snapshot_id;
+  TableCommit merged = Captured(MergeAppend({File("m1"), File("m2")}));
+  // It did merge: its list left out both manifests of its base and lists EXISTING entries.
+  Snapshot sent;
+  for (const auto& u : merged.updates) {
+    if (auto* add = std::get_if<AddSnapshot>(&u)) sent = add->snapshot;
+  }
+  auto listed = ReadManifestList(*catalog_->io(), base, sent);
+  ASSERT_TRUE(listed) << listed.error().ToString();
+  ASSERT_EQ(listed->size(), 1u);
+  ASSERT_TRUE(listed->front().has_existing_files());
+
+  // Meanwhile another writer deletes a and appends c.
+  {
+    FilesOperation del(CopyOnWrite({File("a")}, {}, start, True(), IsolationLevel::kSerializable));
+    auto done = CommitOperation(*catalog_, kTable, del);
+    ASSERT_TRUE(done) << done.error().ToString();
+  }
+  Append(*catalog_, {File("c")});
+
+  auto landed = CommitTableOnServer(*catalog_, merged);
+  ASSERT_TRUE(landed) << landed.error().ToString();
+  const Snapshot* head = landed->metadata->CurrentSnapshot();
+  EXPECT_EQ(head->snapshot_id, SnapshotIdOf(merged));
+  EXPECT_EQ(head->summary.at("total-data-files"), "4");
+  auto live = LiveFiles();  // fails on a file listed twice
+  EXPECT_EQ(live.size(), 4u);
+  EXPECT_EQ(live.count(File("a").file_path), 0u) << "the concurrent delete survives";
+  for (const char* name : {"b", "c", "m1", "m2"}) EXPECT_EQ(live.count(File(name).file_path), 1u) << name;
+  EXPECT_EQ(live.at(File("m1").file_path), head->sequence_number);
+  EXPECT_LT(live.at(File("b").file_path), live.at(File("c").file_path));
+}
+
+// A merged append whose list leaves out a manifest of its base without carrying its files over
+// drops them: it is not an append, and goes back to its writer.
+TEST_F(TableCommitServiceTest, MergedAppendThatDropsAFileIsNotRebased) {
+  ASSERT_TRUE(catalog_->CommitTable(TableCommit{kTable, {}, {SetProperties{{{"commit.manifest.min-count-to-merge", "2"}}}}}));
+  Append(*catalog_, {File("a")});
+  Append(*catalog_, {File("b")});
+  const TableMetadata base = catalog_->LoadTable(kTable)->metadata;
+  std::set<std::string> base_manifests;
+  auto base_list = ReadManifestList(*catalog_->io(), base, *base.CurrentSnapshot());
+  ASSERT_TRUE(base_list);
+  for (const auto& m : *base_list) base_manifests.insert(m.manifest_path);
+  // The merge of b and a, with a's entry taken out of the merged manifest.
+  TableCommit merged = Captured(MergeAppend({File("m1")}));
+  for (auto& u : merged.updates) {
+    auto* add = std::get_if<AddSnapshot>(&u);
+    if (!add) continue;
+    auto listed = ReadManifestList(*catalog_->io(), base, add->snapshot);
+    ASSERT_TRUE(listed);
+    ASSERT_EQ(listed->size(), 1u);
+    ManifestFile m = listed->front();
+    ManifestReadOptions options;
+    options.table = &base;
+    auto bytes = catalog_->io()->ReadAll(m.manifest_path);
+    ASSERT_TRUE(bytes);
+    auto reader = ManifestReader::Open(*bytes, m.manifest_path, options);
+    ASSERT_TRUE(reader);
+    std::vector<ManifestEntry> kept;
+    ManifestEntry e;
+    while (reader->Next(&e).value_or(false)) {
+      if (e.file.file_path != File("a").file_path) kept.push_back(e);
+    }
+    ASSERT_EQ(kept.size(), 2u);
+    const std::string path = MetadataFolder(base) + "/dropping-a-m0.avro";
+    auto written = WriteManifestFile(*catalog_->io(), base, m.partition_spec_id, ManifestContent::kData, kept, path);
+    ASSERT_TRUE(written) << written.error().ToString();
+    written->added_snapshot_id = m.added_snapshot_id;
+    Snapshot& s = add->snapshot;
+    s.manifest_list = MetadataFolder(base) + "/snap-" + std::to_string(s.snapshot_id) + "-dropping-a.avro";
+    ASSERT_TRUE(WriteManifestListFile(*catalog_->io(), base, {*written}, s.snapshot_id, s.parent_snapshot_id,
+                                      s.sequence_number, s.manifest_list));
+  }
+  Append(*catalog_, {File("c")});
+  auto refused = CommitTableOnServer(*catalog_, merged);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind, ErrorKind::kCommitConflict);
+  auto live = LiveFiles();
+  EXPECT_EQ(live.size(), 3u);
+  EXPECT_EQ(live.count(File("a").file_path), 1u);
+  EXPECT_EQ(live.count(File("m1").file_path), 0u);
 }
 
 }  // namespace

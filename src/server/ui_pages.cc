@@ -213,6 +213,30 @@ std::string FilesSection(const UiTable& t) {
   return out + "</table>";
 }
 
+std::string DeletionVectorsSection(const UiTable& t) {
+  if (t.metadata->format_version < 3) return "";
+  std::string out = "<h2>Deletion vectors</h2>";
+  if (t.deletion_vectors == nullptr) {
+    return out + fmt::format("<p class=\"hint\">deletion vectors not read: {}</p>", Html(t.deletion_vectors_error));
+  }
+  const UiDeletionVectors& d = *t.deletion_vectors;
+  if (d.vectors == 0) return out + "<p id=\"dv-summary\" class=\"muted\">no data file has a deletion vector</p>";
+  out += fmt::format("<p id=\"dv-summary\">{} data files with a deletion vector, {} rows deleted{}</p>", d.vectors,
+                     d.deleted_rows,
+                     static_cast<int64_t>(d.shown.size()) < d.vectors
+                         ? fmt::format("; the {} with most rows deleted below", d.shown.size())
+                         : std::string());
+  out += "<table id=\"deletion-vectors\"><tr><th>data file</th><th>rows</th><th>deleted</th><th>live</th>"
+         "<th>vector (Puffin file, offset, length)</th></tr>";
+  for (const UiDeletionVector& v : d.shown) {
+    const std::string rows = v.data_rows >= 0 ? std::to_string(v.data_rows) : "?";
+    const std::string live = v.data_rows >= 0 ? std::to_string(v.data_rows - v.deleted_rows) : "?";
+    out += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code> {} +{}</td></tr>",
+                       Html(v.data_file), rows, v.deleted_rows, live, Html(v.puffin_file), v.offset, v.length);
+  }
+  return out + "</table>";
+}
+
 std::string ActivitySection(const ActivitySeries& a) {
   static const char* kNames[kActivityKinds] = {"commits", "conflicts", "server retries"};
   static const char* kColors[kActivityKinds] = {"#0b5cad", "#b3261e", "#9a5b00"};
@@ -272,7 +296,7 @@ std::string UiTablePage(const UiTable& t) {
       "<p class=\"mono\">format v{} · uuid {} · {}</p>", m.format_version, Html(m.table_uuid),
       Html(t.metadata_location));
   body += SchemaSection(m) + SpecAndOrderSection(m) + PropertiesSection(m) + TimelineSection(m) + FilesSection(t) +
-          ActivitySection(t.activity);
+          DeletionVectorsSection(t) + ActivitySection(t.activity);
   return Page(t.namespace_name + "." + t.table_name, Crumbs(t.namespace_name, t.table_name), body);
 }
 

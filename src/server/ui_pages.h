@@ -7,7 +7,8 @@
 //   /ui/namespaces/NS            the tables of NS, and its views
 //   /ui/namespaces/NS/tables/T   one table: schema, partition spec, sort order, properties,
 //                                snapshot history as a timeline with branches and tags, files
-//                                per partition with a size histogram and delete counts, and
+//                                per partition with a size histogram and delete counts, the
+//                                deletion vectors per data file (format 3), and
 //                                the last hour's commits, conflicts and retries
 #pragma once
 
@@ -17,6 +18,7 @@
 #include "meta/table_metadata.h"
 #include "scan/table_stats.h"
 #include "server/table_activity.h"
+#include "server/ui_deletion_vectors.h"
 
 namespace floe {
 
@@ -28,6 +30,9 @@ struct UiTable {
   const TableStats* stats = nullptr;  // nullptr when the files could not be read (see files_error)
   std::string files_error;
   ActivitySeries activity;
+  // Format 3: the deletion vectors per data file (nullptr below format 3 or when unread).
+  const UiDeletionVectors* deletion_vectors = nullptr;
+  std::string deletion_vectors_error;
 };
 
 std::string UiNamespacesPage(const std::vector<std::string>& namespaces);

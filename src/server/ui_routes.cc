@@ -60,6 +60,11 @@ UiReply TablePage(Catalog& catalog, const TableIdentifier& id, const TableActivi
   auto stats = ComputeTableStats(*catalog.io(), loaded->metadata, {}, id.ToString());
   if (stats) page.stats = &*stats;
   else page.files_error = stats.error().message;
+  // The page shows at most this many data files' vectors (the ones with most rows deleted).
+  constexpr size_t kShownDeletionVectors = 200;
+  Result<UiDeletionVectors> vectors = DeletionVectorsOf(*catalog.io(), loaded->metadata, kShownDeletionVectors);
+  if (vectors) page.deletion_vectors = &*vectors;
+  else page.deletion_vectors_error = vectors.error().message;
   page.activity = activity.LastHour(id.ToString(), now_ms);
   return UiReply{200, UiTablePage(page)};
 }
