@@ -217,6 +217,7 @@ class Table {
   explicit Table(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
  private:
+  friend class TableReader;  // floe/table_reader.h: loads the table's metadata once
   std::shared_ptr<Impl> impl_;
 };
 

@@ -1,4 +1,5 @@
 #include "api/api_internal.h"
+#include "api/reader_internal.h"
 #include "expr/binder.h"
 #include "scan/table_scan.h"
 #include "rows/row_writes.h"
@@ -79,26 +80,14 @@ Result<CommitInfo> Table::Delete(const Filter& filter, const WriteOptions& optio
 
 Result<Rows> Table::Scan(const ScanRequest& request) const {
   FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
-  ScanOptions scan;
-  scan.snapshot_id = request.snapshot_id;
-  scan.ref = request.ref;
-  scan.as_of_ms = request.as_of_ms;
-  scan.filter = request.filter.impl().expr;
-  scan.columns = request.columns;
-  scan.limit = request.limit;
+  ScanOptions scan = ToScanOptions(request);
   FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, ReadTable(*impl_->catalog->io(), table.metadata, scan));
   return BatchToRows(batch);
 }
 
 Status Table::ScanBatches(const ScanRequest& request, const RowBatchConsumer& consume) const {
   FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
-  ScanOptions scan;
-  scan.snapshot_id = request.snapshot_id;
-  scan.ref = request.ref;
-  scan.as_of_ms = request.as_of_ms;
-  scan.filter = request.filter.impl().expr;
-  scan.columns = request.columns;
-  scan.limit = request.limit;
+  ScanOptions scan = ToScanOptions(request);
   FileIO& io = *impl_->catalog->io();
   FLOE_ASSIGN_OR_RETURN(ScanPlan plan, PlanScan(io, table.metadata, scan));
   return ReadTasks(io, table.metadata, plan, 0,
