@@ -25,7 +25,7 @@ namespace floe {
 //           the empty string "" (so that readers tell them apart)
 //   kJsonl  one JSON object per line, keys in column order
 //   kJson   one JSON array of those objects, laid out with two-space indentation ("[]" if none)
-enum class TextFormat { kCsv, kJsonl, kJson };
+enum class ScanTextFormat { kCsv, kJsonl, kJson };
 
 // `s` as one CSV field, as kCsv writes it: quoted when it holds , " CR or LF, and when empty
 // (an unquoted empty field is null); quotes inside doubled.
@@ -43,7 +43,7 @@ class ScanExport {
   // Every row onto `out` in `format`; returns how many were written. A read error stops the
   // export with the rows before it written (NotFound naming the snapshot when it was expired
   // while the read ran).
-  Result<int64_t> WriteText(TextFormat format, std::ostream& out) const;
+  Result<int64_t> WriteText(ScanTextFormat format, std::ostream& out) const;
   // Every row into a new Parquet file at local `path` (replaced if present), with the scan's
   // column types; returns how many were written. IOError: the file cannot be written.
   Result<int64_t> WriteParquet(const std::string& path) const;

@@ -20,7 +20,7 @@ namespace floe {
 
 class BatchText {
  public:
-  using Format = TextFormat;
+  using Format = ScanTextFormat;
   // Rows formatted into one piece of text at a time: bounds the text buffer whatever the batch.
   static constexpr size_t kRowsPerSlice = 16384;
   BatchText(const std::vector<std::string>& columns, Format format);

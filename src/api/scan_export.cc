@@ -38,7 +38,7 @@ Status StreamBatches(const ScanExport::Impl& scan, const std::function<Result<bo
 
 const std::vector<std::string>& ScanExport::columns() const { return impl_->columns; }
 
-Result<int64_t> ScanExport::WriteText(TextFormat format, std::ostream& out) const {
+Result<int64_t> ScanExport::WriteText(ScanTextFormat format, std::ostream& out) const {
   const BatchText text(impl_->columns, format);
   BatchTextWriter writer(text, out);  // writes the CSV header
   int64_t written = 0;

@@ -116,7 +116,7 @@ int RunScan(CliContext& ctx, const ScanArgs& args) {
     out = &file;
   }
   // Every text format but the table (which needs every row for its column widths) streams.
-  if (std::optional<TextFormat> streamed = StreamedFormat(*format)) {
+  if (std::optional<ScanTextFormat> streamed = StreamedFormat(*format)) {
     auto written = scan->WriteText(*streamed, *out);
     if (!written) return ctx.Fail(written.error());
     return kExitOk;

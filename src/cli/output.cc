@@ -14,11 +14,11 @@ Result<OutputFormat> ParseOutputFormat(const std::string& text) {
   return InvalidArgument("unknown --format '" + text + "' (table, csv, jsonl or json)");
 }
 
-std::optional<TextFormat> StreamedFormat(OutputFormat format) {
+std::optional<ScanTextFormat> StreamedFormat(OutputFormat format) {
   switch (format) {
-    case OutputFormat::kCsv: return TextFormat::kCsv;
-    case OutputFormat::kJsonl: return TextFormat::kJsonl;
-    case OutputFormat::kJson: return TextFormat::kJson;
+    case OutputFormat::kCsv: return ScanTextFormat::kCsv;
+    case OutputFormat::kJsonl: return ScanTextFormat::kJsonl;
+    case OutputFormat::kJson: return ScanTextFormat::kJson;
     case OutputFormat::kTable: break;
   }
   return std::nullopt;

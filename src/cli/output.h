@@ -27,7 +27,7 @@ void PrintListing(const Listing& listing, OutputFormat format, std::ostream& out
 
 // The text format that prints `format` row by row (floe/scan_export.h); none for the table, whose
 // column widths need every row first.
-std::optional<TextFormat> StreamedFormat(OutputFormat format);
+std::optional<ScanTextFormat> StreamedFormat(OutputFormat format);
 
 // A JSON value as a table or CSV cell: strings unquoted, null as "null" (table) or "" (csv).
 std::string CellText(const nlohmann::json& value, bool for_csv);
