@@ -31,9 +31,16 @@ enum class ScanTextFormat { kCsv, kJsonl, kJson };
 // (an unquoted empty field is null); quotes inside doubled.
 void AppendCsvField(std::string_view s, std::string* out);
 
-// One row of a scan: each cell as JSON text ("null", "true", "42", "1.5", "\"DE\""), parallel to
-// the export's columns. Returns false to stop the read early.
-using JsonRowConsumer = std::function<Result<bool>(std::vector<std::string>&& cells)>;
+// One cell of a listed row (a scan's or a metadata table's): a string as its bytes, which need
+// not be UTF-8; any other value as JSON text ("null", "true", "42", "1.5", "{\"country\":\"DE\"}").
+// Cells of nested columns are null.
+struct ListedCell {
+  std::string text;
+  bool is_string = false;
+};
+
+// One row of a scan, parallel to the export's columns. Returns false to stop the read early.
+using ListedRowConsumer = std::function<Result<bool>(std::vector<ListedCell>&& cells)>;
 
 class ScanExport {
  public:
@@ -44,11 +51,11 @@ class ScanExport {
   // export with the rows before it written (NotFound naming the snapshot when it was expired
   // while the read ran).
   Result<int64_t> WriteText(ScanTextFormat format, std::ostream& out) const;
-  // Every row into a new Parquet file at local `path` (replaced if present), with the scan's
-  // column types; returns how many were written. IOError: the file cannot be written.
+  // Every row into a new Parquet file at local `path`, with the scan's column types; returns
+  // how many were written. AlreadyExists: a file is there; IOError: it cannot be written.
   Result<int64_t> WriteParquet(const std::string& path) const;
   // Every row, one at a time, in order; the errors of WriteText and those of `consume`.
-  Status ForEachRow(const JsonRowConsumer& consume) const;
+  Status ForEachRow(const ListedRowConsumer& consume) const;
 
   struct Impl;
   explicit ScanExport(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}

@@ -20,11 +20,11 @@ namespace floe {
 class Table;
 class TableFolder;
 
-// A metadata table: its columns and its rows, each cell as JSON text ("null", "42", "\"append\"",
-// an object for a partition or a summary), parallel to columns.
+// A metadata table: its columns and its rows, each parallel to columns (floe/scan_export.h's
+// ListedCell: a partition or a summary is a JSON object).
 struct MetadataRows {
   std::vector<std::string> columns;
-  std::vector<std::vector<std::string>> rows;
+  std::vector<std::vector<ListedCell>> rows;
 };
 
 class TableReader {

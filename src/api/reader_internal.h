@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "catalog/catalog.h"
 #include "floe/scan.h"
 #include "floe/scan_export.h"
@@ -44,6 +46,10 @@ struct ScanExport::Impl {
 
 // The snapshot selectors, filter, columns and limit of `request` as the scan room takes them.
 ScanOptions ToScanOptions(const ScanRequest& request);
+
+// A JSON value as a listing cell: a string as its bytes, anything else as its JSON text
+// (ill-formed UTF-8 inside an object printed as U+FFFD, never thrown on).
+ListedCell ToListedCell(const nlohmann::json& value);
 
 // `error`, or when it is a file missing mid-read of a catalog's table whose snapshot is no
 // longer in the table, NotFound saying that snapshot was expired while the read ran.

@@ -85,18 +85,14 @@ Result<int64_t> ScanExport::WriteParquet(const std::string& path) const {
   return written;
 }
 
-Status ScanExport::ForEachRow(const JsonRowConsumer& consume) const {
+Status ScanExport::ForEachRow(const ListedRowConsumer& consume) const {
   bool consumer_failed = false;  // the consumer's own error is passed on as it is
   Status read = StreamBatches(*impl_, [&](ColumnBatch&& rows) -> Result<bool> {
     for (size_t r = 0; r < rows.num_rows; ++r) {
-      std::vector<std::string> cells;
+      std::vector<ListedCell> cells;
       cells.reserve(rows.columns.size());
       for (const auto& c : rows.columns) {
-        if (c.type->is_nested()) {
-          cells.emplace_back("null");
-          continue;
-        }
-        cells.push_back(c.Get(r).ToJson().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        cells.push_back(c.type->is_nested() ? ListedCell{"null", false} : ToListedCell(c.Get(r).ToJson()));
       }
       auto more = consume(std::move(cells));
       if (!more) {

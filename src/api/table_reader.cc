@@ -23,6 +23,11 @@ ScanOptions ToScanOptions(const ScanRequest& request) {
   return scan;
 }
 
+ListedCell ToListedCell(const nlohmann::json& value) {
+  if (value.is_string()) return ListedCell{value.get<std::string>(), true};
+  return ListedCell{value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), false};
+}
+
 Error ExplainMissingFile(const TableReader::Impl& table, const ScanOptions& options, const Error& error) {
   if (error.kind != ErrorKind::kNotFound || !table.catalog) return error;
   auto read = SelectSnapshot(table.metadata, options);
@@ -77,9 +82,9 @@ Result<MetadataRows> TableReader::MetadataTable(const std::string& name, const S
   out.columns = std::move(table.columns);
   out.rows.reserve(table.rows.size());
   for (const auto& row : table.rows) {
-    std::vector<std::string> cells;
+    std::vector<ListedCell> cells;
     cells.reserve(row.size());
-    for (const auto& cell : row) cells.push_back(cell.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    for (const auto& cell : row) cells.push_back(ToListedCell(cell));
     out.rows.push_back(std::move(cells));
   }
   return out;

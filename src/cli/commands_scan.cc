@@ -42,11 +42,13 @@ Result<ScanRequest> SnapshotRequest(const SnapshotArgs& args) {
   return request;
 }
 
-// A row's cells (JSON text) as the listing prints them.
-std::vector<nlohmann::json> ParsedCells(const std::vector<std::string>& cells) {
+// A row's cells as the listing takes them: strings as they are, other values parsed from their JSON.
+std::vector<nlohmann::json> ListingRow(std::vector<ListedCell>&& cells) {
   std::vector<nlohmann::json> out;
   out.reserve(cells.size());
-  for (const auto& cell : cells) out.push_back(nlohmann::json::parse(cell));
+  for (auto& cell : cells) {
+    out.push_back(cell.is_string ? nlohmann::json(std::move(cell.text)) : nlohmann::json::parse(cell.text));
+  }
   return out;
 }
 
@@ -122,8 +124,8 @@ int RunScan(CliContext& ctx, const ScanArgs& args) {
     return kExitOk;
   }
   Listing listing{scan->columns(), {}};
-  auto read = scan->ForEachRow([&](std::vector<std::string>&& cells) -> Result<bool> {
-    listing.rows.push_back(ParsedCells(cells));
+  auto read = scan->ForEachRow([&](std::vector<ListedCell>&& cells) -> Result<bool> {
+    listing.rows.push_back(ListingRow(std::move(cells)));
     return true;
   });
   if (!read) return ctx.Fail(read.error());
@@ -156,7 +158,7 @@ int RunMetadataTable(CliContext& ctx, const std::string& name, const MetaArgs& a
   if (!rows) return ctx.Fail(rows.error());
   Listing listing{std::move(rows->columns), {}};
   listing.rows.reserve(rows->rows.size());
-  for (const auto& row : rows->rows) listing.rows.push_back(ParsedCells(row));
+  for (auto& row : rows->rows) listing.rows.push_back(ListingRow(std::move(row)));
   PrintListing(listing, *format, std::cout);
   return kExitOk;
 }
