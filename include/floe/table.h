@@ -52,6 +52,10 @@ struct WriteOptions {
   // Called once the write's files are written and before its commit starts: where a program
   // coordinates with others (the examples let a second writer land "half way through").
   std::function<void()> before_commit;
+  // Called before each attempt to swap the catalog's pointer, with the attempt's number (1 for
+  // the first): a writer that commits here lands first, so this one loses the swap and retries on
+  // top of it (what `floe demo` shows). For a REST catalog the swap is the commit request.
+  std::function<void(int attempt)> before_swap;
 };
 
 // What a commit did.

@@ -15,6 +15,7 @@ RowWriteOptions ToRowWriteOptions(const WriteOptions& options) {
   out.commit.branch = options.branch;
   out.commit.idempotency_key = options.idempotency_key;
   out.after_files_written = options.before_commit;
+  out.commit.before_swap = options.before_swap;
   return out;
 }
 
