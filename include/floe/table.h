@@ -110,6 +110,13 @@ class Table {
   // catalog's answer was lost and could not be checked: the rows may be in the table, a retry
   // with the same idempotency key is safe.
   Result<CommitInfo> Append(const Rows& rows, const WriteOptions& options = {});
+  // Appends the rows `next` hands out, a batch at a time, as one snapshot: rows the program
+  // produces as it goes are written without all being held at once (files are cut at
+  // write.target-file-size-bytes). `next` fills *batch (cleared before each call) and returns
+  // true, or false when there are no more rows; an error it returns stops the write and is
+  // returned, nothing committed. The errors of Append.
+  Result<CommitInfo> AppendBatches(const std::function<Result<bool>(Rows* batch)>& next,
+                                   const WriteOptions& options = {});
 
   // Deletes the rows matching `filter` (copy-on-write, or delete files when the table's
   // write.delete.mode is merge-on-read). ValidationFailed: under serializable isolation (the

@@ -73,6 +73,24 @@ Result<CommitInfo> Table::Append(const Rows& rows, const WriteOptions& options) 
   return ToCommitInfo(written);
 }
 
+Result<CommitInfo> Table::AppendBatches(const std::function<Result<bool>(Rows* batch)>& next,
+                                       const WriteOptions& options) {
+  FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
+  const Schema schema = table.metadata.CurrentSchema();
+  Rows rows;
+  RowSource source = [&](ColumnBatch* batch) -> Result<bool> {
+    rows.columns.clear();
+    rows.rows.clear();
+    FLOE_ASSIGN_OR_RETURN(bool more, next(&rows));
+    if (!more) return false;
+    FLOE_ASSIGN_OR_RETURN(*batch, RowsToBatch(rows, schema));
+    return true;
+  };
+  FLOE_ASSIGN_OR_RETURN(RowWriteResult written,
+                        AppendRows(*impl_->catalog, impl_->id, source, ToRowWriteOptions(options)));
+  return ToCommitInfo(written);
+}
+
 Result<CommitInfo> Table::Delete(const Filter& filter, const WriteOptions& options) {
   FLOE_ASSIGN_OR_RETURN(RowWriteResult written,
                         DeleteWhere(*impl_->catalog, impl_->id, filter.impl().expr, ToRowWriteOptions(options)));
