@@ -20,6 +20,9 @@ struct ScanRequest {
   std::optional<int64_t> as_of_ms;  // the snapshot that was current at this time (ms since epoch)
 
   Filter filter;                     // default: every row
+  // A filter in WHERE syntax, parsed when the scan is planned and ANDed with `filter`; a text
+  // that does not parse is InvalidArgument quoting it ("filter '...': ..."). Empty: no filter.
+  std::string where;
   std::vector<std::string> columns;  // default: every column of the snapshot's schema
   std::optional<int64_t> limit;      // at most this many rows (read only as far as needed)
 };

@@ -34,6 +34,18 @@ struct PartitionStats {
   std::array<int64_t, kFileSizeBuckets> size_histogram{};  // data files per size bucket
 };
 
+// The deleted rows of one data file: those its deletion vector marks (format 3) and those named
+// by position delete files that name no other file (format 2). A data file with no such deletes is
+// not listed; rows deleted by equality deletes, or by position delete files spanning several data
+// files, are counted per partition (delete_records) only.
+struct DataFileDeletes {
+  std::string data_file;                 // its path, as the manifests hold it
+  int64_t records = 0;                   // rows written in it
+  int64_t deletion_vector_rows = 0;      // rows its deletion vector marks deleted
+  int64_t position_delete_rows = 0;      // rows position delete files name in it
+  int64_t live_records() const { return records - deletion_vector_rows - position_delete_rows; }
+};
+
 struct TableStats {
   int64_t snapshot_id = -1;  // -1 for a table without snapshots
   int64_t snapshots = 0;
@@ -43,6 +55,7 @@ struct TableStats {
   int64_t target_file_size = 0;  // write.target-file-size-bytes
   std::vector<PartitionStats> partitions;  // sorted by partition text
   PartitionStats total;                    // the sums (partition "", spec_id -1)
+  std::vector<DataFileDeletes> file_deletes;  // the data files with deleted rows, by path
   // One line each, naming the floe command that would help; empty when nothing stands out.
   std::vector<std::string> hints;
 };

@@ -53,6 +53,10 @@ struct WriteOptions {
   // Called once the write's files are written and before its commit starts: where a program
   // coordinates with others (the examples let a second writer land "half way through").
   std::function<void()> before_commit;
+  // Called before each attempt to swap the catalog's pointer, with the attempt's number (1 for
+  // the first): a writer that commits here lands first, so this one loses the swap and retries on
+  // top of it (what `floe demo` shows). For a REST catalog the swap is the commit request.
+  std::function<void(int attempt)> before_swap;
 };
 
 // What a commit did.
@@ -114,6 +118,13 @@ class Table {
   // catalog's answer was lost and could not be checked: the rows may be in the table, a retry
   // with the same idempotency key is safe.
   Result<CommitInfo> Append(const Rows& rows, const WriteOptions& options = {});
+  // Appends the rows `next` hands out, a batch at a time, as one snapshot: rows the program
+  // produces as it goes are written without all being held at once (files are cut at
+  // write.target-file-size-bytes). `next` fills *batch (cleared before each call) and returns
+  // true, or false when there are no more rows; an error it returns stops the write and is
+  // returned, nothing committed. The errors of Append.
+  Result<CommitInfo> AppendBatches(const std::function<Result<bool>(Rows* batch)>& next,
+                                   const WriteOptions& options = {});
 
   // Deletes the rows matching `filter` (copy-on-write, or delete files when the table's
   // write.delete.mode is merge-on-read). ValidationFailed: under serializable isolation (the
@@ -244,6 +255,7 @@ class Table {
   explicit Table(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
  private:
+  friend class TableReader;  // floe/table_reader.h: loads the table's metadata once
   std::shared_ptr<Impl> impl_;
 };
 

@@ -60,6 +60,7 @@ Result<CommitInfo> Table::CherryPick(int64_t snapshot_id, const WriteOptions& op
   CommitOptions commit;
   commit.branch = options.branch;
   commit.idempotency_key = options.idempotency_key;
+  commit.before_swap = options.before_swap;
   FLOE_ASSIGN_OR_RETURN(CommitReport report, floe::CherryPick(*impl_->catalog, impl_->id, snapshot_id, commit));
   return ToCommitInfo(report);
 }

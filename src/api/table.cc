@@ -1,4 +1,5 @@
 #include "api/api_internal.h"
+#include "api/reader_internal.h"
 #include "expr/binder.h"
 #include "scan/table_scan.h"
 #include "rows/row_writes.h"
@@ -12,6 +13,7 @@ RowWriteOptions ToRowWriteOptions(const WriteOptions& options) {
   out.commit.branch = options.branch;
   out.commit.idempotency_key = options.idempotency_key;
   out.after_files_written = options.before_commit;
+  out.commit.before_swap = options.before_swap;
   return out;
 }
 
@@ -74,6 +76,24 @@ Result<CommitInfo> Table::Append(const Rows& rows, const WriteOptions& options) 
   return ToCommitInfo(written);
 }
 
+Result<CommitInfo> Table::AppendBatches(const std::function<Result<bool>(Rows* batch)>& next,
+                                       const WriteOptions& options) {
+  FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
+  const Schema schema = table.metadata.CurrentSchema();
+  Rows rows;
+  RowSource source = [&](ColumnBatch* batch) -> Result<bool> {
+    rows.columns.clear();
+    rows.rows.clear();
+    FLOE_ASSIGN_OR_RETURN(bool more, next(&rows));
+    if (!more) return false;
+    FLOE_ASSIGN_OR_RETURN(*batch, RowsToBatch(rows, schema));
+    return true;
+  };
+  FLOE_ASSIGN_OR_RETURN(RowWriteResult written,
+                        AppendRows(*impl_->catalog, impl_->id, source, ToRowWriteOptions(options)));
+  return ToCommitInfo(written);
+}
+
 Result<CommitInfo> Table::Delete(const Filter& filter, const WriteOptions& options) {
   FLOE_ASSIGN_OR_RETURN(RowWriteResult written,
                         DeleteWhere(*impl_->catalog, impl_->id, filter.impl().expr, ToRowWriteOptions(options)));
@@ -82,26 +102,14 @@ Result<CommitInfo> Table::Delete(const Filter& filter, const WriteOptions& optio
 
 Result<Rows> Table::Scan(const ScanRequest& request) const {
   FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
-  ScanOptions scan;
-  scan.snapshot_id = request.snapshot_id;
-  scan.ref = request.ref;
-  scan.as_of_ms = request.as_of_ms;
-  scan.filter = request.filter.impl().expr;
-  scan.columns = request.columns;
-  scan.limit = request.limit;
+  ScanOptions scan = ToScanOptions(request);
   FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, ReadTable(*impl_->catalog->io(), table.metadata, scan));
   return BatchToRows(batch);
 }
 
 Status Table::ScanBatches(const ScanRequest& request, const RowBatchConsumer& consume) const {
   FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
-  ScanOptions scan;
-  scan.snapshot_id = request.snapshot_id;
-  scan.ref = request.ref;
-  scan.as_of_ms = request.as_of_ms;
-  scan.filter = request.filter.impl().expr;
-  scan.columns = request.columns;
-  scan.limit = request.limit;
+  ScanOptions scan = ToScanOptions(request);
   FileIO& io = *impl_->catalog->io();
   FLOE_ASSIGN_OR_RETURN(ScanPlan plan, PlanScan(io, table.metadata, scan));
   return ReadTasks(io, table.metadata, plan, 0,

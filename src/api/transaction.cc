@@ -82,6 +82,7 @@ Result<std::vector<CommitInfo>> CommitTogether(const std::vector<TableTransactio
   }
   CommitOptions commit;
   commit.idempotency_key = options.idempotency_key;
+  commit.before_swap = options.before_swap;
   commit.discard_written_files = [&impls] {
     for (TableTransaction::Impl* impl : impls)
       for (const auto& path : impl->written) (void)impl->catalog->io()->Delete(path);

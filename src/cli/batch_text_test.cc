@@ -1,7 +1,7 @@
 // BatchText writes a batch's rows as CSV / JSON lines / a JSON array straight from the column vectors: its
 // text must be, byte for byte, what the row listing (PrintListing of each cell's
 // Literal::ToJson) prints, for every type, nulls and the odd values included.
-#include "cli/batch_text.h"
+#include "api/batch_text.h"
 
 #include <algorithm>
 #include <limits>

@@ -224,7 +224,7 @@ TEST_F(FloeCli, InspectPrintsMetadataManifestsAndParquet) {
   EXPECT_EQ(Floe("inspect junk.json").status, 1);
 }
 
-// cat streams CSV and JSON lines batch by batch (batch_text.h, as scan does): the same rows and
+// cat streams CSV and JSON lines batch by batch (api/batch_text.h, as scan does): the same rows and
 // text as the table's scan, and --limit cuts the stream at exactly N rows.
 TEST_F(FloeCli, CatPrintsTheRowsScanPrints) {
   CreateOrders();

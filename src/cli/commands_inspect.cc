@@ -4,7 +4,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "cli/batch_text.h"
+#include "api/batch_text.h"
 #include "cli/commands.h"
 #include "cli/json_text.h"
 #include "avro/avro_describe.h"
@@ -110,7 +110,7 @@ int RunCat(CliContext& ctx, const CatArgs& args) {
   if (!reader) return ctx.Fail(reader.error());
   Listing listing;
   for (const auto& f : (*file)->schema().fields()) listing.columns.push_back(f.name);
-  // CSV, JSON lines and JSON stream batch by batch, as `floe scan` writes them (batch_text.h);
+  // CSV, JSON lines and JSON stream batch by batch, as `floe scan` writes them (api/batch_text.h);
   // the table is laid out once every row is in (its column widths need them all).
   const std::optional<BatchText::Format> streamed = StreamedFormat(*format);
   std::optional<BatchText> batch_text;

@@ -1,22 +1,13 @@
-// Reads: scan, the metadata tables (snapshots, history, refs, files, manifests, partitions, ...)
-// and schema.
+// Reads: scan and the metadata tables (snapshots, history, refs, files, manifests, partitions,
+// ...), of a catalog's table or a table folder, through floe/table_reader.h.
+#include <charconv>
 #include <fstream>
 #include <iostream>
 
-#include "cli/batch_text.h"
 #include "cli/commands.h"
-#include "cli/history_graph.h"
-#include "cli/json_text.h"
-#include "cli/legacy_catalog.h"
 #include "cli/output.h"
-#include "cli/table_ref.h"
-#include "meta/metadata_json.h"
-#include "parquet/parquet_writer.h"
-#include "scan/metadata_tables.h"
-#include "scan/snapshot_selection.h"
-#include "scan/table_scan.h"
-#include "scan/task_stream.h"
-#include "types/temporal.h"
+#include "cli/table_reading.h"
+#include "floe/time_text.h"
 
 namespace floe::cli {
 namespace {
@@ -35,40 +26,41 @@ void AddSnapshotOptions(CLI::App* cmd, SnapshotArgs* args) {
   a->excludes(r);
 }
 
-Result<ScanOptions> SnapshotOptions(const SnapshotArgs& args) {
-  ScanOptions options;
-  if (args.snapshot_id >= 0) options.snapshot_id = args.snapshot_id;
-  if (!args.ref.empty()) options.ref = args.ref;
+Result<ScanRequest> SnapshotRequest(const SnapshotArgs& args) {
+  ScanRequest request;
+  if (args.snapshot_id >= 0) request.snapshot_id = args.snapshot_id;
+  if (!args.ref.empty()) request.ref = args.ref;
   if (!args.as_of.empty()) {
     bool digits = args.as_of.find_first_not_of("0123456789") == std::string::npos;
     if (digits) {
-      options.as_of_ms = std::stoll(args.as_of);
+      request.as_of_ms = std::stoll(args.as_of);
     } else {
-      auto micros = ParseTimestamp(args.as_of, 1000000);
-      if (!micros) return InvalidArgument("--as-of: " + micros.error().message);
-      options.as_of_ms = *micros / 1000;
+      auto ms = ParseTimestampMs(args.as_of);
+      if (!ms) return InvalidArgument("--as-of: " + ms.error().message);
+      request.as_of_ms = *ms;
     }
   }
-  return options;
+  return request;
 }
 
-std::vector<nlohmann::json> RowAsJson(const ColumnBatch& batch, size_t row) {
+// A cell's JSON text as a JSON value; null, booleans and integers (most cells) without the parser.
+nlohmann::json ParsedCell(const std::string& text) {
+  if (text == "null") return nullptr;
+  if (text == "true") return true;
+  if (text == "false") return false;
+  int64_t integer = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), integer);
+  if (ec == std::errc() && end == text.data() + text.size()) return integer;
+  return nlohmann::json::parse(text);
+}
+
+// A row's cells as the listing takes them: strings as they are, other values parsed from their JSON.
+std::vector<nlohmann::json> ListingRow(std::vector<ListedCell>&& cells) {
   std::vector<nlohmann::json> out;
-  for (const auto& c : batch.columns) {
-    if (c.type->is_nested()) {
-      out.push_back(nullptr);
-      continue;
-    }
-    out.push_back(c.Get(row).ToJson());
-  }
+  out.reserve(cells.size());
+  for (auto& cell : cells) out.push_back(cell.is_string ? nlohmann::json(std::move(cell.text)) : ParsedCell(cell.text));
   return out;
 }
-
-// Rows formatted as text on a reading thread, waiting to be written.
-struct TextPart {
-  size_t rows = 0;
-  std::string text;
-};
 
 struct ScanArgs {
   std::string table;
@@ -96,27 +88,16 @@ std::vector<std::string> SplitColumns(const std::string& text) {
   return out;
 }
 
-// A file missing mid-read of a catalog table usually means its snapshot was expired since the
-// read resolved it: say so, naming the snapshot, instead of "No such file".
-Error ExplainMissingFile(CliContext& ctx, const TableRef& table, const ScanOptions& options, const Error& error) {
-  if (error.kind != ErrorKind::kNotFound || !table.from_catalog) return error;
-  auto read = SelectSnapshot(table.metadata, options);
-  auto catalog = LegacyCatalog(ctx);
-  if (!read || !*read || !catalog) return error;
-  auto now = (*catalog)->LoadTable(table.id);
-  if (!now || now->metadata.SnapshotById((*read)->snapshot_id)) return error;
-  return Error{ErrorKind::kNotFound, "snapshot " + std::to_string((*read)->snapshot_id) +
-                                         " was expired while this read ran (expire-snapshots removed it and its "
-                                         "files); read a newer snapshot (" + error.message + ")"};
+floe::MovedPaths MovedPathsOf(bool allow_moved_paths) {
+  return allow_moved_paths ? floe::MovedPaths::kAllow : floe::MovedPaths::kRefuse;
 }
 
 int RunScan(CliContext& ctx, const ScanArgs& args) {
-  auto options = SnapshotOptions(args.snapshot);
-  if (!options) return ctx.Usage(options.error().message);
-  options->filter_text = args.where;
-  options->columns = SplitColumns(args.columns);
-  options->include_column_stats = false;  // rows are read from the files; their metrics are not printed
-  if (args.limit >= 0) options->limit = args.limit;  // plans and reads only as far as the rows need
+  auto request = SnapshotRequest(args.snapshot);
+  if (!request) return ctx.Usage(request.error().message);
+  request->where = args.where;
+  request->columns = SplitColumns(args.columns);
+  if (args.limit >= 0) request->limit = args.limit;  // plans and reads only as far as the rows need
   bool parquet = args.format == "parquet";
   Result<OutputFormat> format = OutputFormat::kTable;
   if (!parquet) {
@@ -125,101 +106,40 @@ int RunScan(CliContext& ctx, const ScanArgs& args) {
   } else if (args.output.empty()) {
     return ctx.Usage("--format parquet needs --output FILE");
   }
-  auto table = ResolveTable(ctx, args.table, args.allow_moved_paths ? MovedPaths::kAllow : MovedPaths::kRefuse);
+  auto table = OpenTableReader(ctx, args.table, MovedPathsOf(args.allow_moved_paths));
   if (!table) return ctx.Fail(table.error());
-  auto plan = PlanScan(*table->io, table->metadata, *options);
-  if (!plan) {
-    if (plan.error().kind == ErrorKind::kInvalidArgument) return ctx.Usage(plan.error().message);
-    return ctx.Fail(ExplainMissingFile(ctx, *table, *options, plan.error()));
+  auto scan = table->PlanScan(*request);
+  if (!scan) {
+    if (scan.error().kind == ErrorKind::kInvalidArgument) return ctx.Usage(scan.error().message);
+    return ctx.Fail(scan.error());
+  }
+  if (parquet) {
+    auto written = scan->WriteParquet(args.output);
+    if (!written) return ctx.Fail(written.error());
+    std::cerr << "wrote " << *written << " rows to " << args.output << "\n";
+    return kExitOk;
   }
 
   std::ofstream file;
   std::ostream* out = &std::cout;
-  if (!args.output.empty() && !parquet) {
+  if (!args.output.empty()) {
     file.open(args.output, std::ios::binary | std::ios::trunc);
     if (!file) return ctx.Fail(Error{ErrorKind::kIOError, "cannot write --output '" + args.output + "'"});
     out = &file;
   }
-  std::unique_ptr<parquet::FileSink> sink;
-  std::unique_ptr<parquet::ParquetWriter> writer;
-  if (parquet) {
-    auto created = parquet::FileSink::Create(args.output, true);
-    if (!created) return ctx.Fail(created.error());
-    sink = std::move(*created);
-    auto w = parquet::ParquetWriter::Open(sink.get(), plan->projection, {});
-    if (!w) return ctx.Fail(w.error());
-    writer = std::move(*w);
-  }
-
-  Listing listing;
-  for (const auto& f : plan->projection.fields()) listing.columns.push_back(f.name);
   // Every text format but the table (which needs every row for its column widths) streams.
-  const std::optional<BatchText::Format> streamed = parquet ? std::nullopt : StreamedFormat(*format);
-  const bool streaming = streamed.has_value();
-  std::optional<BatchText> batch_text;
-  std::optional<BatchTextWriter> text_out;
-  if (streaming) {
-    batch_text.emplace(listing.columns, *streamed);
-    text_out.emplace(*batch_text, *out);  // writes the CSV header
-  }
-  int64_t emitted = 0;
-  bool output_failed = false;  // an error of the output, not of the table's files
-  // The plan's limit caps the rows read (StreamTasks), so every row that arrives is printed.
-  Status read = Ok();
-  if (streaming) {
-    // CSV / JSON lines / JSON are formatted on the reading threads, a slice of rows at a time; this
-    // thread only writes the text, in task order.
-    read = StreamTasks<TextPart>(
-        *table->io, table->metadata, *plan, options->read_parallelism,
-        [&](ColumnBatch&& rows, const PartSink<TextPart>& emit) -> Status {
-          for (size_t begin = 0; begin < rows.num_rows; begin += BatchText::kRowsPerSlice) {
-            size_t end = std::min(rows.num_rows, begin + BatchText::kRowsPerSlice);
-            TextPart part{.rows = end - begin};
-            batch_text->Append(rows, begin, end, &part.text);
-            if (!emit(std::move(part))) break;
-          }
-          return Ok();
-        },
-        [&](TextPart&& part) -> Result<bool> {
-          text_out->Write(part.text);
-          emitted += static_cast<int64_t>(part.rows);
-          return true;
-        });
-  } else {
-    read = StreamTasks<ColumnBatch>(
-        *table->io, table->metadata, *plan, options->read_parallelism,
-        [](ColumnBatch&& rows, const PartSink<ColumnBatch>& emit) -> Status {
-          emit(std::move(rows));
-          return Ok();
-        },
-        [&](ColumnBatch&& rows) -> Result<bool> {
-          if (parquet) {
-            if (auto st = writer->Write(rows); !st) {
-              output_failed = true;
-              return std::unexpected(st.error());
-            }
-          } else {
-            for (size_t r = 0; r < rows.num_rows; ++r) listing.rows.push_back(RowAsJson(rows, r));
-          }
-          emitted += static_cast<int64_t>(rows.num_rows);
-          return true;
-        });
-  }
-  if (!read) {
-    if (output_failed) return ctx.Fail(read.error());
-    return ctx.Fail(ExplainMissingFile(ctx, *table, *options, read.error()));
-  }
-  if (parquet) {
-    auto metrics = writer->Close();
-    if (!metrics) return ctx.Fail(metrics.error());
-    std::cerr << "wrote " << emitted << " rows to " << args.output << "\n";
+  if (std::optional<ScanTextFormat> streamed = StreamedFormat(*format)) {
+    auto written = scan->WriteText(*streamed, *out);
+    if (!written) return ctx.Fail(written.error());
     return kExitOk;
   }
-  if (streaming) {
-    text_out->Finish();
-  } else {
-    PrintListing(listing, *format, *out);
-  }
+  Listing listing{scan->columns(), {}};
+  auto read = scan->ForEachRow([&](std::vector<ListedCell>&& cells) -> Result<bool> {
+    listing.rows.push_back(ListingRow(std::move(cells)));
+    return true;
+  });
+  if (!read) return ctx.Fail(read.error());
+  PrintListing(listing, *format, *out);
   return kExitOk;
 }
 
@@ -228,25 +148,28 @@ struct MetaArgs {
   std::string format = "table";
   SnapshotArgs snapshot;
   bool allow_moved_paths = false;
-  bool graph = false;  // history only: draw it (cli/history_graph.h)
+  bool graph = false;  // history only: draw it (TableReader::HistoryGraph)
 };
 
 int RunMetadataTable(CliContext& ctx, const std::string& name, const MetaArgs& args) {
   auto format = ParseOutputFormat(args.format);
   if (!format) return ctx.Usage(format.error().message);
-  auto options = SnapshotOptions(args.snapshot);
-  if (!options) return ctx.Usage(options.error().message);
-  auto table = ResolveTable(ctx, args.table, args.allow_moved_paths ? MovedPaths::kAllow : MovedPaths::kRefuse);
+  auto at = SnapshotRequest(args.snapshot);
+  if (!at) return ctx.Usage(at.error().message);
+  auto table = OpenTableReader(ctx, args.table, MovedPathsOf(args.allow_moved_paths));
   if (!table) return ctx.Fail(table.error());
   if (args.graph) {
-    for (const std::string& line : HistoryGraph(table->metadata)) {
+    for (const std::string& line : table->HistoryGraph()) {
       std::cout << line << "\n";
     }
     return kExitOk;
   }
-  auto result = ReadMetadataTable(*table->io, table->metadata, name, *options, table->metadata_location);
-  if (!result) return ctx.Fail(result.error());
-  PrintListing(Listing{result->columns, result->rows}, *format, std::cout);
+  auto rows = table->MetadataTable(name, *at);
+  if (!rows) return ctx.Fail(rows.error());
+  Listing listing{std::move(rows->columns), {}};
+  listing.rows.reserve(rows->rows.size());
+  for (auto& row : rows->rows) listing.rows.push_back(ListingRow(std::move(row)));
+  PrintListing(listing, *format, std::cout);
   return kExitOk;
 }
 

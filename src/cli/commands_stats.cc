@@ -1,4 +1,5 @@
 // floe stats NS.T: what a table holds per partition and whether maintenance would help.
+#include <algorithm>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -41,6 +42,36 @@ nlohmann::json PartitionJsonOf(const PartitionStats& p) {
           {"file_size_histogram", histogram}};
 }
 
+// The data files with the most deleted rows the text output lists; --format json lists every one.
+constexpr size_t kFileDeletesShown = 20;
+
+nlohmann::json FileDeletesJsonOf(const DataFileDeletes& f) {
+  return {{"data_file", f.data_file},
+          {"records", f.records},
+          {"deletion_vector_rows", f.deletion_vector_rows},
+          {"position_delete_rows", f.position_delete_rows},
+          {"live_records", f.live_records()}};
+}
+
+// The data files with deleted rows, most deleted first (ties by path), as many as the text shows.
+void PrintFileDeletes(const std::vector<DataFileDeletes>& files) {
+  if (files.empty()) return;
+  std::vector<const DataFileDeletes*> order;
+  for (const auto& f : files) order.push_back(&f);
+  auto deleted = [](const DataFileDeletes* f) { return f->deletion_vector_rows + f->position_delete_rows; };
+  std::stable_sort(order.begin(), order.end(), [&](auto* a, auto* b) { return deleted(a) > deleted(b); });
+  std::cout << fmt::format("\ndeleted rows per data file ({} files):\n", files.size());
+  Listing listing{{"data_file", "records", "deletion_vector_rows", "position_delete_rows", "live_records"}, {}};
+  for (size_t i = 0; i < order.size() && i < kFileDeletesShown; ++i) {
+    const DataFileDeletes& f = *order[i];
+    listing.rows.push_back({f.data_file, f.records, f.deletion_vector_rows, f.position_delete_rows, f.live_records()});
+  }
+  PrintListing(listing, OutputFormat::kTable, std::cout);
+  if (order.size() > kFileDeletesShown) {
+    std::cout << fmt::format("({} more: --format json lists every file)\n", order.size() - kFileDeletesShown);
+  }
+}
+
 int RunStats(CliContext& ctx, const StatsArgs& args) {
   if (args.format != "table" && args.format != "json") return ctx.Usage("--format must be table or json");
   auto table = OpenTableArgument(ctx, args.table);
@@ -50,11 +81,13 @@ int RunStats(CliContext& ctx, const StatsArgs& args) {
   if (args.format == "json") {
     nlohmann::json parts = nlohmann::json::array();
     for (const auto& p : stats->partitions) parts.push_back(PartitionJsonOf(p));
+    nlohmann::json file_deletes = nlohmann::json::array();
+    for (const auto& f : stats->file_deletes) file_deletes.push_back(FileDeletesJsonOf(f));
     nlohmann::json out = {{"snapshot_id", stats->snapshot_id},   {"snapshots", stats->snapshots},
                           {"refs", stats->refs},                 {"metadata_log_entries", stats->metadata_log_entries},
                           {"manifests", stats->manifests},       {"target_file_size", stats->target_file_size},
                           {"total", PartitionJsonOf(stats->total)}, {"partitions", parts},
-                          {"hints", stats->hints}};
+                          {"file_deletes", file_deletes}, {"hints", stats->hints}};
     std::cout << out.dump(2) << "\n";
     return kExitOk;
   }
@@ -72,6 +105,7 @@ int RunStats(CliContext& ctx, const StatsArgs& args) {
                             p.position_delete_files + p.equality_delete_files, Histogram(p)});
   }
   if (!listing.rows.empty()) PrintListing(listing, OutputFormat::kTable, std::cout);
+  PrintFileDeletes(stats->file_deletes);
   for (const auto& hint : stats->hints) std::cout << "hint: " << hint << "\n";
   return kExitOk;
 }

@@ -1,4 +1,4 @@
-// `floe scan` and `floe cat` stream --format json batch by batch (batch_text.h): the text must be,
+// `floe scan` and `floe cat` stream --format json batch by batch (api/batch_text.h): the text must be,
 // byte for byte, the indented array the listing printed when every row was held at once (an
 // ordered_json array of the rows' objects, dumped with indent 2), for several files, nulls,
 // --limit and an empty result, and it must parse as JSON with every row.

@@ -115,4 +115,53 @@ TEST_F(ObserveCli, StatsSummarisesPartitionsAndHints) {
   EXPECT_EQ(Floe("stats sales.nope").status, 1);
 }
 
+// Format 3 deletes by deletion vector: stats lists each data file's deleted rows, in text and
+// JSON; a format 2 merge-on-read delete is listed as position deletes.
+TEST_F(ObserveCli, StatsListsDeletedRowsPerDataFile) {
+  ASSERT_EQ(Floe("namespace create s").status, 0);
+  ASSERT_EQ(Floe("create s.v3 --schema 'id long, name string' --format-version 3 "
+                 "--property write.delete.mode=merge-on-read").status, 0);
+  Write("rows.csv", "id,name\n1,a\n2,b\n3,c\n4,d\n");
+  ASSERT_EQ(Floe("append s.v3 rows.csv").status, 0);
+  ASSERT_EQ(Floe("append s.v3 rows.csv").status, 0);
+  ASSERT_EQ(Floe("delete s.v3 --where 'id = 3'").status, 0);  // one row in each file
+  ASSERT_EQ(Floe("delete s.v3 --where 'id <= 2'").status, 0);  // each file's vector grows to 3 rows
+
+  auto json = Floe("stats s.v3 --format json");
+  ASSERT_EQ(json.status, 0) << json.out;
+  auto parsed = nlohmann::json::parse(json.out);
+  const auto& files = parsed["file_deletes"];
+  ASSERT_EQ(files.size(), 2u) << json.out;
+  for (const auto& f : files) {
+    EXPECT_EQ(f["records"], 4) << f;
+    EXPECT_EQ(f["deletion_vector_rows"], 3) << f;
+    EXPECT_EQ(f["position_delete_rows"], 0) << f;
+    EXPECT_EQ(f["live_records"], 1) << f;
+    EXPECT_NE(f["data_file"].get<std::string>().find(".parquet"), std::string::npos) << f;
+  }
+  EXPECT_EQ(Floe("scan s.v3 --format csv").out, "id,name\n4,d\n4,d\n");  // what the counts say is left
+
+  auto text = Floe("stats s.v3");
+  ASSERT_EQ(text.status, 0) << text.out;
+  EXPECT_NE(text.out.find("deleted rows per data file (2 files):"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("deletion_vector_rows"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find(files[0]["data_file"].get<std::string>()), std::string::npos) << text.out;
+
+  ASSERT_EQ(Floe("create s.v2 --schema 'id long' --property write.delete.mode=merge-on-read").status, 0);
+  Write("ids.csv", "id\n1\n2\n3\n");
+  ASSERT_EQ(Floe("append s.v2 ids.csv").status, 0);
+  ASSERT_EQ(Floe("delete s.v2 --where 'id = 2'").status, 0);
+  auto v2 = nlohmann::json::parse(Floe("stats s.v2 --format json").out);
+  ASSERT_EQ(v2["file_deletes"].size(), 1u) << v2;
+  EXPECT_EQ(v2["file_deletes"][0]["position_delete_rows"], 1);
+  EXPECT_EQ(v2["file_deletes"][0]["deletion_vector_rows"], 0);
+  EXPECT_EQ(v2["file_deletes"][0]["live_records"], 2);
+
+  // No deletes: nothing listed, the text is as it was.
+  ASSERT_EQ(Floe("create s.plain --schema 'id long'").status, 0);
+  ASSERT_EQ(Floe("append s.plain ids.csv").status, 0);
+  EXPECT_EQ(nlohmann::json::parse(Floe("stats s.plain --format json").out)["file_deletes"].size(), 0u);
+  EXPECT_EQ(Floe("stats s.plain").out.find("deleted rows per data file"), std::string::npos);
+}
+
 }  // namespace

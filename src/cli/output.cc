@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "cli/batch_text.h"
 #include "cli/json_text.h"
 
 namespace floe::cli {
@@ -13,6 +12,16 @@ Result<OutputFormat> ParseOutputFormat(const std::string& text) {
   if (text == "jsonl") return OutputFormat::kJsonl;
   if (text == "json") return OutputFormat::kJson;
   return InvalidArgument("unknown --format '" + text + "' (table, csv, jsonl or json)");
+}
+
+std::optional<ScanTextFormat> StreamedFormat(OutputFormat format) {
+  switch (format) {
+    case OutputFormat::kCsv: return ScanTextFormat::kCsv;
+    case OutputFormat::kJsonl: return ScanTextFormat::kJsonl;
+    case OutputFormat::kJson: return ScanTextFormat::kJson;
+    case OutputFormat::kTable: break;
+  }
+  return std::nullopt;
 }
 
 std::string CellText(const nlohmann::json& value, bool for_csv) {

@@ -1,6 +1,7 @@
 // Listings as the CLI prints them: an aligned table for people, csv / jsonl / json for scripts.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "floe/result.h"
+#include "floe/scan_export.h"
 
 namespace floe::cli {
 
@@ -22,6 +24,10 @@ struct Listing {
 
 // kJson prints one array of objects; kJsonl one object per line.
 void PrintListing(const Listing& listing, OutputFormat format, std::ostream& out);
+
+// The text format that prints `format` row by row (floe/scan_export.h); none for the table, whose
+// column widths need every row first.
+std::optional<ScanTextFormat> StreamedFormat(OutputFormat format);
 
 // A JSON value as a table or CSV cell: strings unquoted, null as "null" (table) or "" (csv).
 std::string CellText(const nlohmann::json& value, bool for_csv);

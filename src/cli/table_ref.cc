@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "cli/legacy_catalog.h"
+#include "floe/table_folder.h"
 #include "io/local_file_io.h"
 #include "io/local_path.h"
 #include "io/s3_client.h"
@@ -11,23 +12,6 @@
 #include "table_files/moved_paths_file_io.h"
 
 namespace floe::cli {
-namespace {
-
-// MovedPaths::kRefuse: a table whose recorded location is not the folder it was read
-// from and whose current manifest list is missing is refused, naming both and the flag.
-Status CheckNotMoved(FileIO& io, const TableMetadata& metadata, const std::string& folder) {
-  const Snapshot* current = metadata.CurrentSnapshot();
-  if (!current || current->manifest_list.empty()) return {};
-  if (!RecordsAnotherLocation(metadata, folder)) return {};
-  FLOE_ASSIGN_OR_RETURN(bool exists, io.Exists(current->manifest_list));
-  if (exists) return {};
-  return NotFound("the table in " + folder + " records its location as " + metadata.location +
-                  ", and its manifest list " + current->manifest_list +
-                  " does not exist; if the table was copied or moved from there, add --allow-moved-paths "
-                  "to read the paths under " + metadata.location + " from " + folder);
-}
-
-}  // namespace
 
 bool RecordsAnotherLocation(const TableMetadata& metadata, const std::string& folder) {
   std::string recorded = MovedPathKey(metadata.location);
@@ -35,25 +19,7 @@ bool RecordsAnotherLocation(const TableMetadata& metadata, const std::string& fo
   return recorded != folder;
 }
 
-std::string TableFolderOf(const std::string& argument) {
-  std::error_code ec;
-  std::filesystem::path path = std::filesystem::absolute(argument, ec).lexically_normal();
-  if (!std::filesystem::is_directory(path, ec)) {
-    bool metadata_file = path.extension() == ".json";
-    path = path.parent_path();
-    if (metadata_file) {
-      if (path.filename() == "metadata") path = path.parent_path();
-    } else {
-      std::filesystem::path up = path;
-      while (!up.empty() && up.filename() != "metadata" && up.filename() != "data" && up != up.root_path())
-        up = up.parent_path();
-      path = (up.filename() == "metadata" || up.filename() == "data") ? up.parent_path() : std::filesystem::path();
-    }
-  }
-  std::string folder = path.string();
-  while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
-  return folder;
-}
+std::string TableFolderOf(const std::string& argument) { return TableFolder::FolderOf(argument); }
 
 Result<TableRef> ResolveTable(CliContext& ctx, const std::string& argument, MovedPaths moved) {
   TableRef ref;
@@ -71,8 +37,8 @@ Result<TableRef> ResolveTable(CliContext& ctx, const std::string& argument, Move
     ref.folder = folder;
     if (moved == MovedPaths::kAllow) {
       ref.io = std::make_shared<MovedPathsFileIO>(ref.io, ref.metadata.location, folder);
-    } else if (moved == MovedPaths::kRefuse) {
-      FLOE_RETURN_IF_ERROR(CheckNotMoved(*ref.io, ref.metadata, folder));
+    } else if (moved == MovedPaths::kRefuse) {  // the public folder's check, on the same files
+      FLOE_RETURN_IF_ERROR(TableFolder::Open(argument, floe::MovedPaths::kRefuse));
     }
     return ref;
   }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/cli_context.h"
+#include "cli/table_reading.h"  // kAllowMovedPathsHelp
 #include "floe/file_io.h"
 
 namespace floe::cli {
@@ -41,10 +42,5 @@ std::string TableFolderOf(const std::string& argument);
 // Whether `metadata` records a location other than `folder` (a TableRef's folder): the table
 // was copied or moved there. Spellings of one local path ("file:///a", "/a/") are equal.
 bool RecordsAnotherLocation(const TableMetadata& metadata, const std::string& folder);
-
-// The help text of --allow-moved-paths, the same on every command that has it.
-inline constexpr const char* kAllowMovedPathsHelp =
-    "read a copied or moved table: paths under the location its metadata records are read from "
-    "the folder given";
 
 }  // namespace floe::cli

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -66,6 +67,16 @@ void AddInto(const PartitionStats& part, PartitionStats* total) {
   for (size_t i = 0; i < kFileSizeBuckets; ++i) total->size_histogram[i] += part.size_histogram[i];
 }
 
+// The one data file a position delete file's rows name: the file it references (always so for a
+// deletion vector), or the single path its file_path bounds allow; none when it may name several.
+std::optional<std::string> TargetDataFile(const DataFile& f) {
+  if (f.referenced_data_file) return f.referenced_data_file;
+  auto lower = f.lower_bounds.find(kDeleteFilePathFieldId);
+  auto upper = f.upper_bounds.find(kDeleteFilePathFieldId);
+  if (lower == f.lower_bounds.end() || upper == f.upper_bounds.end() || lower->second != upper->second) return {};
+  return lower->second;
+}
+
 // Thresholds are deliberately plain: a hint is a suggestion to look, not a policy.
 std::vector<std::string> Hints(const TableStats& stats, const std::string& name_hint) {
   std::vector<std::string> hints;
@@ -110,16 +121,39 @@ Result<TableStats> ComputeTableStats(FileIO& io, const TableMetadata& table, con
     FLOE_ASSIGN_OR_RETURN(auto manifests, ReadManifestList(io, table, *snapshot));
     stats.manifests = static_cast<int64_t>(manifests.size());
     std::map<std::pair<int, std::string>, PartitionStats> by_partition;
+    std::map<std::string, DataFileDeletes> data_files;  // every live data file, by path
+    struct NamedDeletes {
+      std::string data_file;
+      int64_t rows = 0;
+      bool deletion_vector = false;
+    };
+    std::vector<NamedDeletes> position_deletes;  // live position delete files naming one data file
     for (const ManifestFile& manifest : manifests) {
       FLOE_ASSIGN_OR_RETURN(auto entries, ReadManifestEntries(io, table, manifest));
       for (const ManifestEntry& entry : entries) {
         if (entry.status == EntryStatus::kDeleted) continue;
+        if (entry.file.content == FileContent::kData) {
+          data_files[entry.file.file_path] = DataFileDeletes{.data_file = entry.file.file_path,
+                                                             .records = entry.file.record_count};
+        } else if (entry.file.content == FileContent::kPositionDeletes) {
+          if (auto target = TargetDataFile(entry.file)) {
+            position_deletes.push_back({std::move(*target), entry.file.record_count, IsDeletionVector(entry.file)});
+          }
+        }
         std::string text = PartitionJson(table, entry.file.spec_id, entry.file.partition).dump();
         PartitionStats& part = by_partition[{entry.file.spec_id, text}];
         part.partition = text;
         part.spec_id = entry.file.spec_id;
         AddFile(entry.file, stats.target_file_size, &part);
       }
+    }
+    for (const NamedDeletes& deletes : position_deletes) {
+      auto file = data_files.find(deletes.data_file);
+      if (file == data_files.end()) continue;  // a file no longer live
+      (deletes.deletion_vector ? file->second.deletion_vector_rows : file->second.position_delete_rows) += deletes.rows;
+    }
+    for (auto& [path, file] : data_files) {
+      if (file.deletion_vector_rows + file.position_delete_rows > 0) stats.file_deletes.push_back(std::move(file));
     }
     for (auto& [key, part] : by_partition) {
       AddInto(part, &stats.total);

@@ -1,4 +1,4 @@
-// A table's snapshot history drawn like `git log --graph` (layout: scan/history_layout.h):
+// A table's snapshot history (TableReader::HistoryGraph, floe/table_reader.h) drawn like `git log --graph` (layout: scan/history_layout.h):
 //
 //   * 7712... (main, tag: v2) 2026-12-01 10:02:11 overwrite  +1 -2 files  +10 -20 rows
 //   | * 5120... (audit) 2026-12-01 10:01:40 append  +1 files  +5 rows
@@ -11,9 +11,9 @@
 
 #include "meta/table_metadata.h"
 
-namespace floe::cli {
+namespace floe {
 
 // The lines of the graph, without trailing newlines; whole snapshot ids (what rollback takes).
-std::vector<std::string> HistoryGraph(const TableMetadata& table);
+std::vector<std::string> DrawHistoryGraph(const TableMetadata& table);
 
-}  // namespace floe::cli
+}  // namespace floe

@@ -1,11 +1,11 @@
-#include "cli/history_graph.h"
+#include "api/history_graph.h"
 
 #include <algorithm>
 
 #include "scan/history_layout.h"
 #include "types/temporal.h"
 
-namespace floe::cli {
+namespace floe {
 namespace {
 
 std::string SummaryCount(const Snapshot& s, const char* added, const char* removed, const char* noun) {
@@ -61,7 +61,7 @@ std::string TransitionLine(const HistoryRow& row) {
 
 }  // namespace
 
-std::vector<std::string> HistoryGraph(const TableMetadata& table) {
+std::vector<std::string> DrawHistoryGraph(const TableMetadata& table) {
   std::vector<std::string> lines;
   for (const HistoryRow& row : LayoutHistory(table)) {
     lines.push_back(StarLine(row) + " " + Describe(*row.snapshot, row.labels));
@@ -71,4 +71,4 @@ std::vector<std::string> HistoryGraph(const TableMetadata& table) {
   return lines;
 }
 
-}  // namespace floe::cli
+}  // namespace floe

@@ -1,22 +1,21 @@
-#include "cli/batch_text.h"
+#include "api/batch_text.h"
 
 #include <algorithm>
 #include <charconv>
 
 #include <nlohmann/json.hpp>
 
-#include "cli/json_text.h"
 #include "types/value_text.h"
 #include "util/utf8.h"
 
-namespace floe::cli {
+namespace floe {
 namespace {
 
 // JSON string escaping as nlohmann's dump writes it (UTF-8 kept as is, controls escaped). Bytes
-// that are not well-formed UTF-8 are printed as U+FFFD, as JsonText prints them.
+// that are not well-formed UTF-8 are printed as U+FFFD (nlohmann's replace handler).
 void AppendJsonString(std::string_view s, std::string* out) {
   if (!IsValidUtf8(s)) {
-    *out += JsonText(nlohmann::json(std::string(s)));
+    *out += nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return;
   }
   out->push_back('"');
@@ -157,16 +156,6 @@ void BatchText::AppendValue(const Column& c, size_t row, std::string* out) const
   *out += value.dump();
 }
 
-std::optional<BatchText::Format> StreamedFormat(OutputFormat format) {
-  switch (format) {
-    case OutputFormat::kCsv: return BatchText::Format::kCsv;
-    case OutputFormat::kJsonl: return BatchText::Format::kJsonl;
-    case OutputFormat::kJson: return BatchText::Format::kJson;
-    case OutputFormat::kTable: break;
-  }
-  return std::nullopt;
-}
-
 void BatchText::Append(const ColumnBatch& batch, size_t begin, size_t end, std::string* out) const {
   for (size_t r = begin; r < end; ++r) {
     *out += row_open_;
@@ -211,4 +200,4 @@ void BatchTextWriter::Finish() {
   out_ << (wrote_element_ ? "\n]\n" : "[]\n");
 }
 
-}  // namespace floe::cli
+}  // namespace floe

@@ -1,7 +1,7 @@
 // A column batch's rows as CSV, JSON-lines or JSON-array text, written value by value straight
 // from the typed column vectors into one buffer (no JSON value per cell, no stream call per row).
 //
-// The text is what the row-at-a-time listing printed (output.h): CSV nulls are empty fields and
+// The text is what the floe command's row listing prints (cli/output.h): CSV nulls are empty fields and
 // empty strings "", JSON keys come in the batch's column order, values as Literal::ToJson gives
 // them. Nested columns print as null. The JSON array is laid out as nlohmann's dump(2) lays out
 // an array of objects, so a streamed array is byte for byte the listing's.
@@ -13,18 +13,14 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/output.h"
+#include "floe/scan_export.h"
 #include "types/column_batch.h"
 
-namespace floe::cli {
-
-// `s` as one CSV field: quoted when it holds , " CR or LF, and when empty (an unquoted empty
-// field is null).
-void AppendCsvField(std::string_view s, std::string* out);
+namespace floe {
 
 class BatchText {
  public:
-  enum class Format { kCsv, kJsonl, kJson };
+  using Format = ScanTextFormat;
   // Rows formatted into one piece of text at a time: bounds the text buffer whatever the batch.
   static constexpr size_t kRowsPerSlice = 16384;
   BatchText(const std::vector<std::string>& columns, Format format);
@@ -46,10 +42,6 @@ class BatchText {
   friend class BatchTextWriter;
 };
 
-// The BatchText format that prints `format` batch by batch; none for the table, whose column widths
-// need every row first.
-std::optional<BatchText::Format> StreamedFormat(OutputFormat format);
-
 // Writes BatchText's pieces to a stream in order, with what goes around them: the CSV header
 // first; for a JSON array the opening '[' and, at Finish, the closing "]" ("[]" when no row came).
 class BatchTextWriter {
@@ -68,4 +60,4 @@ class BatchTextWriter {
   std::string scratch_;
 };
 
-}  // namespace floe::cli
+}  // namespace floe
