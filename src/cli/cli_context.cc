@@ -1,8 +1,5 @@
 #include "cli/cli_context.h"
 
-#include "cli/legacy_catalog.h"
-#include "contention/contention_scheduler.h"
-
 #include <unistd.h>
 
 #include <cstdlib>
@@ -27,16 +24,6 @@ Result<Connection*> CliContext::connection() {
 
 CliContext::CliContext() = default;
 CliContext::~CliContext() = default;
-
-Result<Catalog*> LegacyCatalog(CliContext& ctx) {
-  if (!ctx.catalog_) {
-    CatalogOptions options;
-    options.name = ctx.catalog_name;
-    options.commit_scheduler = &ContentionScheduler::Process();
-    FLOE_ASSIGN_OR_RETURN(ctx.catalog_, OpenCatalog(ctx.EffectiveUri(), options));
-  }
-  return ctx.catalog_.get();
-}
 
 std::optional<Table> CliContext::OpenTable(const std::string& name, int* exit_status) {
   if (auto valid = Connection::CheckTableName(name); !valid) {

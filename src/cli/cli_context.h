@@ -10,10 +10,6 @@
 #include "floe/catalog.h"
 #include "floe/result.h"
 
-namespace floe {
-class Catalog;  // internal (catalog/catalog.h): only the commands of cli/legacy_catalog.h see it
-}
-
 namespace floe::cli {
 
 // Exit statuses, fixed because scripts depend on them.
@@ -55,11 +51,9 @@ class CliContext {
   bool stderr_is_terminal() const;
 
  private:
-  friend Result<Catalog*> LegacyCatalog(CliContext& ctx);
   std::string EffectiveUri() const;
 
   std::optional<Connection> connection_;
-  std::unique_ptr<Catalog> catalog_;
   std::vector<std::shared_ptr<void>> kept_;
 };
 

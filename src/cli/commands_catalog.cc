@@ -91,7 +91,7 @@ struct RegisterCommand {
     auto connection = ctx.connection();
     if (!connection) return ctx.Fail(connection.error());
     if (NamesACatalogTable(metadata)) {
-      // The rule of every table argument (cli/table_ref.h): a bare word that is not a *.json
+      // The rule of every table argument (cli/table_reading.h): a bare word that is not a *.json
       // file or a folder names a catalog table first, even when a file of that name exists.
       auto named = (*connection)->GetTable(metadata);
       if (!named) return ctx.Fail(named.error());

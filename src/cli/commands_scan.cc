@@ -1,6 +1,5 @@
 // Reads: scan and the metadata tables (snapshots, history, refs, files, manifests, partitions,
 // ...), of a catalog's table or a table folder, through floe/table_reader.h.
-#include <charconv>
 #include <fstream>
 #include <iostream>
 
@@ -41,25 +40,6 @@ Result<ScanRequest> SnapshotRequest(const SnapshotArgs& args) {
     }
   }
   return request;
-}
-
-// A cell's JSON text as a JSON value; null, booleans and integers (most cells) without the parser.
-nlohmann::json ParsedCell(const std::string& text) {
-  if (text == "null") return nullptr;
-  if (text == "true") return true;
-  if (text == "false") return false;
-  int64_t integer = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), integer);
-  if (ec == std::errc() && end == text.data() + text.size()) return integer;
-  return nlohmann::json::parse(text);
-}
-
-// A row's cells as the listing takes them: strings as they are, other values parsed from their JSON.
-std::vector<nlohmann::json> ListingRow(std::vector<ListedCell>&& cells) {
-  std::vector<nlohmann::json> out;
-  out.reserve(cells.size());
-  for (auto& cell : cells) out.push_back(cell.is_string ? nlohmann::json(std::move(cell.text)) : ParsedCell(cell.text));
-  return out;
 }
 
 struct ScanArgs {

@@ -15,9 +15,4 @@ namespace floe::cli {
 std::string JsonText(const nlohmann::json& j, int indent = -1);
 std::string JsonText(const nlohmann::ordered_json& j, int indent = -1);
 
-// Compact JSON text (as floe writes metadata) indented for people, keys kept in their order;
-// linear in the text's size, unlike parsing into ordered_json (whose objects look up every key
-// they insert). Text that is not JSON comes back with its structure characters indented anyway.
-std::string IndentJson(std::string_view compact, int indent = 2);
-
 }  // namespace floe::cli

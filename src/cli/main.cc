@@ -6,9 +6,9 @@
 
 #include "cli/cli_context.h"
 #include "cli/commands.h"
-#include "util/utf8.h"
 #include "cli/completion.h"
 #include "cli/help_examples.h"
+#include "floe/file_inspect.h"  // PrintableText
 #include "floe/version.h"
 
 int main(int argc, char** argv) {
@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
     return kExitUsage;
   } catch (const std::exception& e) {
     // A dependency threw where floe expected none (a bug to report): say what, exit 1.
-    std::cerr << "floe: unexpected error: " << floe::EscapeInvalidUtf8(e.what()) << "\n";
+    std::cerr << "floe: unexpected error: " << floe::PrintableText(e.what()) << "\n";
     return kExitError;
   } catch (...) {
     std::cerr << "floe: unexpected error (not a std::exception)\n";

@@ -1,6 +1,7 @@
 #include "cli/output.h"
 
 #include <algorithm>
+#include <charconv>
 
 #include "cli/json_text.h"
 
@@ -125,6 +126,25 @@ void PrintListing(const Listing& listing, OutputFormat format, std::ostream& out
       return;
     }
   }
+}
+
+// A cell's JSON text as a JSON value; null, booleans and integers (most cells) without the parser.
+static nlohmann::json ParsedCell(const std::string& text) {
+  if (text == "null") return nullptr;
+  if (text == "true") return true;
+  if (text == "false") return false;
+  int64_t integer = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), integer);
+  if (ec == std::errc() && end == text.data() + text.size()) return integer;
+  return nlohmann::json::parse(text);
+}
+
+// A row's cells as the listing takes them: strings as they are, other values parsed from their JSON.
+std::vector<nlohmann::json> ListingRow(std::vector<ListedCell>&& cells) {
+  std::vector<nlohmann::json> out;
+  out.reserve(cells.size());
+  for (auto& cell : cells) out.push_back(cell.is_string ? nlohmann::json(std::move(cell.text)) : ParsedCell(cell.text));
+  return out;
 }
 
 }  // namespace floe::cli

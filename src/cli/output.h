@@ -32,4 +32,8 @@ std::optional<ScanTextFormat> StreamedFormat(OutputFormat format);
 // A JSON value as a table or CSV cell: strings unquoted, null as "null" (table) or "" (csv).
 std::string CellText(const nlohmann::json& value, bool for_csv);
 
+// A listed row (a scan's, a metadata table's, a file's) as the listing takes it: strings as they
+// are, other values parsed from their JSON text.
+std::vector<nlohmann::json> ListingRow(std::vector<ListedCell>&& cells);
+
 }  // namespace floe::cli
