@@ -47,6 +47,9 @@ struct S3Request {
   HttpHeaders headers;
   std::string_view body;
   std::string body_md5;  // raw digest of body; sent as Content-MD5 when set
+  // A GET's body streamed (s3_http.h). An attempt whose body had begun to arrive is never
+  // retried here, as the sink has taken some bytes already: its caller resumes from there.
+  HttpBodySink body_sink;
 };
 
 struct S3Response : HttpResponse {
@@ -78,6 +81,13 @@ class S3Client {
   const S3Config& config() const { return config_; }
   S3RequestCounts Counts() const;
 
+  // Bytes of object bodies that the S3InputFiles of this client hold now, and the most they held
+  // at once since the last ResetPeakHeldReadBytes: what bounds a scan's read buffers.
+  void AddHeldReadBytes(int64_t delta);
+  int64_t HeldReadBytes() const { return held_read_.load(); }
+  int64_t PeakHeldReadBytes() const { return peak_held_read_.load(); }
+  void ResetPeakHeldReadBytes() { peak_held_read_.store(held_read_.load()); }
+
  private:
   HttpRequest Build(const S3Request& request) const;
   void Count(const S3Request& request);
@@ -87,6 +97,7 @@ class S3Client {
   std::string endpoint_host_;    // host[:port]
   HttpClient http_;
   std::atomic<int64_t> get_{0}, put_{0}, head_{0}, post_{0}, del_{0}, list_{0};
+  std::atomic<int64_t> held_read_{0}, peak_held_read_{0};
 };
 
 // The error for an answer that is not a success: names the request, S3's error code and

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -22,11 +23,22 @@
 
 namespace floe {
 
+struct HttpResponse;
+
+// Receives the body of a successful (2xx) answer piece by piece, in order, as it arrives, instead
+// of HttpResponse::body; `head` holds the status and headers. It may block: the connection then
+// stops reading, so the server stops sending (TCP's flow control), which is how a reader that
+// decodes slower than the network bounds what it holds. False stops the transfer (the response
+// then has no status and a transport_error). The bodies of other answers (S3's error documents)
+// still go to HttpResponse::body.
+using HttpBodySink = std::function<bool(const HttpResponse& head, std::string_view bytes)>;
+
 struct HttpRequest {
   std::string method;  // GET, HEAD, PUT, POST, DELETE
   std::string url;
   HttpHeaders headers;
   std::string_view body;  // sent as is (with Content-Length) when the method takes one
+  HttpBodySink body_sink;  // empty: the body is collected in HttpResponse::body
 };
 
 struct HttpResponse {

@@ -5,8 +5,10 @@
 // `Range: bytes=-N`): the answer's Content-Range gives the size, which a HEAD would otherwise
 // have cost a round trip of its own, and the tail is where a Parquet footer lives. A file no
 // longer than the tail is then read without another request. WillRead merges the ranges it is
-// told about, where the gaps between them are small, into as few GETs as it can and keeps the
-// bytes; ReadAt serves every read inside a fetched block from memory and GETs the rest.
+// told about, where the gaps between them are small, into as few GETs as it can, whose bodies a
+// thread receives while the reader decodes (s3_streamed_read.h), holding a bounded number of
+// bytes; DoneReading frees them. ReadAt serves every read inside the tail or an announced range
+// from memory and GETs the rest.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +21,7 @@
 #include "floe/file_io.h"
 #include "io/read_ahead.h"
 #include "io/s3_client.h"
+#include "io/s3_streamed_read.h"
 
 namespace floe {
 
@@ -28,19 +31,22 @@ Error S3ObjectNotFound(const S3Response& response, const std::string& uri, const
 // Bytes [offset, offset + length) of an object; a range past its end is InvalidArgument.
 Result<std::string> S3GetRange(S3Client& client, const S3Location& location, int64_t offset, int64_t length);
 
-// How WillRead merges ranges: two ranges whose gap is at most `max_gap` bytes are one GET (the
-// gap's bytes cost less than a round trip), as long as the GET stays under `max_request` bytes.
-// A scan announces the projected chunks of all the row groups it reads at once, so a file whose
-// chunks lie together (every column read) costs the tail GET and one more when it is at most
-// `max_request` bytes; chunks apart by more than `max_gap` (a few columns of many) cost a GET per
-// row group, as reading the columns between them would cost more than the round trips. The
-// fetched blocks are kept until the file is closed (views into them must stay valid), so a
-// file's projected bytes are held in memory however many GETs bring them; `max_request` bounds
-// one answer's body: 256 MiB holds a data file at a 128 MiB target size, with room to spare.
+// How WillRead merges ranges. The rule: two ranges are one GET when receiving the gap between
+// them costs less time than a request of its own, that is when the gap is at most about
+// bandwidth x first-byte latency of one connection. On S3 (50-100 MB/s a connection, 10-30 ms to
+// the first byte) that is 0.5-3 MB; `max_gap` is 1 MiB. A gap's bytes are dropped as they arrive,
+// so reading across one costs time, never memory. A scan announces the projected chunks of all
+// the row groups it reads at once: a file whose chunks lie together (every column read) costs the
+// tail GET and one more; chunks apart by more than `max_gap` (2 columns of 20: about 12 MB
+// between row groups at 16 MiB row groups) cost one GET per row group, sent one after another by
+// the same thread. `max_request` only caps one answer's length (memory does not depend on it).
+// `max_buffered`: the budget of bytes one file's announced ranges hold (s3_streamed_read.h); the
+// reader still gets a row group whose projected chunks alone pass it.
 struct S3ReadCoalescing {
   int64_t tail_bytes = 64 << 10;
   int64_t max_gap = 1 << 20;
-  int64_t max_request = 256 << 20;
+  int64_t max_request = int64_t{1} << 30;
+  int64_t max_buffered = 32 << 20;
 };
 
 // [begin, end) runs covering `ranges` (sorted, empty ones dropped), merged by `rules`.
@@ -57,6 +63,8 @@ class S3InputFile : public InputFile, public ReadAheadFile {
   int64_t Size() const override { return size_; }
   Result<std::string_view> ReadAt(int64_t offset, int64_t length, char* scratch) const override;
   Status WillRead(const std::vector<ByteRange>& ranges) const override;
+  void DoneReading(const std::vector<ByteRange>& ranges) const override;
+  ~S3InputFile() override;
 
  private:
   struct Block {
@@ -69,6 +77,8 @@ class S3InputFile : public InputFile, public ReadAheadFile {
         rules_(rules) {}
   // The fetched block holding all of [offset, offset + length), or null.
   const Block* Covering(int64_t offset, int64_t length) const;
+  // The streamed read whose announced range holds all of it, or null (mutex_ held).
+  S3StreamedRead* StreamHolding(int64_t offset, int64_t length) const;
 
   std::shared_ptr<S3Client> client_;
   S3Location location_;
@@ -77,6 +87,8 @@ class S3InputFile : public InputFile, public ReadAheadFile {
   S3ReadCoalescing rules_;
   mutable std::mutex mutex_;
   mutable std::deque<Block> blocks_;  // a deque: views into a block stay valid as blocks are added
+  // One per WillRead that asked for something; dropped once all its ranges are released.
+  mutable std::vector<std::unique_ptr<S3StreamedRead>> streams_;
 };
 
 }  // namespace floe
