@@ -272,11 +272,12 @@ void SingleCommits(const S3Config& config, S3FaultProxy& proxy, const std::share
 // so they do not compress) in row groups of FLOE_BENCH_ROW_GROUP_MB, read whole and projected to
 // 2 columns, each by a fresh reader that hands its rows on a batch at a time (ReadTaskBatches, as
 // `floe scan` does) so that the process holds what the reading holds, not the rows read. Straight
-// to moto (no proxy: it would hold each answer whole). The projected scan runs twice: by the
-// default rule (gaps over S3ReadCoalescing::max_gap are not read: a GET per row group) and
-// reading across the gaps (max_gap 1 GiB: one streamed GET that drops the other columns' bytes).
+// to moto (no proxy: it would hold each answer whole). The projected scan runs three times: by
+// the gap rule (s3_input_file.h: gap <= measured bandwidth x first-byte latency), by max_gap
+// 1 MiB alone (a GET per row group) and reading across every gap (one streamed GET that drops
+// the other columns' bytes).
 // FLOE_BENCH_FILE_PREFIX=s3://... reuses a table written by an earlier run (its prefix is
-// printed), and FLOE_BENCH_FILE_SCAN=full|projected|across runs that one scan alone, so that the
+// printed), and FLOE_BENCH_FILE_SCAN=full|projected|per-group|across runs that one scan alone, so that the
 // process's peak RSS (bench/peak_memory.sh, or the maxrss printed) is that scan's.
 void RequestsPerFile(const S3Config& config, const std::shared_ptr<S3FileIO>& io) {
   auto env_mb = [](const char* name, int64_t fallback) {
@@ -332,13 +333,16 @@ void RequestsPerFile(const S3Config& config, const std::shared_ptr<S3FileIO>& io
   struct Scan {
     const char* name;
     int columns;
+    bool measured;    // the gap rule of s3_input_file.h; else max_gap alone
     int64_t max_gap;
   };
-  for (const Scan scan : {Scan{"full", 20, S3ReadCoalescing{}.max_gap}, Scan{"projected", 2, S3ReadCoalescing{}.max_gap},
-                          Scan{"across", 2, int64_t{1} << 30}}) {
+  const int64_t one_mib = 1 << 20, one_gib = int64_t{1} << 30;
+  for (const Scan scan : {Scan{"full", 20, true, one_mib}, Scan{"projected", 2, true, one_mib},
+                          Scan{"per-group", 2, false, one_mib}, Scan{"across", 2, false, one_gib}}) {
     if (only != nullptr && std::string_view(only) != scan.name) continue;
     S3FileIO reader(config);  // another process's reader
     S3ReadCoalescing rules;
+    rules.measured_gap = scan.measured;
     rules.max_gap = scan.max_gap;
     reader.SetReadCoalescing(rules);
     ScanOptions options;
@@ -360,14 +364,17 @@ void RequestsPerFile(const S3Config& config, const std::shared_ptr<S3FileIO>& io
     const S3RequestCounts sent = reader.RequestCounts() - before;
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
-    std::printf("scan %-9s (%2d columns, max_gap %lld MiB): %.0f ms, requests: GET %lld, HEAD %lld, LIST %lld; "
+    const S3ReadSpeed speed = reader.ReadSpeed();
+    std::printf("scan %-9s (%2d columns, gap rule: %s): %.0f ms, requests: GET %lld, HEAD %lld, LIST %lld; "
                 "planning's GET %lld; per data file: GET %.1f, HEAD %.1f; read buffers held at most %.1f MiB; "
-                "process maxrss %.0f MiB\n",
-                scan.name, scan.columns, static_cast<long long>(scan.max_gap >> 20), ms,
+                "process maxrss %.0f MiB; GETs measured: first byte %.0f ms, %.0f MB/s\n",
+                scan.name, scan.columns,
+                scan.measured ? "measured" : (scan.max_gap == one_gib ? "max_gap 1 GiB" : "max_gap 1 MiB"), ms,
                 static_cast<long long>(sent.get), static_cast<long long>(sent.head), static_cast<long long>(sent.list),
                 static_cast<long long>(planning.get), static_cast<double>(sent.get - planning.get) / plan.tasks.size(),
                 static_cast<double>(sent.head - planning.head) / plan.tasks.size(),
-                reader.PeakHeldReadBytes() / 1048576.0, usage.ru_maxrss / 1024.0);
+                reader.PeakHeldReadBytes() / 1048576.0, usage.ru_maxrss / 1024.0, speed.first_byte_ms,
+                speed.bytes_per_ms / 1000.0);
     std::fflush(stdout);
   }
 }

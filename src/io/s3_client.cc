@@ -148,6 +148,28 @@ void S3Client::AddHeldReadBytes(int64_t delta) {
   }
 }
 
+void S3Client::MeasureGet(const S3Response& response) {
+  if (response.status != 200 && response.status != 206) return;
+  // Moving averages: the last few GETs weigh most, so a store that slows down is seen soon.
+  constexpr double kWeight = 0.3;
+  auto blend = [&](double& average, double sample) {
+    average = average == 0 ? sample : average + kWeight * (sample - average);
+  };
+  std::lock_guard lock(speed_mutex_);
+  if (response.first_byte_us > 0) blend(speed_.first_byte_ms, response.first_byte_us / 1000.0);
+  const int64_t body_us = response.total_us - response.first_byte_us;
+  // A streamed body's time includes the reader's pauses: its rate is a lower bound, which only
+  // makes gaps read across smaller (the safe side).
+  if (response.body_bytes >= (1 << 20) && body_us > 0) {
+    blend(speed_.bytes_per_ms, static_cast<double>(response.body_bytes) / (body_us / 1000.0));
+  }
+}
+
+S3ReadSpeed S3Client::ReadSpeed() const {
+  std::lock_guard lock(speed_mutex_);
+  return speed_;
+}
+
 S3RequestCounts S3Client::Counts() const {
   return {get_.load(), put_.load(), head_.load(), post_.load(), del_.load(), list_.load()};
 }
@@ -170,6 +192,7 @@ Result<S3Response> S3Client::Send(const S3Request& request, std::string_view wha
     static_cast<HttpResponse&>(response) = http_.Send(http);
     response.attempts = attempt;
     response.earlier_attempt_maybe_applied = maybe_applied;
+    if (request.method == "GET" && request.query.empty()) MeasureGet(response);  // object reads, not listings
     if (body_began || !Retryable(response)) return response;
     maybe_applied = maybe_applied || MayHaveApplied(response);
     const std::string reason = response.status == 0

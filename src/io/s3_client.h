@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -71,6 +72,13 @@ struct S3RequestCounts {
   }
 };
 
+// How fast this client's GETs were answered: what a request costs in time, and what receiving a
+// byte costs. Zero where nothing was measured yet.
+struct S3ReadSpeed {
+  double first_byte_ms = 0;   // request sent to first byte (an average over recent GETs)
+  double bytes_per_ms = 0;    // body bytes per ms after the first (over recent bodies of 1 MiB or more)
+};
+
 class S3Client {
  public:
   explicit S3Client(S3Config config);
@@ -88,6 +96,8 @@ class S3Client {
   int64_t PeakHeldReadBytes() const { return peak_held_read_.load(); }
   void ResetPeakHeldReadBytes() { peak_held_read_.store(held_read_.load()); }
 
+  S3ReadSpeed ReadSpeed() const;
+
  private:
   HttpRequest Build(const S3Request& request) const;
   void Count(const S3Request& request);
@@ -98,6 +108,9 @@ class S3Client {
   HttpClient http_;
   std::atomic<int64_t> get_{0}, put_{0}, head_{0}, post_{0}, del_{0}, list_{0};
   std::atomic<int64_t> held_read_{0}, peak_held_read_{0};
+  void MeasureGet(const S3Response& response);
+  mutable std::mutex speed_mutex_;
+  S3ReadSpeed speed_;
 };
 
 // The error for an answer that is not a success: names the request, S3's error code and

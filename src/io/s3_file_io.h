@@ -103,6 +103,8 @@ class S3FileIO : public FileIO {
   int64_t HeldReadBytes() const { return client_->HeldReadBytes(); }
   int64_t PeakHeldReadBytes() const { return client_->PeakHeldReadBytes(); }
   void ResetPeakHeldReadBytes() { client_->ResetPeakHeldReadBytes(); }
+  // How fast this FileIO's GETs were answered (s3_client.h), which sizes its reads' gaps.
+  S3ReadSpeed ReadSpeed() const { return client_->ReadSpeed(); }
 
  private:
   std::shared_ptr<S3Client> client_;

@@ -161,6 +161,13 @@ HttpResponse HttpClient::Send(const HttpRequest& request) {
   }
 
   CURLcode code = curl_easy_perform(curl);
+  curl_off_t first_byte = 0, total = 0, downloaded = 0;
+  curl_easy_getinfo(curl, CURLINFO_STARTTRANSFER_TIME_T, &first_byte);
+  curl_easy_getinfo(curl, CURLINFO_TOTAL_TIME_T, &total);
+  curl_easy_getinfo(curl, CURLINFO_SIZE_DOWNLOAD_T, &downloaded);
+  response.first_byte_us = static_cast<int64_t>(first_byte);
+  response.total_us = static_cast<int64_t>(total);
+  response.body_bytes = static_cast<int64_t>(downloaded);
   if (code == CURLE_OK) {
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
   } else {

@@ -49,6 +49,11 @@ struct HttpResponse {
   // False only when the request certainly never reached the server (the connection could not
   // be made): such a request can be retried even if it was not idempotent.
   bool maybe_sent = true;
+  // Timing of the answer, for reads that size their requests by the store's speed: from the
+  // request's start to the first byte of the answer, and the body bytes received after it.
+  int64_t first_byte_us = 0;
+  int64_t total_us = 0;
+  int64_t body_bytes = 0;
 
   const std::string* Header(std::string_view lower_name) const;
 };

@@ -50,6 +50,14 @@ Result<std::string> S3GetRange(S3Client& client, const S3Location& location, int
   return std::move(response.body);
 }
 
+int64_t GapWorthReading(const S3ReadCoalescing& rules, const S3ReadSpeed& speed) {
+  if (!rules.measured_gap || speed.first_byte_ms <= 0) return rules.max_gap;
+  const double bytes_per_ms = speed.bytes_per_ms > 0 ? speed.bytes_per_ms : static_cast<double>(rules.assumed_bytes_per_ms);
+  const double gap = bytes_per_ms * speed.first_byte_ms;
+  if (gap >= static_cast<double>(rules.max_measured_gap)) return std::max(rules.max_gap, rules.max_measured_gap);
+  return std::max(rules.max_gap, static_cast<int64_t>(gap));
+}
+
 std::vector<ByteRange> CoalesceRanges(std::vector<ByteRange> ranges, const S3ReadCoalescing& rules) {
   std::erase_if(ranges, [](const ByteRange& r) { return r.length <= 0; });
   std::sort(ranges.begin(), ranges.end(), [](const ByteRange& a, const ByteRange& b) { return a.offset < b.offset; });
@@ -167,7 +175,9 @@ Status S3InputFile::WillRead(const std::vector<ByteRange>& ranges) const {
       keep.push_back(r);
     }
   }
-  std::vector<ByteRange> runs = CoalesceRanges(keep, rules_);
+  S3ReadCoalescing rules = rules_;
+  rules.max_gap = GapWorthReading(rules_, client_->ReadSpeed());
+  std::vector<ByteRange> runs = CoalesceRanges(keep, rules);
   auto stream = std::make_unique<S3StreamedRead>(client_, location_, std::move(runs), std::move(keep),
                                                  rules_.max_buffered);
   std::lock_guard<std::mutex> lock(mutex_);

@@ -32,22 +32,32 @@ Error S3ObjectNotFound(const S3Response& response, const std::string& uri, const
 Result<std::string> S3GetRange(S3Client& client, const S3Location& location, int64_t offset, int64_t length);
 
 // How WillRead merges ranges. The rule: two ranges are one GET when receiving the gap between
-// them costs less time than a request of its own, that is when the gap is at most about
-// bandwidth x first-byte latency of one connection. On S3 (50-100 MB/s a connection, 10-30 ms to
-// the first byte) that is 0.5-3 MB; `max_gap` is 1 MiB. A gap's bytes are dropped as they arrive,
-// so reading across one costs time, never memory. A scan announces the projected chunks of all
-// the row groups it reads at once: a file whose chunks lie together (every column read) costs the
-// tail GET and one more; chunks apart by more than `max_gap` (2 columns of 20: about 12 MB
-// between row groups at 16 MiB row groups) cost one GET per row group, sent one after another by
-// the same thread. `max_request` only caps one answer's length (memory does not depend on it).
+// them takes less time than a request of its own costs before its first byte, that is when
+//   gap <= bandwidth of one connection x first-byte latency.
+// Both are measured by the client on its GETs (S3ReadSpeed; the tail GET that opens a file gives
+// the latency, bodies of 1 MiB or more the bandwidth, `assumed_bytes_per_ms` standing in until
+// one came), and the gap is kept within [max_gap, max_measured_gap]. On S3 (about 100 MB/s a
+// connection, 10-30 ms to the first byte) that is 1-3 MB; on moto, which reads the whole object
+// for every ranged GET (~300 ms on a 134 MB object), tens of MB. A gap's bytes are dropped as
+// they arrive, so reading across one costs time, never memory. `measured_gap` false: `max_gap`
+// alone. A scan announces the projected chunks of all the row groups it reads at once: a file
+// whose chunks lie together (every column read) costs the tail GET and one more; a few columns
+// of many cost one GET per row group when the gaps are over the rule's, sent one after another
+// by one thread. `max_request` only caps one answer's length (memory does not depend on it).
 // `max_buffered`: the budget of bytes one file's announced ranges hold (s3_streamed_read.h); the
 // reader still gets a row group whose projected chunks alone pass it.
 struct S3ReadCoalescing {
   int64_t tail_bytes = 64 << 10;
   int64_t max_gap = 1 << 20;
+  bool measured_gap = true;
+  int64_t assumed_bytes_per_ms = 100'000;  // 100 MB/s
+  int64_t max_measured_gap = 64 << 20;
   int64_t max_request = int64_t{1} << 30;
   int64_t max_buffered = 32 << 20;
 };
+
+// The largest gap worth reading across at `speed` by `rules` (see above).
+int64_t GapWorthReading(const S3ReadCoalescing& rules, const S3ReadSpeed& speed);
 
 // [begin, end) runs covering `ranges` (sorted, empty ones dropped), merged by `rules`.
 std::vector<ByteRange> CoalesceRanges(std::vector<ByteRange> ranges, const S3ReadCoalescing& rules);

@@ -34,6 +34,17 @@ TEST(CoalesceRanges, MergesRangesWithSmallGapsUpToTheRequestLimit) {
   EXPECT_TRUE(CoalesceRanges({}, rules).empty());
 }
 
+TEST(GapWorthReading, IsBandwidthTimesFirstByteLatencyWithinItsBounds) {
+  S3ReadCoalescing rules;  // max_gap 1 MiB, 100 MB/s assumed, at most 64 MiB
+  EXPECT_EQ(GapWorthReading(rules, {}), rules.max_gap) << "nothing measured yet";
+  EXPECT_EQ(GapWorthReading(rules, {.first_byte_ms = 30}), 3'000'000) << "S3-like: 30 ms at the assumed 100 MB/s";
+  EXPECT_EQ(GapWorthReading(rules, {.first_byte_ms = 30, .bytes_per_ms = 50'000}), 1'500'000) << "measured 50 MB/s";
+  EXPECT_EQ(GapWorthReading(rules, {.first_byte_ms = 2}), rules.max_gap) << "never below max_gap";
+  EXPECT_EQ(GapWorthReading(rules, {.first_byte_ms = 350, .bytes_per_ms = 400'000}), 64 << 20) << "moto: capped";
+  rules.measured_gap = false;
+  EXPECT_EQ(GapWorthReading(rules, {.first_byte_ms = 350}), rules.max_gap);
+}
+
 class S3InputFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
