@@ -86,6 +86,7 @@ Result<std::unique_ptr<S3InputFile>> S3InputFile::Open(std::shared_ptr<S3Client>
   if (response.status == 404) return std::unexpected(S3ObjectNotFound(response, uri, client->config()));
   Block tail;
   int64_t size = 0;
+  const double first_byte_ms = response.first_byte_us / 1000.0;
   if (response.status == 206) {
     const std::string* header = response.Header("content-range");
     auto range = header ? ParseS3ContentRange(*header) : std::nullopt;
@@ -110,7 +111,7 @@ Result<std::unique_ptr<S3InputFile>> S3InputFile::Open(std::shared_ptr<S3Client>
     return std::unexpected(S3Error(response, "GET " + uri, client->config()));
   }
   std::unique_ptr<S3InputFile> file(
-      new S3InputFile(std::move(client), std::move(location), std::move(path), size, rules));
+      new S3InputFile(std::move(client), std::move(location), std::move(path), size, rules, first_byte_ms));
   if (!tail.bytes.empty()) {
     file->client_->AddHeldReadBytes(static_cast<int64_t>(tail.bytes.size()));
     file->blocks_.push_back(std::move(tail));
@@ -176,7 +177,9 @@ Status S3InputFile::WillRead(const std::vector<ByteRange>& ranges) const {
     }
   }
   S3ReadCoalescing rules = rules_;
-  rules.max_gap = GapWorthReading(rules_, client_->ReadSpeed());
+  S3ReadSpeed speed = client_->ReadSpeed();
+  if (first_byte_ms_ > 0) speed.first_byte_ms = first_byte_ms_;
+  rules.max_gap = GapWorthReading(rules_, speed);
   std::vector<ByteRange> runs = CoalesceRanges(keep, rules);
   auto stream = std::make_unique<S3StreamedRead>(client_, location_, std::move(runs), std::move(keep),
                                                  rules_.max_buffered);

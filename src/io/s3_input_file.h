@@ -34,9 +34,10 @@ Result<std::string> S3GetRange(S3Client& client, const S3Location& location, int
 // How WillRead merges ranges. The rule: two ranges are one GET when receiving the gap between
 // them takes less time than a request of its own costs before its first byte, that is when
 //   gap <= bandwidth of one connection x first-byte latency.
-// Both are measured by the client on its GETs (S3ReadSpeed; the tail GET that opens a file gives
-// the latency, bodies of 1 MiB or more the bandwidth, `assumed_bytes_per_ms` standing in until
-// one came), and the gap is kept within [max_gap, max_measured_gap]. On S3 (about 100 MB/s a
+// Both are measured: the latency by the tail GET that opened this file (a store's first byte can
+// depend on the object: moto reads all of it for every ranged GET), the bandwidth by the client on
+// its bodies of 1 MiB or more (S3ReadSpeed; `assumed_bytes_per_ms` stands in until one came), and
+// the gap is kept within [max_gap, max_measured_gap]. On S3 (about 100 MB/s a
 // connection, 10-30 ms to the first byte) that is 1-3 MB; on moto, which reads the whole object
 // for every ranged GET (~300 ms on a 134 MB object), tens of MB. A gap's bytes are dropped as
 // they arrive, so reading across one costs time, never memory. `measured_gap` false: `max_gap`
@@ -82,9 +83,9 @@ class S3InputFile : public InputFile, public ReadAheadFile {
     std::string bytes;
   };
   S3InputFile(std::shared_ptr<S3Client> client, S3Location location, std::string path, int64_t size,
-              S3ReadCoalescing rules)
+              S3ReadCoalescing rules, double first_byte_ms)
       : client_(std::move(client)), location_(std::move(location)), path_(std::move(path)), size_(size),
-        rules_(rules) {}
+        rules_(rules), first_byte_ms_(first_byte_ms) {}
   // The fetched block holding all of [offset, offset + length), or null.
   const Block* Covering(int64_t offset, int64_t length) const;
   // The streamed read whose announced range holds all of it, or null (mutex_ held).
@@ -95,6 +96,7 @@ class S3InputFile : public InputFile, public ReadAheadFile {
   std::string path_;
   int64_t size_ = 0;
   S3ReadCoalescing rules_;
+  double first_byte_ms_ = 0;  // the opening GET's, 0 if unknown
   mutable std::mutex mutex_;
   mutable std::deque<Block> blocks_;  // a deque: views into a block stay valid as blocks are added
   // One per WillRead that asked for something; dropped once all its ranges are released.
