@@ -117,13 +117,17 @@ void S3StreamedRead::Receive() {
     if (!error_) error_ = std::move(e);
     changed_.notify_all();
   };
-  int attempts = 0;
+  // GETs in a row that brought nothing: an answer cut after some progress is not a failure (a
+  // reader that pauses longer than the stall timeout cuts the connection on purpose).
+  int fruitless = 0;
   for (const ByteRange& run : runs_) {
     const int64_t end = run.offset + run.length;
     for (;;) {
       int64_t from = 0;
       {
-        std::lock_guard lock(mutex_);
+        std::unique_lock lock(mutex_);
+        // No GET while the budget is full and nobody waits: it would only stall again.
+        changed_.wait(lock, [&] { return stop_ || held_ == 0 || held_ < budget_ || !waited_ends_.empty(); });
         if (stop_) return;
         position_ = std::max(position_, run.offset);  // the bytes between runs are never asked for
         // A run whose ranges were all released before it began is not sent at all.
@@ -135,9 +139,10 @@ void S3StreamedRead::Receive() {
         from = position_;
       }
       if (from >= end) break;
-      if (++attempts > std::max(1, client_->config().max_attempts) + static_cast<int>(runs_.size()) - 1) {
-        return fail(Error{ErrorKind::kUnavailable, "GET " + uri + ": the answer for bytes " + std::to_string(from) +
-                                                       "-" + std::to_string(end - 1) + " kept ending early"});
+      if (fruitless >= std::max(1, client_->config().max_attempts)) {
+        return fail(Error{ErrorKind::kUnavailable, "GET " + uri + ": " + std::to_string(fruitless) +
+                                                       " answers in a row for bytes " + std::to_string(from) + "-" +
+                                                       std::to_string(end - 1) + " ended before their first byte"});
       }
       S3Request get{"GET", location_.bucket, location_.key};
       get.headers = {{"Range", "bytes=" + std::to_string(from) + "-" + std::to_string(end - 1)}};
@@ -173,6 +178,7 @@ void S3StreamedRead::Receive() {
         std::lock_guard lock(mutex_);
         if (stop_) return;
         if (position_ >= end) break;
+        fruitless = position_ > from ? 0 : fruitless + 1;
       }
       if (!refused.empty()) return fail(Error{ErrorKind::kIOError, "GET " + uri + ": " + refused});
       if (!response) return fail(response.error());

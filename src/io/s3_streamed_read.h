@@ -17,9 +17,10 @@
 // group's projected chunks): set by the file's layout, never by its size.
 //
 // A body cut short (a reset, a stall longer than S3Config::stall_timeout_ms while the reader was
-// busy) is resumed by a GET of the rest of the run, at most S3Config::max_attempts times in all;
-// when they are spent, or an answer is not the object's bytes, every waiting and later read of a
-// range not yet received gets the error, naming the object.
+// busy) is resumed by a GET of the rest of the run, sent once the budget has room again; after
+// S3Config::max_attempts such GETs in a row that brought no byte, or an answer that is not the
+// object's bytes, every waiting and later read of a range not yet received gets the error,
+// naming the object.
 #pragma once
 
 #include <condition_variable>
