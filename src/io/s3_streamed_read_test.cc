@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "io/s3_fault_proxy_for_tests.h"
 #include "io/s3_test_env.h"
 
@@ -148,6 +151,25 @@ TEST_F(S3StreamedReadTest, AnAnswerCutShortIsResumedWhereItStopped) {
   ReadInOrder(**file, ranges);
   EXPECT_EQ(proxy->Faulted(), 1);
   EXPECT_EQ(io.RequestCounts().get - gets, 2) << "the cut GET, then one for the rest";
+}
+
+// The thread stops reading the socket while the budget is full; a reader that pauses longer than
+// the stall timeout lets the connection be cut, and the rest comes by another GET once it reads on.
+TEST_F(S3StreamedReadTest, AReaderPausingPastTheStallTimeoutStillGetsItsBytes) {
+  auto config = TestS3Config();
+  config->stall_timeout_ms = 1'000;
+  S3FileIO io(*config);
+  S3ReadCoalescing rules;
+  rules.max_buffered = 64 << 10;
+  io.SetReadCoalescing(rules);
+  auto file = io.NewInputFile(path_);
+  ASSERT_TRUE(file) << file.error().ToString();
+  const std::vector<ByteRange> ranges = Spaced(0, 60, 60'000, 5'000);
+  ASSERT_TRUE(WillRead(**file, ranges));
+  ReadInOrder(**file, {ranges[0]});
+  std::this_thread::sleep_for(std::chrono::milliseconds(2'500));  // the pause, not a measurement
+  ReadInOrder(**file, std::vector<ByteRange>(ranges.begin() + 1, ranges.end()));
+  EXPECT_LE(io.PeakHeldReadBytes(), rules.tail_bytes + rules.max_buffered);
 }
 
 TEST_F(S3StreamedReadTest, AnObjectGoneAfterOpeningIsNotFoundNamingIt) {
