@@ -15,7 +15,8 @@
 //
 // FLOE_BENCH_ONLY_FILE=1 runs only the requests-per-data-file figure instead: one data file of
 // 20 long columns and several row groups (FLOE_BENCH_FILE_MB, default 128; FLOE_BENCH_ROW_GROUP_MB,
-// default 16), scanned whole and projected to 2 columns by a fresh reader, counting its requests.
+// default 16), scanned whole and projected to 2 columns by a fresh reader, counting its requests
+// and the read buffers it held (see RequestsPerFile for reusing the file and one scan a process).
 //
 //   bash scripts/s3.sh start && set -a && . build/s3.env && set +a
 //   ./build/s3_bench            (FLOE_BENCH_COMMITS=N commits per catalog and delay, default 8;
@@ -23,6 +24,8 @@
 //                                FLOE_BENCH_ONLY_RACE=1 skips the single-commit and scan figures;
 //                                FLOE_BENCH_MIN_WAIT / FLOE_BENCH_MAX_WAIT: the racing table's
 //                                commit.retry.min-wait-ms / max-wait-ms, default Iceberg's 100 / 60000)
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -38,6 +41,7 @@
 #include "io/scheme_file_io.h"
 #include "scan/file_source.h"
 #include "scan/table_scan.h"
+#include "scan/task_stream.h"
 #include "commit/commit_operation.h"
 #include "commit/operations.h"
 #include "util/clock.h"
@@ -267,7 +271,16 @@ void SingleCommits(const S3Config& config, S3FaultProxy& proxy, const std::share
 }
 
 // The requests a scan sends per data file at a real size: one file of 20 long columns (random,
-// so they do not compress) in row groups of FLOE_BENCH_ROW_GROUP_MB, read whole and projected.
+// so they do not compress) in row groups of FLOE_BENCH_ROW_GROUP_MB, read whole and projected to
+// 2 columns, each by a fresh reader that hands its rows on a batch at a time (ReadTaskBatches, as
+// `floe scan` does) so that the process holds what the reading holds, not the rows read. Straight
+// to moto (no proxy: it would hold each answer whole). The projected scan runs three times: by
+// the gap rule (s3_input_file.h: gap <= measured bandwidth x first-byte latency), by max_gap
+// 1 MiB alone (a GET per row group) and reading across every gap (one streamed GET that drops
+// the other columns' bytes).
+// FLOE_BENCH_FILE_PREFIX=s3://... reuses a table written by an earlier run (its prefix is
+// printed), and FLOE_BENCH_FILE_SCAN=full|projected|per-group|across runs that one scan alone, so that the
+// process's peak RSS (bench/peak_memory.sh, or the maxrss printed) is that scan's.
 void RequestsPerFile(const S3Config& config, const std::shared_ptr<S3FileIO>& io) {
   auto env_mb = [](const char* name, int64_t fallback) {
     return std::getenv(name) ? std::atoll(std::getenv(name)) : fallback;
@@ -275,61 +288,96 @@ void RequestsPerFile(const S3Config& config, const std::shared_ptr<S3FileIO>& io
   const int64_t file_mb = env_mb("FLOE_BENCH_FILE_MB", 128), group_mb = env_mb("FLOE_BENCH_ROW_GROUP_MB", 16);
   std::vector<NestedField> fields;
   for (int i = 1; i <= 20; ++i) fields.push_back(NestedField{i, "c" + std::to_string(i), Type::Long(), true, ""});
-  StorageCatalog catalog("bench", TestS3Prefix("bench-file"), io);
-  Must(catalog.CreateNamespace(kTable.ns, {}));
-  CreateTableRequest request{Schema(0, fields)};
-  request.properties = {{"write.parquet.row-group-size-bytes", std::to_string(group_mb << 20)},
-                        {"write.target-file-size-bytes", std::to_string(4 * (file_mb << 20))}};
-  Must(catalog.CreateTable(kTable, request));
-  const TableMetadata table = Must(catalog.LoadTable(kTable)).metadata;
-  const int64_t rows = (file_mb << 20) / (20 * 8);
-  DataWriter writer(*io, table);
-  uint64_t x = 88172645463325252ull;
-  for (int64_t done = 0; done < rows;) {
-    const int64_t n = std::min<int64_t>(rows - done, 65536);
-    ColumnBatch batch(table.CurrentSchema());
-    for (Column& c : batch.columns) {
-      c.longs.resize(static_cast<size_t>(n));
-      for (int64_t& v : c.longs) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        v = static_cast<int64_t>(x);
+  const std::string prefix =
+      std::getenv("FLOE_BENCH_FILE_PREFIX") ? std::getenv("FLOE_BENCH_FILE_PREFIX") : TestS3Prefix("bench-file");
+  StorageCatalog catalog("bench", prefix, io);
+  if (!Must(catalog.TableExists(kTable))) {
+    Must(catalog.CreateNamespace(kTable.ns, {}));
+    CreateTableRequest request{Schema(0, fields)};
+    request.properties = {{"write.parquet.row-group-size-bytes", std::to_string(group_mb << 20)},
+                          {"write.target-file-size-bytes", std::to_string(4 * (file_mb << 20))}};
+    Must(catalog.CreateTable(kTable, request));
+    const TableMetadata table = Must(catalog.LoadTable(kTable)).metadata;
+    const int64_t rows = (file_mb << 20) / (20 * 8);
+    DataWriter writer(*io, table);
+    uint64_t x = 88172645463325252ull;
+    for (int64_t done = 0; done < rows;) {
+      const int64_t n = std::min<int64_t>(rows - done, 65536);
+      ColumnBatch batch(table.CurrentSchema());
+      for (Column& c : batch.columns) {
+        c.longs.resize(static_cast<size_t>(n));
+        for (int64_t& v : c.longs) {
+          x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+          v = static_cast<int64_t>(x);
+        }
+        c.length = static_cast<size_t>(n);
       }
-      c.length = static_cast<size_t>(n);
+      batch.num_rows = static_cast<size_t>(n);
+      Must(writer.Write(std::move(batch)));
+      done += n;
     }
-    batch.num_rows = static_cast<size_t>(n);
-    Must(writer.Write(std::move(batch)));
-    done += n;
+    std::vector<DataFile> written = Must(writer.Finish());
+    FilesOperation op(FastAppend(written));
+    Must(CommitOperation(catalog, kTable, op));
   }
-  std::vector<DataFile> files = Must(writer.Finish());
-  FilesOperation op(FastAppend(files));
-  Must(CommitOperation(catalog, kTable, op));
   const TableMetadata scanned = Must(catalog.LoadTable(kTable)).metadata;
-  int64_t bytes = 0;
-  for (const DataFile& f : files) bytes += f.file_size_in_bytes;
+  const ScanPlan whole = Must(PlanScan(*io, scanned, ScanOptions{}));
+  int64_t bytes = 0, rows = 0;
   int row_groups = 0;
-  for (const DataFile& f : files) row_groups += Must(OpenParquetFile(*io, f.file_path))->num_row_groups();
-  std::printf("%zu data file(s), %.1f MB, %lld rows, %d row groups (row-group-size-bytes %lld MB), 20 long columns\n",
-              files.size(), bytes / 1e6, static_cast<long long>(rows), row_groups, static_cast<long long>(group_mb));
-  for (int projected : {20, 2}) {
+  for (const FileScanTask& task : whole.tasks) {
+    bytes += task.file.file_size_in_bytes;
+    rows += task.file.record_count;
+    row_groups += Must(OpenParquetFile(*io, task.file.file_path))->num_row_groups();
+  }
+  std::printf("table at %s: %zu data file(s), %.1f MB, %lld rows, %d row groups, 20 long columns\n", prefix.c_str(),
+              whole.tasks.size(), bytes / 1e6, static_cast<long long>(rows), row_groups);
+  const char* only = std::getenv("FLOE_BENCH_FILE_SCAN");
+  struct Scan {
+    const char* name;
+    int columns;
+    bool measured;    // the gap rule of s3_input_file.h; else max_gap alone
+    int64_t max_gap;
+  };
+  const int64_t one_mib = 1 << 20, one_gib = int64_t{1} << 30;
+  for (const Scan scan : {Scan{"full", 20, true, one_mib}, Scan{"projected", 2, true, one_mib},
+                          Scan{"per-group", 2, false, one_mib}, Scan{"across", 2, false, one_gib}}) {
+    if (only != nullptr && std::string_view(only) != scan.name) continue;
     S3FileIO reader(config);  // another process's reader
+    S3ReadCoalescing rules;
+    rules.measured_gap = scan.measured;
+    rules.max_gap = scan.max_gap;
+    reader.SetReadCoalescing(rules);
     ScanOptions options;
-    if (projected == 2) options.columns = {"c1", "c2"};
+    options.read_parallelism = 1;
+    if (scan.columns == 2) options.columns = {"c1", "c2"};
     const S3RequestCounts before = reader.RequestCounts();
     int64_t t = MonotonicMicros();
-    auto read = Must(ReadTable(reader, scanned, options));
+    const ScanPlan plan = Must(PlanScan(reader, scanned, options));
+    const S3RequestCounts planning = reader.RequestCounts() - before;
+    int64_t read_rows = 0;
+    for (const FileScanTask& task : plan.tasks) {
+      Must(ReadTaskBatches(reader, scanned, task, plan.projection, nullptr, -1, [&](ColumnBatch&& batch) {
+        read_rows += static_cast<int64_t>(batch.num_rows);
+        return true;
+      }));
+    }
     const double ms = (MonotonicMicros() - t) / 1000.0;
-    if (static_cast<int64_t>(read.num_rows) != rows) Die(Error{ErrorKind::kCorrupt, "scan read too few rows"});
+    if (read_rows != rows) Die(Error{ErrorKind::kCorrupt, "scan read too few rows"});
     const S3RequestCounts sent = reader.RequestCounts() - before;
-    // The planning's share (manifest list, manifests), by a planning alone on a fresh reader.
-    S3FileIO planner(config);
-    Must(PlanScan(planner, scanned, options));
-    const S3RequestCounts planning = planner.RequestCounts();
-    std::printf("scan of %d columns: %.0f ms, requests: GET %lld, HEAD %lld, LIST %lld; planning's GET %lld; "
-                "per data file: GET %.1f, HEAD %.1f\n",
-                projected, ms, static_cast<long long>(sent.get), static_cast<long long>(sent.head),
-                static_cast<long long>(sent.list), static_cast<long long>(planning.get),
-                static_cast<double>(sent.get - planning.get) / files.size(),
-                static_cast<double>(sent.head - planning.head) / files.size());
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    const S3ReadSpeed speed = reader.ReadSpeed();
+    std::printf("scan %-9s (%2d columns, gap rule: %s): %.0f ms, requests: GET %lld, HEAD %lld, LIST %lld; "
+                "planning's GET %lld; per data file: GET %.1f, HEAD %.1f; read buffers held at most %.1f MiB; "
+                "process maxrss %.0f MiB; GETs measured: first byte %.0f ms, %.0f MB/s\n",
+                scan.name, scan.columns,
+                scan.measured ? "measured" : (scan.max_gap == one_gib ? "max_gap 1 GiB" : "max_gap 1 MiB"), ms,
+                static_cast<long long>(sent.get), static_cast<long long>(sent.head), static_cast<long long>(sent.list),
+                static_cast<long long>(planning.get), static_cast<double>(sent.get - planning.get) / plan.tasks.size(),
+                static_cast<double>(sent.head - planning.head) / plan.tasks.size(),
+                reader.PeakHeldReadBytes() / 1048576.0, usage.ru_maxrss / 1024.0, speed.first_byte_ms,
+                speed.bytes_per_ms / 1000.0);
+    std::fflush(stdout);
   }
 }
 
@@ -341,14 +389,13 @@ int Main() {
   }
   const int commits = std::getenv("FLOE_BENCH_COMMITS") ? std::atoi(std::getenv("FLOE_BENCH_COMMITS")) : 8;
   if (!TestS3FileIO()) Die(Error{ErrorKind::kUnavailable, "cannot reach " + config->endpoint});
+  if (std::getenv("FLOE_BENCH_ONLY_FILE")) {
+    RequestsPerFile(*config, std::make_shared<S3FileIO>(*config));
+    return 0;
+  }
   auto proxy = S3FaultProxy::Start(config->endpoint);
   config->endpoint = proxy->endpoint();
   auto io = std::make_shared<S3FileIO>(*config);
-
-  if (std::getenv("FLOE_BENCH_ONLY_FILE")) {
-    RequestsPerFile(*config, io);
-    return 0;
-  }
   const std::vector<int> delays = {0, 10, 50};
   if (!std::getenv("FLOE_BENCH_ONLY_RACE")) SingleCommits(*config, *proxy, io, commits, delays);
 

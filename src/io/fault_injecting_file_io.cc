@@ -95,6 +95,7 @@ class FaultyInputFile : public InputFile, public ReadAheadFile {
   }
   // Faults are injected into the reads the hint covers, not into the hint.
   Status WillRead(const std::vector<ByteRange>& ranges) const override { return floe::WillRead(*base_, ranges); }
+  void DoneReading(const std::vector<ByteRange>& ranges) const override { floe::DoneReading(*base_, ranges); }
 
  private:
   FaultInjectingFileIO& io_;

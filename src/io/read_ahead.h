@@ -24,12 +24,20 @@ class ReadAheadFile {
   virtual ~ReadAheadFile() = default;
   // An error is the one a ReadAt of those ranges would have given.
   virtual Status WillRead(const std::vector<ByteRange>& ranges) const = 0;
+  // The reader is done with these ranges: views of them may become invalid, and their memory
+  // is given back. Reading them again costs a request again.
+  virtual void DoneReading(const std::vector<ByteRange>& ranges) const { (void)ranges; }
 };
 
 // `file`'s WillRead when it has one, else nothing.
 inline Status WillRead(const InputFile& file, const std::vector<ByteRange>& ranges) {
   if (const auto* ahead = dynamic_cast<const ReadAheadFile*>(&file)) return ahead->WillRead(ranges);
   return Ok();
+}
+
+// `file`'s DoneReading when it has one, else nothing.
+inline void DoneReading(const InputFile& file, const std::vector<ByteRange>& ranges) {
+  if (const auto* ahead = dynamic_cast<const ReadAheadFile*>(&file)) ahead->DoneReading(ranges);
 }
 
 }  // namespace floe

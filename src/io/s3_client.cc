@@ -121,6 +121,7 @@ HttpRequest S3Client::Build(const S3Request& request) const {
     out.headers.push_back(std::move(header));
   }
   out.body = request.body;
+  out.body_sink = request.body_sink;
   return out;
 }
 
@@ -140,6 +141,35 @@ void S3Client::Count(const S3Request& request) {
   }
 }
 
+void S3Client::AddHeldReadBytes(int64_t delta) {
+  const int64_t now = held_read_.fetch_add(delta) + delta;
+  int64_t peak = peak_held_read_.load();
+  while (now > peak && !peak_held_read_.compare_exchange_weak(peak, now)) {
+  }
+}
+
+void S3Client::MeasureGet(const S3Response& response) {
+  if (response.status != 200 && response.status != 206) return;
+  // Moving averages: the last few GETs weigh most, so a store that slows down is seen soon.
+  constexpr double kWeight = 0.3;
+  auto blend = [&](double& average, double sample) {
+    average = average == 0 ? sample : average + kWeight * (sample - average);
+  };
+  std::lock_guard lock(speed_mutex_);
+  if (response.first_byte_us > 0) blend(speed_.first_byte_ms, response.first_byte_us / 1000.0);
+  const int64_t body_us = response.total_us - response.first_byte_us;
+  // A streamed body's time includes the reader's pauses: its rate is a lower bound, which only
+  // makes gaps read across smaller (the safe side).
+  if (response.body_bytes >= (1 << 20) && body_us > 0) {
+    blend(speed_.bytes_per_ms, static_cast<double>(response.body_bytes) / (body_us / 1000.0));
+  }
+}
+
+S3ReadSpeed S3Client::ReadSpeed() const {
+  std::lock_guard lock(speed_mutex_);
+  return speed_;
+}
+
 S3RequestCounts S3Client::Counts() const {
   return {get_.load(), put_.load(), head_.load(), post_.load(), del_.load(), list_.load()};
 }
@@ -151,10 +181,19 @@ Result<S3Response> S3Client::Send(const S3Request& request, std::string_view wha
   for (int attempt = 1;; ++attempt) {
     Count(request);
     S3Response response;
-    static_cast<HttpResponse&>(response) = http_.Send(Build(request));  // signed anew: the date moves
+    HttpRequest http = Build(request);  // signed anew: the date moves
+    bool body_began = false;
+    if (request.body_sink) {
+      http.body_sink = [&](const HttpResponse& head, std::string_view bytes) {
+        body_began = true;
+        return request.body_sink(head, bytes);
+      };
+    }
+    static_cast<HttpResponse&>(response) = http_.Send(http);
     response.attempts = attempt;
     response.earlier_attempt_maybe_applied = maybe_applied;
-    if (!Retryable(response)) return response;
+    if (request.method == "GET" && request.query.empty()) MeasureGet(response);  // object reads, not listings
+    if (body_began || !Retryable(response)) return response;
     maybe_applied = maybe_applied || MayHaveApplied(response);
     const std::string reason = response.status == 0
                                    ? response.transport_error

@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -47,6 +48,9 @@ struct S3Request {
   HttpHeaders headers;
   std::string_view body;
   std::string body_md5;  // raw digest of body; sent as Content-MD5 when set
+  // A GET's body streamed (s3_http.h). An attempt whose body had begun to arrive is never
+  // retried here, as the sink has taken some bytes already: its caller resumes from there.
+  HttpBodySink body_sink;
 };
 
 struct S3Response : HttpResponse {
@@ -68,6 +72,13 @@ struct S3RequestCounts {
   }
 };
 
+// How fast this client's GETs were answered: what a request costs in time, and what receiving a
+// byte costs. Zero where nothing was measured yet.
+struct S3ReadSpeed {
+  double first_byte_ms = 0;   // request sent to first byte (an average over recent GETs)
+  double bytes_per_ms = 0;    // body bytes per ms after the first (over recent bodies of 1 MiB or more)
+};
+
 class S3Client {
  public:
   explicit S3Client(S3Config config);
@@ -78,6 +89,15 @@ class S3Client {
   const S3Config& config() const { return config_; }
   S3RequestCounts Counts() const;
 
+  // Bytes of object bodies that the S3InputFiles of this client hold now, and the most they held
+  // at once since the last ResetPeakHeldReadBytes: what bounds a scan's read buffers.
+  void AddHeldReadBytes(int64_t delta);
+  int64_t HeldReadBytes() const { return held_read_.load(); }
+  int64_t PeakHeldReadBytes() const { return peak_held_read_.load(); }
+  void ResetPeakHeldReadBytes() { peak_held_read_.store(held_read_.load()); }
+
+  S3ReadSpeed ReadSpeed() const;
+
  private:
   HttpRequest Build(const S3Request& request) const;
   void Count(const S3Request& request);
@@ -87,6 +107,10 @@ class S3Client {
   std::string endpoint_host_;    // host[:port]
   HttpClient http_;
   std::atomic<int64_t> get_{0}, put_{0}, head_{0}, post_{0}, del_{0}, list_{0};
+  std::atomic<int64_t> held_read_{0}, peak_held_read_{0};
+  void MeasureGet(const S3Response& response);
+  mutable std::mutex speed_mutex_;
+  S3ReadSpeed speed_;
 };
 
 // The error for an answer that is not a success: names the request, S3's error code and

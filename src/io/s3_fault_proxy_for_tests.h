@@ -9,6 +9,8 @@
 //                  the request arrived)
 //   kLoseAnswer    forwards (the server acts), then closes without passing the answer on
 //   kCutUpload     closes after reading half the request's body (a connection cut mid-upload)
+//   kCutAnswer     forwards, then passes back the first half of the answer and closes (a
+//                  connection cut mid-download)
 // A per-request delay stands in for the distance to a real object store.
 #pragma once
 
@@ -32,7 +34,7 @@ namespace floe {
 
 class S3FaultProxy {
  public:
-  enum class Fault { kUnavailable, kDropRequest, kLoseAnswer, kCutUpload };
+  enum class Fault { kUnavailable, kDropRequest, kLoseAnswer, kCutUpload, kCutAnswer };
 
   // Listens on 127.0.0.1 (a free port) and forwards to the server at `upstream_endpoint`
   // ("http://127.0.0.1:PORT"). nullptr when it cannot listen.
@@ -170,6 +172,7 @@ class S3FaultProxy {
     }
     ::close(upstream);
     if (fault == Fault::kLoseAnswer) return;
+    if (fault == Fault::kCutAnswer) answer.resize(answer.size() / 2);
     SendAll(client, answer);
   }
 

@@ -61,7 +61,7 @@ Result<std::shared_ptr<S3FileIO>> S3FileIO::Make(const std::map<std::string, std
 
 Result<std::unique_ptr<InputFile>> S3FileIO::NewInputFile(std::string_view path) {
   FLOE_ASSIGN_OR_RETURN(S3Location location, ParseS3Location(path));
-  FLOE_ASSIGN_OR_RETURN(auto file, S3InputFile::Open(client_, std::move(location), std::string(path)));
+  FLOE_ASSIGN_OR_RETURN(auto file, S3InputFile::Open(client_, std::move(location), std::string(path), read_rules_));
   return std::unique_ptr<InputFile>(std::move(file));
 }
 

@@ -44,6 +44,7 @@
 
 #include "floe/file_io.h"
 #include "io/s3_client.h"
+#include "io/s3_input_file.h"
 #include "io/s3_recent_writes.h"
 
 namespace floe {
@@ -94,10 +95,21 @@ class S3FileIO : public FileIO {
 
   const S3Config& config() const { return client_->config(); }
   S3RequestCounts RequestCounts() const { return client_->Counts(); }
+  // How the InputFiles opened after this call merge and buffer their reads (s3_input_file.h).
+  // For tests and benchmarks; call before reading.
+  void SetReadCoalescing(const S3ReadCoalescing& rules) { read_rules_ = rules; }
+  // Bytes of object bodies the open InputFiles hold now, and the most they held at once since
+  // ResetPeakHeldReadBytes (s3_client.h).
+  int64_t HeldReadBytes() const { return client_->HeldReadBytes(); }
+  int64_t PeakHeldReadBytes() const { return client_->PeakHeldReadBytes(); }
+  void ResetPeakHeldReadBytes() { client_->ResetPeakHeldReadBytes(); }
+  // How fast this FileIO's GETs were answered (s3_client.h), which sizes its reads' gaps.
+  S3ReadSpeed ReadSpeed() const { return client_->ReadSpeed(); }
 
  private:
   std::shared_ptr<S3Client> client_;
   S3RecentWrites recent_;
+  S3ReadCoalescing read_rules_;
 };
 
 }  // namespace floe

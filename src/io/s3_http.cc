@@ -21,15 +21,48 @@ size_t ReadBody(char* buffer, size_t size, size_t count, void* user) {
   return n;
 }
 
+// Where a body goes: the response's string, or the request's sink for a 2xx answer.
+struct Download {
+  HttpResponse* response;
+  const HttpBodySink* sink;
+  bool stopped = false;  // the sink said stop
+};
+
 size_t WriteBody(char* data, size_t size, size_t count, void* user) {
-  static_cast<std::string*>(user)->append(data, size * count);
+  auto* download = static_cast<Download*>(user);
+  const long status = download->response->status;
+  if (*download->sink && status >= 200 && status < 300) {
+    if (!(*download->sink)(*download->response, std::string_view(data, size * count))) {
+      download->stopped = true;
+      return 0;  // curl ends the transfer with CURLE_WRITE_ERROR
+    }
+    return size * count;
+  }
+  download->response->body.append(data, size * count);
   return size * count;
+}
+
+// The status line's code, so that a body sink knows what kind of answer it receives before
+// curl_easy_perform returns.
+long StatusOf(std::string_view line) {
+  size_t space = line.find(' ');
+  if (space == std::string_view::npos) return 0;
+  long code = 0;
+  for (size_t i = space + 1; i < line.size() && i < space + 4; ++i) {
+    if (line[i] < '0' || line[i] > '9') return 0;
+    code = code * 10 + (line[i] - '0');
+  }
+  return code;
 }
 
 size_t WriteHeader(char* data, size_t size, size_t count, void* user) {
   std::string_view line(data, size * count);
-  auto* headers = static_cast<HttpHeaders*>(user);
-  if (line.starts_with("HTTP/")) headers->clear();  // a new response (after 100 Continue)
+  auto* response = static_cast<HttpResponse*>(user);
+  HttpHeaders* headers = &response->headers;
+  if (line.starts_with("HTTP/")) {  // a new response (after 100 Continue)
+    headers->clear();
+    response->status = StatusOf(line);
+  }
   size_t colon = line.find(':');
   if (colon != std::string_view::npos) {
     std::string name(line.substr(0, colon));
@@ -110,10 +143,11 @@ HttpResponse HttpClient::Send(const HttpRequest& request) {
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout_ms));
   curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
   curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, std::max(1L, static_cast<long>(options_.stall_timeout_ms / 1000)));
+  Download download{&response, &request.body_sink};
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, WriteBody);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &response.body);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &download);
   curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, WriteHeader);
-  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &response.headers);
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &response);
   if (request.method == "HEAD") {
     curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
   } else if (has_body) {
@@ -127,13 +161,20 @@ HttpResponse HttpClient::Send(const HttpRequest& request) {
   }
 
   CURLcode code = curl_easy_perform(curl);
+  curl_off_t first_byte = 0, total = 0, downloaded = 0;
+  curl_easy_getinfo(curl, CURLINFO_STARTTRANSFER_TIME_T, &first_byte);
+  curl_easy_getinfo(curl, CURLINFO_TOTAL_TIME_T, &total);
+  curl_easy_getinfo(curl, CURLINFO_SIZE_DOWNLOAD_T, &downloaded);
+  response.first_byte_us = static_cast<int64_t>(first_byte);
+  response.total_us = static_cast<int64_t>(total);
+  response.body_bytes = static_cast<int64_t>(downloaded);
   if (code == CURLE_OK) {
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
   } else {
     response.status = 0;
     response.headers.clear();
     response.body.clear();
-    response.transport_error = curl_easy_strerror(code);
+    response.transport_error = download.stopped ? "the reader stopped the transfer" : curl_easy_strerror(code);
     response.maybe_sent = !(code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST ||
                             code == CURLE_COULDNT_RESOLVE_PROXY);
   }

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -22,11 +23,22 @@
 
 namespace floe {
 
+struct HttpResponse;
+
+// Receives the body of a successful (2xx) answer piece by piece, in order, as it arrives, instead
+// of HttpResponse::body; `head` holds the status and headers. It may block: the connection then
+// stops reading, so the server stops sending (TCP's flow control), which is how a reader that
+// decodes slower than the network bounds what it holds. False stops the transfer (the response
+// then has no status and a transport_error). The bodies of other answers (S3's error documents)
+// still go to HttpResponse::body.
+using HttpBodySink = std::function<bool(const HttpResponse& head, std::string_view bytes)>;
+
 struct HttpRequest {
   std::string method;  // GET, HEAD, PUT, POST, DELETE
   std::string url;
   HttpHeaders headers;
   std::string_view body;  // sent as is (with Content-Length) when the method takes one
+  HttpBodySink body_sink;  // empty: the body is collected in HttpResponse::body
 };
 
 struct HttpResponse {
@@ -37,6 +49,11 @@ struct HttpResponse {
   // False only when the request certainly never reached the server (the connection could not
   // be made): such a request can be retried even if it was not idempotent.
   bool maybe_sent = true;
+  // Timing of the answer, for reads that size their requests by the store's speed: from the
+  // request's start to the first byte of the answer, and the body bytes received after it.
+  int64_t first_byte_us = 0;
+  int64_t total_us = 0;
+  int64_t body_bytes = 0;
 
   const std::string* Header(std::string_view lower_name) const;
 };

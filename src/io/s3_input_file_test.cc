@@ -34,6 +34,17 @@ TEST(CoalesceRanges, MergesRangesWithSmallGapsUpToTheRequestLimit) {
   EXPECT_TRUE(CoalesceRanges({}, rules).empty());
 }
 
+TEST(GapWorthReading, IsBandwidthTimesFirstByteLatencyWithinItsBounds) {
+  S3ReadCoalescing rules;  // max_gap 1 MiB, 100 MB/s assumed, at most 64 MiB
+  EXPECT_EQ(GapWorthReading(rules, {}), rules.max_gap) << "nothing measured yet";
+  EXPECT_EQ(GapWorthReading(rules, {.first_byte_ms = 30}), 3'000'000) << "S3-like: 30 ms at the assumed 100 MB/s";
+  EXPECT_EQ(GapWorthReading(rules, {.first_byte_ms = 30, .bytes_per_ms = 50'000}), 1'500'000) << "measured 50 MB/s";
+  EXPECT_EQ(GapWorthReading(rules, {.first_byte_ms = 2}), rules.max_gap) << "never below max_gap";
+  EXPECT_EQ(GapWorthReading(rules, {.first_byte_ms = 350, .bytes_per_ms = 400'000}), 64 << 20) << "moto: capped";
+  rules.measured_gap = false;
+  EXPECT_EQ(GapWorthReading(rules, {.first_byte_ms = 350}), rules.max_gap);
+}
+
 class S3InputFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -83,12 +94,14 @@ TEST_F(S3InputFileTest, OpeningIsOneGetOfTheTailWhichLaterReadsReuse) {
             std::string_view(data).substr(200'000 - 65'537, 2));
   EXPECT_EQ(Sent().get, 1);
 
-  // Two column chunks 2,000 bytes apart: one GET, then both read from memory.
+  // Two column chunks 2,000 bytes apart: one GET (received by a thread of the file's own), and
+  // both read from what it brought.
   ASSERT_TRUE(WillRead(**file, {{4, 30'000}, {32'004, 40'000}, {100, 10}}));
-  EXPECT_EQ(Sent().get, 1);
   EXPECT_EQ((*file)->ReadAt(4, 30'000, scratch.data()).value_or(""), std::string_view(data).substr(4, 30'000));
   EXPECT_EQ((*file)->ReadAt(32'004, 40'000, scratch.data()).value_or(""),
             std::string_view(data).substr(32'004, 40'000));
+  EXPECT_EQ((*file)->ReadAt(104, 5, scratch.data()).value_or(""), std::string_view(data).substr(104, 5));
+  EXPECT_EQ(Sent().get, 1);
   EXPECT_EQ(Sent().Total(), 0);
   // Already fetched: nothing more to ask for.
   ASSERT_TRUE(WillRead(**file, {{10, 100}, {150'000, 100}}));
@@ -99,6 +112,10 @@ TEST_F(S3InputFileTest, OpeningIsOneGetOfTheTailWhichLaterReadsReuse) {
   EXPECT_EQ(past.error().kind, ErrorKind::kInvalidArgument);
   EXPECT_NE(past.error().message.find("big.parquet"), std::string::npos) << past.error().message;
   EXPECT_EQ(Sent().Total(), 0);
+  // Done with the first chunk: its memory goes, and reading it again is a GET again.
+  DoneReading(**file, {{4, 30'000}});
+  EXPECT_EQ((*file)->ReadAt(4, 10, scratch.data()).value_or(""), std::string_view(data).substr(4, 10));
+  EXPECT_EQ(Sent().get, 1);
 }
 
 TEST_F(S3InputFileTest, SmallEmptyAndMissingObjects) {

@@ -326,6 +326,12 @@ Status ParquetFile::WillReadRowGroups(const std::vector<int>& row_groups, const 
   return source_->WillRead(spans);
 }
 
+void ParquetFile::DoneReadingRowGroup(int row_group, const std::vector<NestedField>& fields) const {
+  if (row_group < 0 || row_group >= num_row_groups()) return;
+  std::vector<std::pair<uint64_t, uint64_t>> spans = FieldSpans(row_group, fields);
+  if (!spans.empty()) source_->DoneReading(spans);
+}
+
 Result<ColumnBatch> ParquetFile::ReadRowGroup(int index, const Schema& projection, int threads) const {
   if (index < 0 || index >= num_row_groups()) return InvalidArgument(name() + ": no row group " + std::to_string(index));
   const std::vector<std::pair<uint64_t, uint64_t>> spans = FieldSpans(index, projection.fields());

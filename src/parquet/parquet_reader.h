@@ -72,6 +72,10 @@ class ParquetFile {
   // then fetched in one request, where announcing them one row group at a time costs a request
   // per row group. Only a hint; the reads give the same bytes without it.
   Status WillReadRowGroups(const std::vector<int>& row_groups, const std::vector<NestedField>& fields) const;
+  // Tells the source that the column chunks of `fields` in `row_group` are not read again (its
+  // rows are decoded into batches of their own): an object store's reader frees their bytes, a
+  // mapped file gives their pages back. Views of those chunks must not be used after it.
+  void DoneReadingRowGroup(int row_group, const std::vector<NestedField>& fields) const;
 
  private:
   ParquetFile() = default;

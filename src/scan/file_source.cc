@@ -18,7 +18,7 @@ Result<std::string_view> FileIOSource::Read(uint64_t offset, uint64_t length) co
                         file_->ReadAt(static_cast<int64_t>(offset), static_cast<int64_t>(length), buffer.get()));
   if (view.data() == buffer.get()) {
     std::lock_guard<std::mutex> lock(mutex_);
-    buffers_.push_back(std::move(buffer));
+    buffers_.push_back(Buffer{offset, length, std::move(buffer)});
   }
   return view;
 }
@@ -29,6 +29,20 @@ Status FileIOSource::WillRead(const std::vector<std::pair<uint64_t, uint64_t>>& 
   for (const auto& [offset, length] : spans)
     ranges.push_back(ByteRange{static_cast<int64_t>(offset), static_cast<int64_t>(length)});
   return floe::WillRead(*file_, ranges);
+}
+
+void FileIOSource::DoneReading(const std::vector<std::pair<uint64_t, uint64_t>>& spans) const {
+  std::vector<ByteRange> ranges;
+  ranges.reserve(spans.size());
+  for (const auto& [offset, length] : spans)
+    ranges.push_back(ByteRange{static_cast<int64_t>(offset), static_cast<int64_t>(length)});
+  floe::DoneReading(*file_, ranges);
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::erase_if(buffers_, [&](const Buffer& b) {
+    for (const auto& [offset, length] : spans)
+      if (b.offset >= offset && b.offset + b.length <= offset + length) return true;
+    return false;
+  });
 }
 
 Result<std::shared_ptr<const parquet::ParquetFile>> OpenParquetFile(FileIO& io, const std::string& path) {

@@ -23,12 +23,21 @@ class FileIOSource : public parquet::InputSource {
   const std::string& name() const override { return file_->path(); }
   // Passed to the InputFile (on S3 a merged ranged GET; elsewhere nothing).
   Status WillRead(const std::vector<std::pair<uint64_t, uint64_t>>& spans) const override;
+  // Passed to the InputFile (on S3 the announced ranges' memory is freed), and the buffers of
+  // reads lying inside the spans are freed: reading a file row group by row group holds one
+  // row group's bytes, not the file's.
+  void DoneReading(const std::vector<std::pair<uint64_t, uint64_t>>& spans) const override;
 
  private:
   explicit FileIOSource(std::unique_ptr<InputFile> file) : file_(std::move(file)) {}
+  struct Buffer {
+    uint64_t offset = 0;
+    uint64_t length = 0;
+    std::unique_ptr<char[]> bytes;
+  };
   std::unique_ptr<InputFile> file_;
   mutable std::mutex mutex_;
-  mutable std::vector<std::unique_ptr<char[]>> buffers_;
+  mutable std::vector<Buffer> buffers_;
 };
 
 // Opens a Parquet file through FileIO and reads its footer. Errors name the path.

@@ -197,5 +197,85 @@ TEST(ScanOnS3, ADataFileOfSeveralRowGroupsIsTwoGets) {
   }
 }
 
+// A file many times larger than the read budget, read whole: still the tail GET and one more,
+// and the bytes the S3 reader holds at once (the client's counter) stay under the budget or one
+// row group's chunks, whichever is larger, plus the tail, whether the scan streams row groups a
+// batch at a time or decodes each whole, and whichever columns it reads.
+TEST(ScanOnS3, AFileManyTimesTheReadBudgetIsReadInBoundedMemory) {
+  auto s3 = TestS3FileIO();
+  if (!s3) GTEST_SKIP() << kNoS3Message;
+  S3ReadCoalescing rules;
+  rules.max_buffered = 256 << 10;
+  s3->SetReadCoalescing(rules);
+  Schema schema(0, {NestedField{1, "id", Type::Long(), true, ""}, NestedField{2, "a", Type::Long(), false, ""},
+                    NestedField{3, "b", Type::Long(), false, ""}});
+  testing::TestTable t(schema);
+  t.writer_properties["write.parquet.row-group-size-bytes"] = "300000";
+  ColumnBatch rows(schema);
+  uint64_t x = 88172645463325252ULL;
+  constexpr int kRows = 150'000;
+  for (int i = 0; i < kRows; ++i) {  // xorshift values: nothing compresses
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    ASSERT_TRUE(rows.AppendRow({Literal::Long(i), Literal::Long(static_cast<int64_t>(x)),
+                                Literal::Long(static_cast<int64_t>(x >> 3))}));
+  }
+  auto f = t.WriteData(rows);
+  ASSERT_TRUE(f) << f.error().ToString();
+  ASSERT_TRUE(t.Commit({*f}));
+  UnderPrefix io(s3, CopyToS3(t, *s3));
+  auto pq = OpenParquetFile(io, f->file_path);
+  ASSERT_TRUE(pq) << pq.error().ToString();
+  ASSERT_GE((*pq)->num_row_groups(), 8);
+  std::vector<std::vector<int64_t>> chunk_bytes;  // per row group, per column
+  for (const auto& group : (*pq)->metadata().row_groups) {
+    chunk_bytes.emplace_back();
+    for (const auto& chunk : group.columns) chunk_bytes.back().push_back(chunk.meta_data->total_compressed_size);
+  }
+  pq->reset();  // its tail would count in what the client holds
+  for (std::vector<std::string> columns : {std::vector<std::string>{}, std::vector<std::string>{"b"}}) {
+    ScanOptions options;
+    options.read_parallelism = 1;
+    options.columns = columns;
+    auto plan = PlanScan(io, t.metadata(), options);
+    ASSERT_TRUE(plan) << plan.error().ToString();
+    ASSERT_EQ(plan->tasks.size(), 1u);
+    // The bound: the budget, or the largest row group's projected chunks when larger; and the tail.
+    int64_t largest_group = 0, projected = 0;
+    for (const auto& group : chunk_bytes) {
+      int64_t bytes = 0;
+      for (size_t c = 0; c < group.size(); ++c) {
+        if (columns.empty() || c == 2) bytes += group[c];  // "b" is the third column
+      }
+      largest_group = std::max(largest_group, bytes);
+      projected += bytes;
+    }
+    const int64_t bound = rules.tail_bytes + std::max(rules.max_buffered, largest_group);
+    ASSERT_GT(projected, 3 * bound) << "the file must be much larger than what may be held";
+
+    int64_t gets = Gets(*s3);
+    s3->ResetPeakHeldReadBytes();
+    int64_t streamed_rows = 0;
+    ASSERT_TRUE(ReadTaskBatches(io, t.metadata(), plan->tasks[0], plan->projection, nullptr, -1,
+                                [&](ColumnBatch&& batch) {
+                                  streamed_rows += static_cast<int64_t>(batch.num_rows);
+                                  return true;
+                                }));
+    EXPECT_EQ(streamed_rows, kRows);
+    EXPECT_EQ(Gets(*s3) - gets, 2) << "streamed, " << columns.size() << " columns named";
+    EXPECT_LE(s3->PeakHeldReadBytes(), bound) << "streamed; " << projected << " bytes read";
+
+    gets = Gets(*s3);
+    s3->ResetPeakHeldReadBytes();
+    int64_t whole_rows = 0;
+    ASSERT_TRUE(ReadTasks(io, t.metadata(), *plan, 1, [&](size_t, ColumnBatch&& batch) -> Result<bool> {
+      whole_rows += static_cast<int64_t>(batch.num_rows);
+      return true;
+    }));
+    EXPECT_EQ(whole_rows, kRows);
+    EXPECT_EQ(Gets(*s3) - gets, 2) << "whole row groups, " << columns.size() << " columns named";
+    EXPECT_LE(s3->PeakHeldReadBytes(), bound) << "whole row groups; " << projected << " bytes read";
+  }
+}
+
 }  // namespace
 }  // namespace floe

@@ -324,11 +324,12 @@ Status ReadBatches(FileIO& io, const TableMetadata& table, const FileScanTask& t
   // A read of every row (no limit) takes all those chunks: announced together, an object store
   // fetches them in one request (io/s3_input_file.h) instead of one or more per row group. A
   // limited read may stop after its first rows, so it announces each row group as it comes.
+  std::vector<NestedField> chunk_fields = read_schema.fields();  // the columns whose chunks are read
+  if (pushdown) chunk_fields.push_back(pushdown->field);
   if (filter_first && !groups.empty()) {
     std::vector<int> rgs;
     for (const Group& g : groups) rgs.push_back(g.rg);
-    std::vector<NestedField> fields = read_schema.fields();
-    if (pushdown) fields.push_back(pushdown->field);
+    const std::vector<NestedField>& fields = chunk_fields;
     auto announced = pq->WillReadRowGroups(rgs, fields);
     if (!announced) return std::unexpected(announced.error().WithContext("reading data file " + file.file_path));
   }
@@ -353,25 +354,31 @@ Status ReadBatches(FileIO& io, const TableMetadata& table, const FileScanTask& t
       } else {
         so.batch_rows = kStreamBatchRows;
       }
-      auto opened = parquet::RowGroupStream::Open(pq, rg, read_schema, so);
-      if (!opened) return std::unexpected(opened.error().WithContext("reading data file " + file.file_path));
-      ColumnBatch batch(read_schema.fields());
-      std::vector<int64_t> rows;
-      while (!have_enough()) {
-        auto more = (*opened)->Next(&batch, &rows);
-        if (!more) return std::unexpected(more.error().WithContext("reading data file " + file.file_path));
-        if (!*more) break;
-        // Without a pushed-down predicate a batch's rows are contiguous; with one, no delete
-        // needs positions and `positions` is null, so `start` only has to be right without.
-        int64_t batch_start = start + (rows.empty() ? 0 : rows.front());
-        FLOE_RETURN_IF_ERROR(take(std::move(batch), batch_start));
-        batch = ColumnBatch(read_schema.fields());
-      }
-      continue;
+      {
+        auto opened = parquet::RowGroupStream::Open(pq, rg, read_schema, so);
+        if (!opened) return std::unexpected(opened.error().WithContext("reading data file " + file.file_path));
+        ColumnBatch batch(read_schema.fields());
+        std::vector<int64_t> rows;
+        while (!have_enough()) {
+          auto more = (*opened)->Next(&batch, &rows);
+          if (!more) return std::unexpected(more.error().WithContext("reading data file " + file.file_path));
+          if (!*more) break;
+          // Without a pushed-down predicate a batch's rows are contiguous; with one, no delete
+          // needs positions and `positions` is null, so `start` only has to be right without.
+          int64_t batch_start = start + (rows.empty() ? 0 : rows.front());
+          FLOE_RETURN_IF_ERROR(take(std::move(batch), batch_start));
+          batch = ColumnBatch(read_schema.fields());
+        }
+      }  // the stream, which views the chunks, ends here
+    } else {
+      auto read =
+          pushdown ? parquet::ReadRowGroupWhere(pq, rg, read_schema, *pushdown) : pq->ReadRowGroup(rg, read_schema);
+      if (!read) return std::unexpected(read.error().WithContext("reading data file " + file.file_path));
+      FLOE_RETURN_IF_ERROR(take(std::move(*read), start));
     }
-    auto read = pushdown ? parquet::ReadRowGroupWhere(pq, rg, read_schema, *pushdown) : pq->ReadRowGroup(rg, read_schema);
-    if (!read) return std::unexpected(read.error().WithContext("reading data file " + file.file_path));
-    FLOE_RETURN_IF_ERROR(take(std::move(*read), start));
+    // The group's rows are in batches of their own: its chunks' bytes can go (on S3 the reader
+    // then holds about one row group at a time, io/s3_streamed_read.h).
+    pq->DoneReadingRowGroup(rg, chunk_fields);
   }
   return Ok();
 }
