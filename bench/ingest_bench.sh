@@ -15,7 +15,9 @@
 # most of the bench's time).
 #
 # Needs the peers (bash scripts/peers.sh): without them it prints "skipped: no peers" and exits 77.
-# Inputs are made by DuckDB: an uncompressed Parquet file and a CSV file with a header.
+# Inputs are made by DuckDB: an uncompressed Parquet file and a CSV file with a header. With
+# FLOE_INGEST_INPUT set to such a Parquet file (`duckdb_peer.py make F - ROWS`), the `partitioned`
+# and `parquet` modes link it instead of making it again (30M rows take minutes to make).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$here/build}" && pwd)
@@ -31,7 +33,9 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 echo "DuckDB $("$FLOE_PEERS_PYTHON" -c 'import duckdb; print(duckdb.__version__)') (peers' Python), $("$floe" --version)"
 echo "load before: $(uptime)"
-if [ "$partitioned" = partitioned ] || [ "$partitioned" = parquet ]; then
+if [ -n "${FLOE_INGEST_INPUT:-}" ] && { [ "$partitioned" = partitioned ] || [ "$partitioned" = parquet ]; }; then
+  ln -s "$(realpath "$FLOE_INGEST_INPUT")" "$work/src.parquet"
+elif [ "$partitioned" = partitioned ] || [ "$partitioned" = parquet ]; then
   "${duck[@]}" make "$work/src.parquet" - "$rows"
 else
   "${duck[@]}" make "$work/src.parquet" "$work/src.csv" "$rows"
