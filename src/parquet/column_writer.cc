@@ -24,8 +24,9 @@ constexpr size_t kDistinctProbeValues = 1 << 15;
 // (and this many of the dictionary's entries), not the whole page: a page of a column with few
 // distinct values holds millions of bit-packed indices, whose PLAIN form is tens of megabytes.
 constexpr size_t kProbeValues = 1 << 16;
-// Uncompressed page bodies kept for reuse between rounds of deferred compression.
-constexpr size_t kSpareBodies = 4;
+// A thread's compression scratch buffer larger than this is given back after use (an
+// outsized page should not pin its bound for the thread's life).
+constexpr size_t kKeptScratchBytes = 4u << 20;
 
 // Shared page/chunk bookkeeping: levels, page assembly, compression, headers.
 class ChunkWriterBase : public ColumnChunkWriter {
@@ -84,25 +85,20 @@ class ChunkWriterBase : public ColumnChunkWriter {
       if (!pending_[i].is_compressed) FLOE_RETURN_IF_ERROR(CompressPendingPage(i));
       PendingPage& page = pending_[i];
       FLOE_RETURN_IF_ERROR(AddDataPage(page.value_encoding, page.num_values, page.body.size(), std::move(page.compressed)));
-      if (spare_bodies_.size() < kSpareBodies) {
-        page.body.clear();
-        spare_bodies_.push_back(std::move(page.body));
-      }
     }
     pending_.clear();
     return Ok();
   }
 
   // Compresses body_ as a data page of the chunk; or, while compression is deferred, keeps
-  // the body for CompressPendingPage (and carries on in a spare buffer).
+  // the body for CompressPendingPage (the next body gets the same capacity at once, rather
+  // than regrowing and copying itself up to a page's size).
   Status EmitDataPage(int32_t value_encoding, int32_t num_values) {
     if (defer_) {
+      const size_t capacity = body_.capacity();
       pending_.push_back(PendingPage{value_encoding, num_values, std::move(body_), {}, false});
       body_ = std::string();
-      if (!spare_bodies_.empty()) {
-        body_ = std::move(spare_bodies_.back());
-        spare_bodies_.pop_back();
-      }
+      body_.reserve(capacity);
       return Ok();
     }
     std::string compressed;
@@ -131,6 +127,7 @@ class ChunkWriterBase : public ColumnChunkWriter {
     FLOE_RETURN_IF_ERROR(
         Compress(opts_.codec, opts_.compression_level, reinterpret_cast<const uint8_t*>(raw.data()), raw.size(), &scratch));
     out->assign(scratch);
+    if (scratch.capacity() > kKeptScratchBytes) std::string().swap(scratch);
     return Ok();
   }
 
@@ -239,7 +236,6 @@ class ChunkWriterBase : public ColumnChunkWriter {
   };
   bool defer_ = false;
   std::vector<PendingPage> pending_;
-  std::vector<std::string> spare_bodies_;
 };
 
 void SetFooterBound(std::string bytes, std::optional<std::string>* slot) {
