@@ -15,6 +15,18 @@ namespace {
 constexpr size_t kSliceRows = 4096;
 // Footer statistics larger than this are left out (as parquet-mr does), not truncated.
 constexpr size_t kMaxFooterStatBytes = 4096;
+// A chunk whose first this many values are all distinct is written PLAIN at once: such a
+// column (an id, a timestamp) would fill the dictionary to its size limit and fall back
+// anyway, after hashing hundreds of thousands of values for nothing. Only a column whose first
+// values are all distinct and whose later values repeat them is written differently for it.
+constexpr size_t kDistinctProbeValues = 1 << 15;
+// The dictionary-or-PLAIN decision compresses this many of the first page's values both ways
+// (and this many of the dictionary's entries), not the whole page: a page of a column with few
+// distinct values holds millions of bit-packed indices, whose PLAIN form is tens of megabytes.
+constexpr size_t kProbeValues = 1 << 16;
+// A thread's compression scratch buffer larger than this is given back after use (an
+// outsized page should not pin its bound for the thread's life).
+constexpr size_t kKeptScratchBytes = 4u << 20;
 
 // Shared page/chunk bookkeeping: levels, page assembly, compression, headers.
 class ChunkWriterBase : public ColumnChunkWriter {
@@ -63,9 +75,7 @@ class ChunkWriterBase : public ColumnChunkWriter {
 
   Status CompressPendingPage(size_t i) override {
     PendingPage& page = pending_[i];
-    page.compressed.clear();
-    FLOE_RETURN_IF_ERROR(Compress(opts_.codec, opts_.compression_level,
-                                  reinterpret_cast<const uint8_t*>(page.body.data()), page.body.size(), &page.compressed));
+    FLOE_RETURN_IF_ERROR(CompressExact(page.body, &page.compressed));
     page.is_compressed = true;
     return Ok();
   }
@@ -73,37 +83,75 @@ class ChunkWriterBase : public ColumnChunkWriter {
   Status CommitPendingPages() override {
     for (size_t i = 0; i < pending_.size(); ++i) {
       if (!pending_[i].is_compressed) FLOE_RETURN_IF_ERROR(CompressPendingPage(i));
-      const PendingPage& page = pending_[i];
-      FLOE_RETURN_IF_ERROR(AppendPage(page.page_type, page.value_encoding, page.num_values, page.body.size(),
-                                      page.compressed, &data_pages_));
+      PendingPage& page = pending_[i];
+      FLOE_RETURN_IF_ERROR(AddDataPage(page.value_encoding, page.num_values, page.body.size(), std::move(page.compressed)));
     }
     pending_.clear();
     return Ok();
   }
 
-  // Compresses body_ and appends header + compressed body to out; or, while compression is
-  // deferred, keeps a data page's body for CompressPendingPage.
-  Status EmitPage(int32_t page_type, int32_t value_encoding, int32_t num_values, std::string* out) {
-    if (defer_ && out == &data_pages_) {
-      pending_.push_back(PendingPage{page_type, value_encoding, num_values, std::move(body_), {}, false});
+  // Compresses body_ as a data page of the chunk; or, while compression is deferred, keeps
+  // the body for CompressPendingPage (the next body gets the same capacity at once, rather
+  // than regrowing and copying itself up to a page's size).
+  Status EmitDataPage(int32_t value_encoding, int32_t num_values) {
+    if (defer_) {
+      const size_t capacity = body_.capacity();
+      pending_.push_back(PendingPage{value_encoding, num_values, std::move(body_), {}, false});
       body_ = std::string();
+      body_.reserve(capacity);
       return Ok();
     }
-    compressed_.clear();
-    FLOE_RETURN_IF_ERROR(Compress(opts_.codec, opts_.compression_level, reinterpret_cast<const uint8_t*>(body_.data()),
-                                  body_.size(), &compressed_));
-    return AppendPage(page_type, value_encoding, num_values, body_.size(), compressed_, out);
+    std::string compressed;
+    FLOE_RETURN_IF_ERROR(CompressExact(body_, &compressed));
+    return AddDataPage(value_encoding, num_values, body_.size(), std::move(compressed));
   }
 
-  // Appends a page's header and compressed body to out.
-  Status AppendPage(int32_t page_type, int32_t value_encoding, int32_t num_values, size_t uncompressed_size,
-                    const std::string& compressed, std::string* out) {
-    if (uncompressed_size > INT32_MAX || compressed.size() > INT32_MAX)
+  // The dictionary page of body_ (PLAIN entries): header and compressed body.
+  Result<std::string> DictionaryPage(int32_t num_values) {
+    std::string compressed;
+    FLOE_RETURN_IF_ERROR(CompressExact(body_, &compressed));
+    FLOE_ASSIGN_OR_RETURN(std::string page, PageHeaderBytes(page_type::kDictionaryPage, encoding::kPlain, num_values,
+                                                            body_.size(), compressed.size()));
+    total_uncompressed_ += static_cast<int64_t>(page.size() + body_.size());
+    encodings_used_ |= 1u << encoding::kPlain;
+    page += compressed;
+    return page;
+  }
+
+  // Compresses raw under the chunk's codec into *out, sized to fit: the codec's worst-case
+  // bound is taken in a scratch buffer of the thread's, so that the pages a row group holds
+  // until it is flushed take their compressed size and no more.
+  Status CompressExact(const std::string& raw, std::string* out) {
+    thread_local std::string scratch;
+    scratch.clear();
+    FLOE_RETURN_IF_ERROR(
+        Compress(opts_.codec, opts_.compression_level, reinterpret_cast<const uint8_t*>(raw.data()), raw.size(), &scratch));
+    out->assign(scratch);
+    if (scratch.capacity() > kKeptScratchBytes) std::string().swap(scratch);
+    return Ok();
+  }
+
+  // Adds a data page (header, then compressed body) to the chunk's pages.
+  Status AddDataPage(int32_t value_encoding, int32_t num_values, size_t uncompressed_size, std::string compressed) {
+    FLOE_ASSIGN_OR_RETURN(std::string header, PageHeaderBytes(page_type::kDataPage, value_encoding, num_values,
+                                                              uncompressed_size, compressed.size()));
+    total_uncompressed_ += static_cast<int64_t>(header.size() + uncompressed_size);
+    data_pages_size_ += header.size() + compressed.size();
+    data_pages_.push_back(std::move(header));
+    data_pages_.push_back(std::move(compressed));
+    encodings_used_ |= 1u << value_encoding;
+    return Ok();
+  }
+
+  // A page's header, encoded.
+  Result<std::string> PageHeaderBytes(int32_t page_type, int32_t value_encoding, int32_t num_values,
+                                      size_t uncompressed_size, size_t compressed_size) {
+    if (uncompressed_size > INT32_MAX || compressed_size > INT32_MAX)
       return InvalidArgument("parquet writer: page of column '" + Name() + "' exceeds 2 GiB");
     PageHeader ph;
     ph.type = page_type;
     ph.uncompressed_page_size = static_cast<int32_t>(uncompressed_size);
-    ph.compressed_page_size = static_cast<int32_t>(compressed.size());
+    ph.compressed_page_size = static_cast<int32_t>(compressed_size);
     if (page_type == page_type::kDictionaryPage) {
       ph.dictionary_page_header = DictionaryPageHeader{num_values, encoding::kPlain, std::nullopt};
     } else {
@@ -114,12 +162,9 @@ class ChunkWriterBase : public ColumnChunkWriter {
       d.repetition_level_encoding = encoding::kRle;
       ph.data_page_header = d;
     }
-    size_t before = out->size();
-    WritePageHeader(ph, out);
-    total_uncompressed_ += static_cast<int64_t>(out->size() - before + uncompressed_size);
-    out->append(compressed);
-    encodings_used_ |= 1u << value_encoding;
-    return Ok();
+    std::string header;
+    WritePageHeader(ph, &header);
+    return header;
   }
 
   // Compressed size of bytes under this chunk's codec (for encoding decisions).
@@ -132,12 +177,20 @@ class ChunkWriterBase : public ColumnChunkWriter {
 
   // Whether dictionary encoding of the first page pays against PLAIN once both are
   // compressed: the codec may squeeze structured PLAIN values better than bit-packed indices.
-  bool DictionaryPaysAfterCompression(const std::string& plain, const std::string& dict_plain, const std::vector<uint32_t>& indices,
-                                      size_t dict_size) {
-    if (opts_.codec == codec::kUncompressed) return true;
+  // Judged on a sample (kProbeValues): `plain` holds the page's first min(kProbeValues, its
+  // values) values PLAIN, `dict_plain` the dictionary's first `dict_sampled` entries PLAIN. The
+  // dictionary's compressed size is estimated from its sample, and the sample is charged the
+  // share of it that its values are of the page's, as the whole page is charged the whole.
+  bool DictionaryPaysAfterCompression(const std::string& plain, const std::string& dict_plain, size_t dict_sampled,
+                                      size_t dict_size, const std::vector<uint32_t>& indices) {
+    if (opts_.codec == codec::kUncompressed || indices.empty() || dict_sampled == 0) return true;
+    const size_t sampled = std::min(indices.size(), kProbeValues);
     std::string encoded(1, '\0');
-    RleEncode(indices.data(), indices.size(), BitWidth(dict_size > 0 ? dict_size - 1 : 0), &encoded);
-    return CompressedSize(encoded) + CompressedSize(dict_plain) < CompressedSize(plain);
+    RleEncode(indices.data(), sampled, BitWidth(dict_size > 0 ? dict_size - 1 : 0), &encoded);
+    const double dict = static_cast<double>(CompressedSize(dict_plain)) * static_cast<double>(dict_size) /
+                        static_cast<double>(dict_sampled);
+    const double dict_share = dict * static_cast<double>(sampled) / static_cast<double>(indices.size());
+    return static_cast<double>(CompressedSize(encoded)) + dict_share < static_cast<double>(CompressedSize(plain));
   }
 
   void ResetPage() {
@@ -148,7 +201,9 @@ class ChunkWriterBase : public ColumnChunkWriter {
   ChunkResult TakeChunk() {
     ChunkResult r;
     r.data_pages = std::move(data_pages_);
+    r.data_pages_size = static_cast<int64_t>(data_pages_size_);
     data_pages_.clear();
+    data_pages_size_ = 0;
     r.num_values = chunk_num_values_;
     r.null_count = chunk_null_count_;
     r.total_uncompressed_size = total_uncompressed_;
@@ -168,12 +223,14 @@ class ChunkWriterBase : public ColumnChunkWriter {
   int level_width_;
   std::vector<uint8_t> page_levels_;
   size_t page_num_values_ = 0;
-  std::string body_, compressed_, data_pages_, probe_;
+  std::string body_, probe_;
+  std::vector<std::string> data_pages_;  // each page's header, then its compressed body
+  size_t data_pages_size_ = 0;           // their bytes
   int64_t chunk_num_values_ = 0, chunk_null_count_ = 0, total_uncompressed_ = 0;
   uint32_t encodings_used_ = 0;
 
   struct PendingPage {
-    int32_t page_type, value_encoding, num_values;
+    int32_t value_encoding, num_values;
     std::string body, compressed;
     bool is_compressed;
   };
@@ -207,14 +264,14 @@ class NumericWriter : public ChunkWriterBase {
         for (size_t i = b; i < e; ++i)
           if (def_levels[i] == max_def_) Add(static_cast<P>(s[i]));
       }
-      if (dict_mode_ && dict_.byte_size() > opts_.dict_size_limit) FallBackToPlain();
+      if (dict_mode_ && (dict_.byte_size() > opts_.dict_size_limit || AllDistinctSoFar())) FallBackToPlain();
       if (PageBytes() >= opts_.page_size) FLOE_RETURN_IF_ERROR(FlushPage());
     }
     return Ok();
   }
 
   size_t EstimatedSize() const override {
-    return data_pages_.size() + PageBytes() + (dict_mode_ || dict_pages_ > 0 ? dict_.byte_size() : 0);
+    return data_pages_size_ + PageBytes() + (dict_mode_ || dict_pages_ > 0 ? dict_.byte_size() : 0);
   }
 
   Result<ChunkResult> Finish() override {
@@ -222,7 +279,7 @@ class NumericWriter : public ChunkWriterBase {
     std::string dict_page;
     if (dict_pages_ > 0) {
       body_.assign(reinterpret_cast<const char*>(dict_.values().data()), dict_.byte_size());
-      FLOE_RETURN_IF_ERROR(EmitPage(page_type::kDictionaryPage, encoding::kPlain, static_cast<int32_t>(dict_.size()), &dict_page));
+      FLOE_ASSIGN_OR_RETURN(dict_page, DictionaryPage(static_cast<int32_t>(dict_.size())));
       for (P v : dict_.values()) UpdateBounds(v);
     }
     ChunkResult r = TakeChunk();
@@ -289,6 +346,11 @@ class NumericWriter : public ChunkWriterBase {
     return values_.size() * sizeof(P) + page_levels_.size() / 8;
   }
 
+  // The chunk's first kDistinctProbeValues values, or more, and no two equal (see there).
+  bool AllDistinctSoFar() const {
+    return dict_pages_ == 0 && indices_.size() >= kDistinctProbeValues && dict_.size() == indices_.size();
+  }
+
   void FallBackToPlain() {
     for (uint32_t i : indices_) values_.push_back(dict_.values()[i]);
     indices_.clear();
@@ -308,11 +370,13 @@ class NumericWriter : public ChunkWriterBase {
       if (dict_cost >= indices_.size() * sizeof(P)) {
         FallBackToPlain();
       } else {
-        std::string plain(indices_.size() * sizeof(P), '\0');
+        const size_t sampled = std::min(indices_.size(), kProbeValues);
+        std::string plain(sampled * sizeof(P), '\0');
         P* out = reinterpret_cast<P*>(plain.data());
-        for (size_t i = 0; i < indices_.size(); ++i) out[i] = dict_.values()[indices_[i]];
-        std::string dict_plain(reinterpret_cast<const char*>(dict_.values().data()), dict_.byte_size());
-        if (!DictionaryPaysAfterCompression(plain, dict_plain, indices_, dict_.size())) FallBackToPlain();
+        for (size_t i = 0; i < sampled; ++i) out[i] = dict_.values()[indices_[i]];
+        const size_t dict_sampled = std::min(dict_.size(), kProbeValues);
+        std::string dict_plain(reinterpret_cast<const char*>(dict_.values().data()), dict_sampled * sizeof(P));
+        if (!DictionaryPaysAfterCompression(plain, dict_plain, dict_sampled, dict_.size(), indices_)) FallBackToPlain();
       }
     }
     BeginPageBody();
@@ -327,7 +391,7 @@ class NumericWriter : public ChunkWriterBase {
       body_.append(reinterpret_cast<const char*>(values_.data()), values_.size() * sizeof(P));
       enc = encoding::kPlain;
     }
-    FLOE_RETURN_IF_ERROR(EmitPage(page_type::kDataPage, enc, static_cast<int32_t>(page_num_values_), &data_pages_));
+    FLOE_RETURN_IF_ERROR(EmitDataPage(enc, static_cast<int32_t>(page_num_values_)));
     indices_.clear();
     values_.clear();
     ResetPage();
@@ -387,14 +451,14 @@ class BytesWriter : public ChunkWriterBase {
         }
         Add(v);
       }
-      if (dict_mode_ && dict_.byte_size() > opts_.dict_size_limit) FallBackToPlain();
+      if (dict_mode_ && (dict_.byte_size() > opts_.dict_size_limit || AllDistinctSoFar())) FallBackToPlain();
       if (PageBytes() >= opts_.page_size) FLOE_RETURN_IF_ERROR(FlushPage());
     }
     return Ok();
   }
 
   size_t EstimatedSize() const override {
-    return data_pages_.size() + PageBytes() + (dict_mode_ || dict_pages_ > 0 ? dict_.byte_size() : 0);
+    return data_pages_size_ + PageBytes() + (dict_mode_ || dict_pages_ > 0 ? dict_.byte_size() : 0);
   }
 
   Result<ChunkResult> Finish() override {
@@ -406,7 +470,7 @@ class BytesWriter : public ChunkWriterBase {
         AppendPlain(dict_.At(i), &body_);
         UpdateBounds(dict_.At(i));
       }
-      FLOE_RETURN_IF_ERROR(EmitPage(page_type::kDictionaryPage, encoding::kPlain, static_cast<int32_t>(dict_.size()), &dict_page));
+      FLOE_ASSIGN_OR_RETURN(dict_page, DictionaryPage(static_cast<int32_t>(dict_.size())));
     }
     ChunkResult r = TakeChunk();
     r.dictionary_page = std::move(dict_page);
@@ -471,6 +535,11 @@ class BytesWriter : public ChunkWriterBase {
     return plain_.size() + page_levels_.size() / 8;
   }
 
+  // The chunk's first kDistinctProbeValues values, or more, and no two equal (see there).
+  bool AllDistinctSoFar() const {
+    return dict_pages_ == 0 && indices_.size() >= kDistinctProbeValues && dict_.size() == indices_.size();
+  }
+
   void FallBackToPlain() {
     for (uint32_t i : indices_) AppendPlain(dict_.At(i), &plain_);
     indices_.clear();
@@ -491,9 +560,11 @@ class BytesWriter : public ChunkWriterBase {
         FallBackToPlain();
       } else if (!indices_.empty()) {
         std::string plain, dict_plain;
-        for (uint32_t i : indices_) AppendPlain(dict_.At(i), &plain);
-        for (size_t i = 0; i < dict_.size(); ++i) AppendPlain(dict_.At(i), &dict_plain);
-        if (!DictionaryPaysAfterCompression(plain, dict_plain, indices_, dict_.size())) FallBackToPlain();
+        const size_t sampled = std::min(indices_.size(), kProbeValues);
+        for (size_t k = 0; k < sampled; ++k) AppendPlain(dict_.At(indices_[k]), &plain);
+        const size_t dict_sampled = std::min(dict_.size(), kProbeValues);
+        for (size_t i = 0; i < dict_sampled; ++i) AppendPlain(dict_.At(i), &dict_plain);
+        if (!DictionaryPaysAfterCompression(plain, dict_plain, dict_sampled, dict_.size(), indices_)) FallBackToPlain();
       }
     }
     BeginPageBody();
@@ -508,7 +579,7 @@ class BytesWriter : public ChunkWriterBase {
       body_.append(plain_);
       enc = encoding::kPlain;
     }
-    FLOE_RETURN_IF_ERROR(EmitPage(page_type::kDataPage, enc, static_cast<int32_t>(page_num_values_), &data_pages_));
+    FLOE_RETURN_IF_ERROR(EmitDataPage(enc, static_cast<int32_t>(page_num_values_)));
     indices_.clear();
     plain_.clear();
     ResetPage();
@@ -548,7 +619,7 @@ class BoolWriter : public ChunkWriterBase {
     return Ok();
   }
 
-  size_t EstimatedSize() const override { return data_pages_.size() + values_.size() / 8; }
+  size_t EstimatedSize() const override { return data_pages_size_ + values_.size() / 8; }
 
   Result<ChunkResult> Finish() override {
     FLOE_RETURN_IF_ERROR(FlushPage());
@@ -574,7 +645,7 @@ class BoolWriter : public ChunkWriterBase {
     body_.resize(start + (values_.size() + 7) / 8, '\0');
     for (size_t i = 0; i < values_.size(); ++i)
       body_[start + i / 8] = static_cast<char>(body_[start + i / 8] | (values_[i] << (i % 8)));
-    FLOE_RETURN_IF_ERROR(EmitPage(page_type::kDataPage, encoding::kPlain, static_cast<int32_t>(page_num_values_), &data_pages_));
+    FLOE_RETURN_IF_ERROR(EmitDataPage(encoding::kPlain, static_cast<int32_t>(page_num_values_)));
     values_.clear();
     ResetPage();
     return Ok();

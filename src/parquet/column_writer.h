@@ -27,7 +27,8 @@ struct ColumnWriterOptions {
 // What a finished column chunk reports back.
 struct ChunkResult {
   std::string dictionary_page;     // header + body; empty when the chunk has no dictionary
-  std::string data_pages;          // headers + bodies, in order
+  std::vector<std::string> data_pages;  // each page's header, then its body, in order
+  int64_t data_pages_size = 0;          // their bytes
   int64_t num_values = 0;          // values including nulls
   int64_t null_count = 0;
   int64_t nan_count = 0;

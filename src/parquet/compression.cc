@@ -82,23 +82,26 @@ Status Compress(int32_t c, int level, const uint8_t* input, size_t size, std::st
       out->append(reinterpret_cast<const char*>(input), size);
       return Ok();
     case codec::kSnappy: {
-      size_t start = out->size();
-      out->resize(start + snappy::MaxCompressedLength(size));
-      size_t n = 0;
-      snappy::RawCompress(reinterpret_cast<const char*>(input), size, out->data() + start, &n);
-      out->resize(start + n);
+      // resize_and_overwrite: the bound's bytes are not zeroed first (a page's worth each time).
+      const size_t start = out->size();
+      out->resize_and_overwrite(start + snappy::MaxCompressedLength(size), [&](char* p, size_t) {
+        size_t n = 0;
+        snappy::RawCompress(reinterpret_cast<const char*>(input), size, p + start, &n);
+        return start + n;
+      });
       return Ok();
     }
     case codec::kGzip:
       return GzipCompress(level, input, size, out);
     case codec::kZstd: {
-      size_t start = out->size();
-      size_t bound = ZSTD_compressBound(size);
-      out->resize(start + bound);
-      ZSTD_CCtx* ctx = ThreadCCtx();
-      size_t n = ZSTD_compressCCtx(ctx, out->data() + start, bound, input, size, level);
+      const size_t start = out->size();
+      const size_t bound = ZSTD_compressBound(size);
+      size_t n = 0;
+      out->resize_and_overwrite(start + bound, [&](char* p, size_t) {
+        n = ZSTD_compressCCtx(ThreadCCtx(), p + start, bound, input, size, level);
+        return ZSTD_isError(n) ? start : start + n;
+      });
       if (ZSTD_isError(n)) return IOError(std::string("zstd: ") + ZSTD_getErrorName(n));
-      out->resize(start + n);
       return Ok();
     }
   }

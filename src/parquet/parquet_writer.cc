@@ -326,8 +326,8 @@ Status ParquetWriter::FlushRowGroup() {
     FLOE_ASSIGN_OR_RETURN(ChunkResult chunk, std::move(chunks[li]));
     int64_t start = static_cast<int64_t>(sink_->position());
     FLOE_RETURN_IF_ERROR(sink_->Append(chunk.dictionary_page));
-    FLOE_RETURN_IF_ERROR(sink_->Append(chunk.data_pages));
-    int64_t size = static_cast<int64_t>(chunk.dictionary_page.size() + chunk.data_pages.size());
+    for (const std::string& piece : chunk.data_pages) FLOE_RETURN_IF_ERROR(sink_->Append(piece));
+    int64_t size = static_cast<int64_t>(chunk.dictionary_page.size()) + chunk.data_pages_size;
     ColumnChunk cc;
     cc.file_offset = start;
     ColumnMetaData& md = cc.meta_data.emplace();
