@@ -21,6 +21,7 @@
 #pragma once
 
 #include "floe/catalog.h"
+#include "floe/file_inspect.h"
 #include "floe/file_io.h"
 #include "floe/filter.h"
 #include "floe/input_files.h"
@@ -29,12 +30,12 @@
 #include "floe/result.h"
 #include "floe/rows.h"
 #include "floe/scan.h"
+#include "floe/scan_export.h"
 #include "floe/schema_change.h"
 #include "floe/schema_info.h"
 #include "floe/stats.h"
 #include "floe/table.h"
 #include "floe/table_definition.h"
-#include "floe/scan_export.h"
 #include "floe/table_folder.h"
 #include "floe/table_reader.h"
 #include "floe/time_text.h"
