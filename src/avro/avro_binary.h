@@ -180,9 +180,10 @@ class Decoder {
 };
 
 // An optional value as Iceberg's nullable fields are written: a union of null (branch 0) and
-// the value (branch 1, written by `write`).
-template <typename T, typename Fn>
-void WriteOptional(Encoder& e, const std::optional<T>& v, Fn write) {
+// the value (branch 1, written by `write`). `v` is a std::optional or reads like one
+// (OptionalString).
+template <typename Optional, typename Fn>
+void WriteOptional(Encoder& e, const Optional& v, Fn write) {
   if (!v) return e.WriteUnionIndex(0);
   e.WriteUnionIndex(1);
   write(*v);
