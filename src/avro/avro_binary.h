@@ -6,6 +6,7 @@
 // branches on error paths. Every read after a failure returns a zero value and reads nothing.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -87,6 +88,45 @@ class Decoder {
       if (!(static_cast<uint8_t>(*pos_++) & 0x80)) return;
     }
     Fail();
+  }
+  // Reads past `count` ints or longs without decoding them, eight bytes at a time: a varint
+  // ends at each byte whose high bit is clear, so a word's ends are found at once. Fails as
+  // SkipVarint does on bytes running out or a varint over 10 bytes.
+  void SkipVarints(uint64_t count) {
+    const char* p = pos_;
+    size_t run = 0;  // continuation bytes since the last varint ended
+    while (count > 0 && end_ - p >= 8) {
+      uint64_t word;
+      std::memcpy(&word, p, 8);
+      uint64_t ends = ~word & 0x8080808080808080ULL;  // little-endian: byte i is bits 8i..8i+7
+      if (ends == 0) {
+        run += 8;
+        if (run >= 10) return Fail();
+        p += 8;
+        continue;
+      }
+      if (run + (static_cast<size_t>(std::countr_zero(ends)) >> 3) >= 10) return Fail();
+      auto in_word = static_cast<uint64_t>(std::popcount(ends));
+      if (in_word < count) {
+        count -= in_word;
+        run = static_cast<size_t>(std::countl_zero(ends)) >> 3;  // bytes after the last end
+        p += 8;
+        continue;
+      }
+      for (uint64_t i = 1; i < count; ++i) ends &= ends - 1;  // the count-th end of this word
+      p += (static_cast<size_t>(std::countr_zero(ends)) >> 3) + 1;
+      count = 0;
+    }
+    for (; count > 0; ++p) {
+      if (p == end_) return Fail();
+      if (static_cast<uint8_t>(*p) & 0x80) {
+        if (++run >= 10) return Fail();
+      } else {
+        run = 0;
+        --count;
+      }
+    }
+    pos_ = p;
   }
   int32_t ReadInt() {
     int64_t v = ReadLong();

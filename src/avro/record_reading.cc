@@ -93,10 +93,7 @@ void ReadIntLongMap(Decoder& d, FlatMap<int, int64_t>* out, const std::vector<in
   out->clear();
   if (keep && keep->empty()) {  // nothing kept: step over the items' varints (key, value)
     while (int64_t n = d.ReadBlockCount()) {
-      for (int64_t i = 0; i < n; ++i) {
-        d.SkipVarint();
-        d.SkipVarint();
-      }
+      d.SkipVarints(2 * static_cast<uint64_t>(n));
       if (d.failed()) return;
     }
     return;
