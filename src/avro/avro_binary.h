@@ -106,16 +106,17 @@ class Decoder {
         continue;
       }
       if (run + (static_cast<size_t>(std::countr_zero(ends)) >> 3) >= 10) return Fail();
-      auto in_word = static_cast<uint64_t>(std::popcount(ends));
-      if (in_word < count) {
-        count -= in_word;
-        run = static_cast<size_t>(std::countl_zero(ends)) >> 3;  // bytes after the last end
-        p += 8;
-        continue;
+      uint64_t last;  // the lowest end not yet counted, then the last one counted
+      do {
+        last = ends & (~ends + 1);
+        ends &= ends - 1;
+      } while (--count > 0 && ends != 0);
+      if (count == 0) {
+        p += (static_cast<size_t>(std::countr_zero(last)) >> 3) + 1;
+        break;
       }
-      for (uint64_t i = 1; i < count; ++i) ends &= ends - 1;  // the count-th end of this word
-      p += (static_cast<size_t>(std::countr_zero(ends)) >> 3) + 1;
-      count = 0;
+      run = static_cast<size_t>(std::countl_zero(last)) >> 3;  // bytes after the word's last end
+      p += 8;
     }
     for (; count > 0; ++p) {
       if (p == end_) return Fail();
@@ -127,6 +128,25 @@ class Decoder {
       }
     }
     pos_ = p;
+  }
+  // Reads past `count` map items of an int key and a bytes value without looking at them. Most
+  // keys and lengths are one byte each (field ids and bounds under 64 bytes), read here without
+  // the general varint loop; fails as SkipVarint, ReadLong and Skip would.
+  void SkipIntBytesItems(uint64_t count) {
+    for (; count > 0 && !failed_; --count) {
+      if (end_ - pos_ >= 2 && !((pos_[0] | pos_[1]) & 0x80)) {
+        auto zigzag = static_cast<uint8_t>(pos_[1]);
+        if (zigzag & 1) return Fail();  // an odd zigzag byte is a negative length
+        size_t len = zigzag >> 1;
+        pos_ += 2;
+        Skip(len);
+        continue;
+      }
+      SkipVarint();
+      int64_t len = ReadLong();
+      if (len < 0) return Fail();
+      Skip(static_cast<size_t>(len));
+    }
   }
   int32_t ReadInt() {
     int64_t v = ReadLong();

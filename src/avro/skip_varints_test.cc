@@ -47,5 +47,37 @@ TEST(SkipVarints, FailsLikeSkippingOneByOneOnHostileBytes) {
   ExpectSameAsOneByOne("\x01" + std::string(6, '\x80') + std::string(4, '\x80') + '\x01', 2);  // run across words
 }
 
+// SkipIntBytesItems must end and fail where the general decoding of each (int key, bytes value)
+// item ends and fails: one-byte keys and lengths (its fast path), longer ones, negative lengths
+// and lengths past the end.
+void ExpectItemsSkippedAsDecoded(const std::string& bytes, uint64_t count) {
+  Decoder fast(bytes);
+  Decoder reference(bytes);
+  fast.SkipIntBytesItems(count);
+  for (uint64_t i = 0; i < count && !reference.failed(); ++i) {
+    reference.SkipVarint();  // the key: stepped over, as the map reader did before
+    reference.ReadBytesView();
+  }
+  ASSERT_EQ(fast.failed(), reference.failed()) << "count " << count << " of " << bytes.size() << " bytes";
+  ASSERT_EQ(fast.remaining(), reference.remaining()) << "count " << count << " of " << bytes.size() << " bytes";
+}
+
+TEST(SkipIntBytesItems, EndsAndFailsWhereDecodingEachItemDoes) {
+  std::mt19937_64 rng(41);
+  for (int round = 0; round < 2000; ++round) {
+    std::string bytes;
+    Encoder e(&bytes);
+    int items = static_cast<int>(rng() % 12);
+    for (int i = 0; i < items; ++i) {
+      e.WriteInt(static_cast<int32_t>(rng() % (rng() % 2 ? 60 : 100000)));
+      e.WriteBytes(std::string(rng() % (rng() % 2 ? 60 : 300), 'v'));
+    }
+    if (round % 3 == 0 && !bytes.empty()) bytes.resize(rng() % bytes.size());  // cut short
+    if (round % 5 == 0 && !bytes.empty()) bytes[rng() % bytes.size()] = static_cast<char>(rng());  // damaged
+    for (uint64_t count = 0; count <= static_cast<uint64_t>(items) + 1; ++count) ExpectItemsSkippedAsDecoded(bytes, count);
+  }
+  ExpectItemsSkippedAsDecoded(std::string("\x02\x03", 2), 1);  // length -2
+}
+
 }  // namespace
 }  // namespace floe::avro
