@@ -130,8 +130,9 @@ class FlatMap {
   void RestoreOrder() {
     auto key_less = [](const value_type& a, const value_type& b) { return a.first < b.first; };
     auto key_not_less = [](const value_type& a, const value_type& b) { return !(a.first < b.first); };
-    // Already strictly ascending (what every writer produces): nothing to do.
-    if (std::adjacent_find(begin(), end(), key_not_less) == end()) return;
+    // Already strictly ascending (what every writer produces, and any map of one key, as a
+    // filtered plan's maps mostly are): nothing to do.
+    if (size() < 2 || std::adjacent_find(begin(), end(), key_not_less) == end()) return;
     std::stable_sort(begin(), end(), key_less);
     auto same_key = [](const value_type& a, const value_type& b) { return a.first == b.first; };
     ShrinkTo(std::unique(begin(), end(), same_key));
