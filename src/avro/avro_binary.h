@@ -6,6 +6,7 @@
 // branches on error paths. Every read after a failure returns a zero value and reads nothing.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -87,6 +88,65 @@ class Decoder {
       if (!(static_cast<uint8_t>(*pos_++) & 0x80)) return;
     }
     Fail();
+  }
+  // Reads past `count` ints or longs without decoding them, eight bytes at a time: a varint
+  // ends at each byte whose high bit is clear, so a word's ends are found at once. Fails as
+  // SkipVarint does on bytes running out or a varint over 10 bytes.
+  void SkipVarints(uint64_t count) {
+    const char* p = pos_;
+    size_t run = 0;  // continuation bytes since the last varint ended
+    while (count > 0 && end_ - p >= 8) {
+      uint64_t word;
+      std::memcpy(&word, p, 8);
+      uint64_t ends = ~word & 0x8080808080808080ULL;  // little-endian: byte i is bits 8i..8i+7
+      if (ends == 0) {
+        run += 8;
+        if (run >= 10) return Fail();
+        p += 8;
+        continue;
+      }
+      if (run + (static_cast<size_t>(std::countr_zero(ends)) >> 3) >= 10) return Fail();
+      uint64_t last;  // the lowest end not yet counted, then the last one counted
+      do {
+        last = ends & (~ends + 1);
+        ends &= ends - 1;
+      } while (--count > 0 && ends != 0);
+      if (count == 0) {
+        p += (static_cast<size_t>(std::countr_zero(last)) >> 3) + 1;
+        break;
+      }
+      run = static_cast<size_t>(std::countl_zero(last)) >> 3;  // bytes after the word's last end
+      p += 8;
+    }
+    for (; count > 0; ++p) {
+      if (p == end_) return Fail();
+      if (static_cast<uint8_t>(*p) & 0x80) {
+        if (++run >= 10) return Fail();
+      } else {
+        run = 0;
+        --count;
+      }
+    }
+    pos_ = p;
+  }
+  // Reads past `count` map items of an int key and a bytes value without looking at them. Most
+  // keys and lengths are one byte each (field ids and bounds under 64 bytes), read here without
+  // the general varint loop; fails as SkipVarint, ReadLong and Skip would.
+  void SkipIntBytesItems(uint64_t count) {
+    for (; count > 0 && !failed_; --count) {
+      if (end_ - pos_ >= 2 && !((pos_[0] | pos_[1]) & 0x80)) {
+        auto zigzag = static_cast<uint8_t>(pos_[1]);
+        if (zigzag & 1) return Fail();  // an odd zigzag byte is a negative length
+        size_t len = zigzag >> 1;
+        pos_ += 2;
+        Skip(len);
+        continue;
+      }
+      SkipVarint();
+      int64_t len = ReadLong();
+      if (len < 0) return Fail();
+      Skip(static_cast<size_t>(len));
+    }
   }
   int32_t ReadInt() {
     int64_t v = ReadLong();
@@ -180,9 +240,10 @@ class Decoder {
 };
 
 // An optional value as Iceberg's nullable fields are written: a union of null (branch 0) and
-// the value (branch 1, written by `write`).
-template <typename T, typename Fn>
-void WriteOptional(Encoder& e, const std::optional<T>& v, Fn write) {
+// the value (branch 1, written by `write`). `v` is a std::optional or reads like one
+// (OptionalString).
+template <typename Optional, typename Fn>
+void WriteOptional(Encoder& e, const Optional& v, Fn write) {
   if (!v) return e.WriteUnionIndex(0);
   e.WriteUnionIndex(1);
   write(*v);

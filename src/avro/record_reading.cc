@@ -93,10 +93,7 @@ void ReadIntLongMap(Decoder& d, FlatMap<int, int64_t>* out, const std::vector<in
   out->clear();
   if (keep && keep->empty()) {  // nothing kept: step over the items' varints (key, value)
     while (int64_t n = d.ReadBlockCount()) {
-      for (int64_t i = 0; i < n; ++i) {
-        d.SkipVarint();
-        d.SkipVarint();
-      }
+      d.SkipVarints(2 * static_cast<uint64_t>(n));
       if (d.failed()) return;
     }
     return;
@@ -116,15 +113,7 @@ void ReadIntBytesMap(Decoder& d, FlatMap<int, std::string>* out, const std::vect
   out->clear();
   if (keep && keep->empty()) {  // nothing kept: keys are not decoded, values not looked at
     while (int64_t n = d.ReadBlockCount()) {
-      for (int64_t i = 0; i < n && !d.failed(); ++i) {
-        d.SkipVarint();
-        int64_t len = d.ReadLong();
-        if (len < 0) {
-          d.Fail();
-          break;
-        }
-        d.Skip(static_cast<size_t>(len));
-      }
+      d.SkipIntBytesItems(static_cast<uint64_t>(n));
       if (d.failed()) return;
     }
     return;

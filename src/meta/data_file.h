@@ -4,12 +4,13 @@
 #include <cstdint>
 #include <map>
 
-#include "util/flat_map.h"
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "types/literal.h"
+#include "util/flat_map.h"
+#include "util/optional_string.h"
 
 namespace floe {
 
@@ -39,13 +40,13 @@ struct DataFile {
   FlatMap<int, int64_t> nan_value_counts;
   FlatMap<int, std::string> lower_bounds;
   FlatMap<int, std::string> upper_bounds;
-  std::optional<std::string> key_metadata;
+  OptionalString key_metadata;  // rare: one pointer, not a 40-byte std::optional
   std::vector<int64_t> split_offsets;
   std::vector<int> equality_ids;  // equality delete files only
   std::optional<int> sort_order_id;
   // v3
   std::optional<int64_t> first_row_id;
-  std::optional<std::string> referenced_data_file;
+  OptionalString referenced_data_file;  // set on delete files only
   std::optional<int64_t> content_offset;
   std::optional<int64_t> content_size_in_bytes;
 };

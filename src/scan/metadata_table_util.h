@@ -15,8 +15,8 @@ namespace floe {
 nlohmann::json TimestampJson(int64_t ms);  // ISO 8601, UTC
 nlohmann::json HexJson(std::string_view bytes);
 
-template <typename T>
-nlohmann::json OptionalJson(const std::optional<T>& v) {
+template <typename Optional>  // a std::optional, or what reads like one (OptionalString)
+nlohmann::json OptionalJson(const Optional& v) {
   return v ? nlohmann::json(*v) : nlohmann::json();
 }
 

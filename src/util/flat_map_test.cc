@@ -89,5 +89,31 @@ TEST(FlatMap, AppendUnorderedThenRestoreOrderMatchesEmplacingOneByOne) {
   }
 }
 
+// A map is one pointer in its owner (a planned data file holds six), and copies and moves
+// leave two independent maps: a copy owns its own strings, a moved-from map is empty and usable.
+TEST(FlatMap, IsOnePointerAndCopiesAndMovesLikeAValue) {
+  static_assert(sizeof(FlatMap<int, std::string>) == sizeof(void*));
+  static_assert(sizeof(FlatMap<int, int64_t>) == sizeof(void*));
+  FlatMap<int, std::string> a{{3, std::string(40, 'c')}, {1, "one"}, {2, std::string(100, 'b')}};
+  FlatMap<int, std::string> copy = a;
+  copy[1] = "changed";
+  EXPECT_EQ(a.at(1), "one");
+  EXPECT_EQ(copy.at(3), std::string(40, 'c'));
+  FlatMap<int, std::string> moved = std::move(a);
+  EXPECT_TRUE(a.empty());  // NOLINT(bugprone-use-after-move): a moved-from map must stay usable
+  a.emplace(5, "five");
+  EXPECT_EQ(a.size(), 1u);
+  EXPECT_EQ(moved.size(), 3u);
+  moved = copy;  // copy-assign over a map that holds pairs
+  EXPECT_TRUE(moved == copy);
+  copy = std::move(a);
+  EXPECT_EQ(copy.at(5), "five");
+  FlatMap<int, std::string> empty;
+  moved = empty;
+  EXPECT_TRUE(moved.empty());
+  EXPECT_EQ(moved.find(1), moved.end());
+  EXPECT_EQ(moved.erase(1), 0u);
+}
+
 }  // namespace
 }  // namespace floe
