@@ -57,11 +57,7 @@ Status RowPositionDeletes::Delete(const FileScanTask& task, const std::vector<in
 int64_t RowPositionDeletes::deleted_rows() const {
   if (!vectors_) return files_.deleted_rows();
   int64_t n = 0;
-  for (const auto& [path, t] : targets_) {
-    std::vector<int64_t> added = t.added;
-    std::sort(added.begin(), added.end());
-    n += std::unique(added.begin(), added.end()) - added.begin();
-  }
+  for (const auto& [path, t] : targets_) n += DistinctPositions(t.added);
   return n;
 }
 

@@ -32,13 +32,14 @@ bool DeletionVectorWriter::carried(const std::string& data_file_path) const {
   return it != targets_.end() && it->second.has_carry;
 }
 
+int64_t DistinctPositions(std::vector<int64_t> positions) {
+  std::sort(positions.begin(), positions.end());
+  return std::unique(positions.begin(), positions.end()) - positions.begin();
+}
+
 int64_t DeletionVectorWriter::deleted_rows() const {
   int64_t n = 0;
-  for (const auto& [path, t] : targets_) {
-    std::vector<int64_t> added = t.added;
-    std::sort(added.begin(), added.end());
-    n += std::unique(added.begin(), added.end()) - added.begin();
-  }
+  for (const auto& [path, t] : targets_) n += DistinctPositions(t.added);
   return n;
 }
 

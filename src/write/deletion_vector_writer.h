@@ -19,6 +19,9 @@
 
 namespace floe {
 
+// How many distinct row positions `positions` holds (a write may name a row twice).
+int64_t DistinctPositions(std::vector<int64_t> positions);
+
 class DeletionVectorWriter {
  public:
   // With `names`, the Puffin file's name is recorded in the write's intent first.
