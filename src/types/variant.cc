@@ -366,6 +366,11 @@ Result<std::string> VariantToJsonText(std::string_view metadata, std::string_vie
   return out;
 }
 
+Result<std::vector<std::string_view>> VariantMetadataKeys(std::string_view metadata) {
+  FLOE_ASSIGN_OR_RETURN(VariantDictionary dict, ReadVariantMetadata(metadata));
+  return std::move(dict.keys);
+}
+
 std::string PackVariant(std::string_view metadata, std::string_view value) {
   std::string out;
   VariantPutLE(&out, metadata.size(), 4);
