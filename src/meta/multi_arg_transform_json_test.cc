@@ -47,6 +47,13 @@ TEST(MultiArgTransformJson, EmptySourceIdsAreRefused) {
   auto m = ParseTableMetadata(text);
   ASSERT_FALSE(m);
   EXPECT_NE(m.error().message.find("'source-ids' is empty"), std::string::npos) << m.error().message;
+  // A known transform written wrong stays an error rather than becoming an unknown transform.
+  text.replace(text.find("\"source-ids\": []"), 16, "\"source-ids\": [1]");
+  const std::string bucket = "\"bucket[8]\"";
+  text.replace(text.find(bucket), bucket.size(), "\"bucket[x]\"");
+  auto bad = ParseTableMetadata(text);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("bucket[x]"), std::string::npos) << bad.error().message;
 }
 
 }  // namespace

@@ -95,6 +95,9 @@ Result<std::vector<int>> SourceIds(const Json& j) {
 // A transform floe does not know is kept by name (Transform::FromMetadata).
 Result<Transform> TransformFromJson(const Json& j) {
   FLOE_ASSIGN_OR_RETURN(std::string text, jf::GetString(j, "transform"));
+  // A malformed form of a known transform ("bucket[x]") or an empty name is an error, not a new
+  // transform.
+  if (text.empty() || text.starts_with("bucket") || text.starts_with("truncate")) return Transform::Parse(text);
   return Transform::FromMetadata(text);
 }
 
