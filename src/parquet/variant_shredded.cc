@@ -10,13 +10,14 @@ namespace {
 
 // One (value, typed_value) pair of the layout: the variant itself, or one shredded object field.
 struct Shred {
+  std::string name;  // an object field's key ("" for the variant itself)
   std::string path;  // e.g. "typed_value.a." : the prefix of this pair's children, for messages
   const SchemaNode* value = nullptr;
   const SchemaNode* typed = nullptr;
   enum Kind { kNone, kPrimitive, kObject } kind = kNone;
   TypePtr type;      // a primitive typed_value's Iceberg type
   int int_bits = 32;  // the width an int typed_value had (8, 16 or 32)
-  std::vector<std::pair<std::string, Shred>> fields;  // an object typed_value's fields
+  std::vector<Shred> fields;  // an object typed_value's fields (a vector may hold its own incomplete type)
   const SchemaNode* typed_leaf = nullptr;             // a leaf under an object typed_value: its presence
 };
 
@@ -87,9 +88,9 @@ Status Plan(const SchemaNode& group, const std::string& path, const std::string&
     const std::string field_path = typed_path + "." + field.element.name;
     if (field.is_leaf() || field.element.repetition_type == repetition::kRepeated)
       return Corrupt(where + ": '" + field_path + "' is not a group of value and typed_value");
-    Shred s;
+    Shred& s = out->fields.emplace_back();
+    s.name = field.element.name;
     FLOE_RETURN_IF_ERROR(Plan(field, field_path + ".", where, false, &s));
-    out->fields.emplace_back(field.element.name, std::move(s));
   }
   return Ok();
 }
@@ -114,7 +115,7 @@ Status LoadLeaf(const SchemaNode& node, const TypePtr& type, size_t rows, const 
 Status LoadAll(const Shred& s, size_t rows, const std::string& where, const VariantLeafLoader& load, Leaves* leaves) {
   if (s.value) FLOE_RETURN_IF_ERROR(LoadLeaf(*s.value, Type::Binary(), rows, where, load, leaves));
   if (s.kind == Shred::kPrimitive) FLOE_RETURN_IF_ERROR(LoadLeaf(*s.typed, s.type, rows, where, load, leaves));
-  for (const auto& [name, field] : s.fields) FLOE_RETURN_IF_ERROR(LoadAll(field, rows, where, load, leaves));
+  for (const auto& field : s.fields) FLOE_RETURN_IF_ERROR(LoadAll(field, rows, where, load, leaves));
   // An object's presence is read from one leaf under it; a primitive leaf there is loaded above,
   // a binary value leaf too, so the leaf is always among the loaded ones.
   return Ok();
@@ -148,10 +149,10 @@ Result<bool> Assemble(const Shred& s, size_t row, const Leaves& leaves, const st
     return true;
   }
   std::vector<VariantField> fields;
-  for (const auto& [name, field] : s.fields) {
+  for (const auto& field : s.fields) {
     std::string v;
     FLOE_ASSIGN_OR_RETURN(bool present, Assemble(field, row, leaves, where, metadata, &v));
-    if (present) fields.push_back(VariantField{metadata->KeyId(name), std::move(v)});
+    if (present) fields.push_back(VariantField{metadata->KeyId(field.name), std::move(v)});
   }
   if (value_present) {
     auto rest = VariantObjectFields(value->BytesAt(row));
