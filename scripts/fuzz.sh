@@ -4,7 +4,7 @@
 # repository). A crash leaves its input in $build/crashes/<target>/ and fails the run; make
 # it a regression test (a unit test with the bytes inline or in tests/data).
 #
-#   FLOE_FUZZ_SECONDS   seconds per target (default 25; six targets)
+#   FLOE_FUZZ_SECONDS   seconds per target (default 25; eight targets)
 #   FLOE_FUZZ_BUILD_DIR the clang build folder (default build-fuzz)
 #   FLOE_FIXTURES       the fixtures folder (default ../shared/fixtures)
 # Skips (exit 0, saying so) when no clang with libFuzzer and std::expected support is found.
@@ -14,7 +14,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FLOE_FUZZ_BUILD_DIR:-$repo/build-fuzz}"
 seconds="${FLOE_FUZZ_SECONDS:-25}"
 fixtures="${FLOE_FIXTURES:-$repo/../shared/fixtures}"
-targets=(fuzz_rest_body fuzz_table_metadata fuzz_manifest fuzz_parquet fuzz_puffin fuzz_where)
+targets=(fuzz_rest_body fuzz_table_metadata fuzz_manifest fuzz_parquet fuzz_puffin fuzz_where fuzz_variant fuzz_wkb)
 
 # floe needs std::expected: clang 16 (P0848) or newer with libstdc++ 12.
 cxx=""
@@ -90,6 +90,21 @@ positions=0100000000000000020000000000000000000100010000000700000000000000
 for seed in "00$blob" "01$puffin" "02$positions"; do
   printf "$(echo "$seed" | sed 's/../\\x&/g')" >"$seeds/fuzz_puffin/seed${seed:0:2}"
 done
+# Variant seeds (fuzz/fuzz_variant.cc: metadata length in 2 bytes, metadata, value): an object
+# {"a":1,"b":[true,"x"]}, the string "example" and the decimal 123.4.
+mkdir -p "$seeds/fuzz_variant" "$seeds/fuzz_wkb"
+for seed in 0700110200010261620202000100020a0c010302000103040578 \
+  03000100001d6578616d706c65 03000100002001d2040000; do
+  printf "$(echo "$seed" | sed 's/../\\x&/g')" >"$seeds/fuzz_variant/$(echo "$seed" | md5sum | cut -c1-16)"
+done
+# WKB seeds (fuzz/fuzz_wkb.cc: first byte even = bytes, odd = hex text): POINT (1 2), a
+# LINESTRING Z in big-endian order, a MULTIPOLYGON, and the point as hex text.
+for seed in 000101000000000000000000f03f0000000000000040 \
+  0000000003ea00000002000000000000000000000000000000003ff00000000000003ff00000000000003ff00000000000004000000000000000 \
+  000106000000010000000103000000010000000400000000000000000000000000000000000000000000000000f03f0000000000000000000000000000f03f000000000000f03f00000000000000000000000000000000; do
+  printf "$(echo "$seed" | sed 's/../\\x&/g')" >"$seeds/fuzz_wkb/$(echo "$seed" | md5sum | cut -c1-16)"
+done
+printf '\x01%s' 0101000000000000000000f03f0000000000000040 >"$seeds/fuzz_wkb/hex"
 i=0
 for where in "id = 1" "a > 2 AND b IS NULL" "name LIKE 'x%' OR ts < TIMESTAMP '2024-01-01 00:00:00'" \
   "x IN (1, 2, 3) AND NOT (y <> 'z')" "d BETWEEN 1.5 AND 2e3"; do

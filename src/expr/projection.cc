@@ -147,6 +147,7 @@ Expr ProjectTruncateString(const Expression& p, const TermPtr& ref, const Transf
 Expr ProjectPredicate(const Expression& p, const PartitionField& field, bool strict) {
   const TermPtr& source = p.term();
   if (!source->is_reference() || source->field_id != field.source_id || !source->type) return nullptr;
+  if (!field.evaluable()) return nullptr;  // an unknown or multi-argument transform: no pruning on it
   const Transform& t = field.transform;
   if (t.kind() == TransformKind::kVoid) return nullptr;  // the tuple holds only nulls
   auto result_type = t.ResultType(source->type);

@@ -57,10 +57,13 @@ Status CheckDefaultsFitSchema(const TableMetadata& m) {
   const Schema& schema = m.CurrentSchema();
   for (const auto& f : m.DefaultSpec().fields()) {
     if (f.transform.kind() == TransformKind::kVoid) continue;
+    for (int id : f.source_ids.empty() ? std::vector<int>{f.source_id} : f.source_ids) {
+      if (!schema.FindField(id))
+        return InvalidArgument("Cannot find source column " + std::to_string(id) + " for partition field '" + f.name +
+                               "' of the default spec in the current schema");
+    }
+    if (!f.evaluable()) continue;  // kept as written, never computed
     const NestedField* source = schema.FindField(f.source_id);
-    if (!source)
-      return InvalidArgument("Cannot find source column " + std::to_string(f.source_id) + " for partition field '" +
-                             f.name + "' of the default spec in the current schema");
     if (!f.transform.CanTransform(*source->type))
       return InvalidArgument("partition field '" + f.name + "': " + f.transform.ToString() +
                              " cannot be applied to type " + source->type->ToString());

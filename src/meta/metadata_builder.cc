@@ -34,7 +34,8 @@ bool SameSpecFields(const PartitionSpec& a, const PartitionSpec& b) {
   for (size_t i = 0; i < a.fields().size(); ++i) {
     const auto& x = a.fields()[i];
     const auto& y = b.fields()[i];
-    if (x.source_id != y.source_id || x.name != y.name || !(x.transform == y.transform)) return false;
+    if (x.source_id != y.source_id || x.source_ids != y.source_ids || x.name != y.name || !(x.transform == y.transform))
+      return false;
   }
   return true;
 }

@@ -105,8 +105,13 @@ Result<std::vector<TableUpdate>> NewTableUpdates(const Schema& schema, const Par
   std::vector<PartitionField> spec_fields;
   for (const auto& f : spec.fields()) {
     FLOE_ASSIGN_OR_RETURN(int source, ids.Map(f.source_id, "partition field '" + f.name + "'"));
+    std::vector<int> sources;
+    for (int id : f.source_ids) {
+      FLOE_ASSIGN_OR_RETURN(int fresh, ids.Map(id, "partition field '" + f.name + "'"));
+      sources.push_back(fresh);
+    }
     spec_fields.push_back(PartitionField{source, PartitionSpec::kFirstFieldId + static_cast<int>(spec_fields.size()),
-                                         f.name, f.transform});
+                                         f.name, f.transform, std::move(sources)});
   }
   PartitionSpec fresh_spec(0, std::move(spec_fields));
   FLOE_RETURN_IF_ERROR(fresh_spec.Validate(fresh_schema));
@@ -115,6 +120,9 @@ Result<std::vector<TableUpdate>> NewTableUpdates(const Schema& schema, const Par
   for (const auto& f : order.fields()) {
     SortField field = f;
     FLOE_ASSIGN_OR_RETURN(field.source_id, ids.Map(f.source_id, "sort field"));
+    for (int& id : field.source_ids) {
+      FLOE_ASSIGN_OR_RETURN(id, ids.Map(id, "sort field"));
+    }
     order_fields.push_back(field);
   }
   SortOrder fresh_order(order_fields.empty() ? 0 : 1, std::move(order_fields));

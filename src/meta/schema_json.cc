@@ -77,22 +77,43 @@ Result<TypePtr> NestedTypeFromJson(const Json& j, const std::string& kind) {
   return InvalidArgument("Cannot parse type from json: unknown nested type '" + kind + "' in " + jf::Snippet(j));
 }
 
-// One partition or sort field's source: "source-id", or v3's "source-ids" with one entry
-// (multi-argument transforms are not supported).
-Result<int> SourceId(const Json& j) {
-  if (jf::Find(j, "source-id")) return jf::GetInt(j, "source-id");
+// One partition or sort field's sources: "source-id", or v3's "source-ids" (a multi-argument
+// transform: kept, written back, never computed by floe).
+Result<std::vector<int>> SourceIds(const Json& j) {
+  if (jf::Find(j, "source-id")) {
+    FLOE_ASSIGN_OR_RETURN(int id, jf::GetInt(j, "source-id"));
+    return std::vector<int>{id};
+  }
   if (const Json* ids = jf::Find(j, "source-ids")) {
     FLOE_ASSIGN_OR_RETURN(std::vector<int> list, jf::ToIntList(*ids, "source-ids"));
-    if (list.size() != 1)
-      return NotSupported("transforms over " + std::to_string(list.size()) + " source columns are not supported");
-    return list[0];
+    if (list.empty()) return InvalidArgument("'source-ids' is empty");
+    return list;
   }
   return InvalidArgument("missing required field 'source-id'");
 }
 
+// A transform floe does not know is kept by name (Transform::FromMetadata).
 Result<Transform> TransformFromJson(const Json& j) {
   FLOE_ASSIGN_OR_RETURN(std::string text, jf::GetString(j, "transform"));
-  return Transform::Parse(text);
+  // A malformed form of a known transform ("bucket[x]") or an empty name is an error, not a new
+  // transform.
+  if (text.empty() || text.starts_with("bucket") || text.starts_with("truncate")) return Transform::Parse(text);
+  return Transform::FromMetadata(text);
+}
+
+template <typename Field>
+void SetSources(Field* field, std::vector<int> ids) {
+  field->source_id = ids.front();
+  if (ids.size() > 1) field->source_ids = std::move(ids);
+}
+
+template <typename Ordered, typename Field>
+void PutSources(Ordered* out, const Field& f) {
+  if (f.source_ids.size() > 1) {
+    (*out)["source-ids"] = f.source_ids;
+  } else {
+    (*out)["source-id"] = f.source_id;
+  }
 }
 
 }  // namespace
@@ -160,7 +181,7 @@ Ordered PartitionFieldsToOrdered(const PartitionSpec& s) {
     Ordered field;
     field["name"] = f.name;
     field["transform"] = f.transform.ToString();
-    field["source-id"] = f.source_id;
+    PutSources(&field, f);
     field["field-id"] = f.field_id;
     fields.push_back(std::move(field));
   }
@@ -179,7 +200,7 @@ Ordered SortOrderToOrdered(const SortOrder& o) {
   for (const auto& f : o.fields()) {
     Ordered field;
     field["transform"] = f.transform.ToString();
-    field["source-id"] = f.source_id;
+    PutSources(&field, f);
     field["direction"] = SortDirectionName(f.direction);
     field["null-order"] = NullOrderName(f.null_order);
     fields.push_back(std::move(field));
@@ -252,9 +273,9 @@ Result<PartitionSpec> PartitionSpecFromJson(const nlohmann::json& j, int default
     auto transform = TransformFromJson(f);
     if (!transform) return where(transform.error());
     field.transform = *transform;
-    auto source = SourceId(f);
-    if (!source) return where(source.error());
-    field.source_id = *source;
+    auto sources = SourceIds(f);
+    if (!sources) return where(sources.error());
+    SetSources(&field, std::move(*sources));
     // Documents written before field ids existed number them from 1000 in order.
     auto field_id = jf::GetOptionalInt(f, "field-id");
     if (!field_id) return where(field_id.error());
@@ -275,7 +296,8 @@ Result<SortOrder> SortOrderFromJson(const nlohmann::json& j) {
     auto parse = [&]() -> Result<SortField> {
       SortField field;
       FLOE_ASSIGN_OR_RETURN(field.transform, TransformFromJson(f));
-      FLOE_ASSIGN_OR_RETURN(field.source_id, SourceId(f));
+      FLOE_ASSIGN_OR_RETURN(std::vector<int> sources, SourceIds(f));
+      SetSources(&field, std::move(sources));
       FLOE_ASSIGN_OR_RETURN(std::string direction, jf::GetString(f, "direction"));
       FLOE_ASSIGN_OR_RETURN(field.direction, ParseSortDirection(direction));
       FLOE_ASSIGN_OR_RETURN(std::string null_order, jf::GetString(f, "null-order"));

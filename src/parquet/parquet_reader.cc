@@ -11,6 +11,7 @@
 #include "parquet/batch_append.h"
 #include "parquet/column_reader.h"
 #include "parquet/value_conversion.h"
+#include "parquet/variant_shredded.h"
 
 namespace floe::parquet {
 
@@ -220,7 +221,8 @@ Status ParquetFile::ReadField(int rg_index, const NestedField& field, const Sche
   return ReadColumnChunk(in, field.type, out, def_levels);
 }
 
-// A variant group holds `metadata` and `value` binaries (and, when shredded, `typed_value`).
+// A variant group holds `metadata` and `value` binaries (and, when shredded, `typed_value`:
+// parquet/variant_shredded.h reassembles those).
 // Each row's two parts are packed into one value of the column (types/variant.h) and checked.
 Status ParquetFile::ReadVariant(int rg_index, const NestedField& field, const SchemaNode& node, Column* out,
                                 std::vector<uint8_t>* def_levels) const {
@@ -231,8 +233,13 @@ Status ParquetFile::ReadVariant(int rg_index, const NestedField& field, const Sc
   for (const auto& c : node.children) {
     if (c.element.name == "metadata") parts[0] = &c;
     if (c.element.name == "value") parts[1] = &c;
-    if (c.element.name == "typed_value")
-      return NotSupported(where + " is shredded (it has a typed_value column); floe reads unshredded variants only");
+  }
+  if (IsShreddedVariant(node)) {
+    auto load = [&](const SchemaNode& leaf, const TypePtr& type, Column* column, std::vector<uint8_t>* levels) -> Status {
+      FLOE_ASSIGN_OR_RETURN(ColumnChunkInput in, ChunkInput(rg_index, leaf.leaf_index));
+      return ReadColumnChunk(in, type, column, levels);
+    };
+    return ReadShreddedVariant(node, rows, where, load, field.type, out, def_levels);
   }
   if (!parts[0] || !parts[1] || !parts[0]->is_leaf() || !parts[1]->is_leaf())
     return Corrupt(where + " lacks its binary 'metadata' or 'value' column");

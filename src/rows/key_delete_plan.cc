@@ -24,6 +24,7 @@ KeyDeletePlan PlanKeyDeletes(const TableMetadata& table, const std::vector<int>&
     if (spec) {
       for (const auto& pf : spec->fields()) {
         if (pf.transform.kind() == TransformKind::kVoid) continue;
+        if (!pf.evaluable()) by_key = false;  // its tuple cannot be computed from the keys
         if (std::find(key_ids.begin(), key_ids.end(), pf.source_id) == key_ids.end()) by_key = false;
       }
     }

@@ -12,17 +12,46 @@ bool PartitionSpec::is_unpartitioned() const {
   return true;
 }
 
+std::string PartitionField::Describe() const {
+  std::string out = transform.ToString() + "(";
+  const std::vector<int> ids = source_ids.empty() ? std::vector<int>{source_id} : source_ids;
+  for (size_t i = 0; i < ids.size(); ++i) out += (i ? ", " : "") + std::to_string(ids[i]);
+  return out + ")";
+}
+
 Result<TypePtr> PartitionSpec::PartitionType(const Schema& schema) const {
   std::vector<NestedField> out;
   for (const auto& f : fields_) {
+    const std::vector<int> ids = f.source_ids.empty() ? std::vector<int>{f.source_id} : f.source_ids;
+    for (int id : ids) {
+      if (!schema.FindField(id))
+        return InvalidArgument("partition field '" + f.name + "' refers to source column id " + std::to_string(id) +
+                               ", which is not in the schema");
+    }
     const NestedField* source = schema.FindField(f.source_id);
-    if (!source)
-      return InvalidArgument("partition field '" + f.name + "' refers to source column id " +
-                             std::to_string(f.source_id) + ", which is not in the schema");
-    FLOE_ASSIGN_OR_RETURN(TypePtr type, f.transform.ResultType(source->type));
+    TypePtr type;
+    if (f.evaluable()) {
+      FLOE_ASSIGN_OR_RETURN(type, f.transform.ResultType(source->type));
+    } else {
+      // Never computed by floe: the type its values are read as. A known transform over several
+      // sources gives what it gives the first (bucket an int, day a date); else a string, as
+      // Iceberg Java types a transform it does not know.
+      auto known = f.transform.ResultType(source->type);
+      type = known ? *known : Type::String();
+    }
     out.push_back(NestedField{f.field_id, f.name, type, false, ""});
   }
   return Type::Struct(std::move(out));
+}
+
+Status PartitionSpec::CheckWritable() const {
+  for (const auto& f : fields_) {
+    if (f.evaluable()) continue;
+    return NotSupported("partition field '" + f.name + "' is " + f.Describe() + ", which floe cannot compute (" +
+                        (f.transform.is_unknown() ? "an unknown transform" : "a transform of several columns") +
+                        "): writes to a table with this partition spec are refused");
+  }
+  return Ok();
 }
 
 Status PartitionSpec::Validate(const Schema& schema) const {
@@ -52,7 +81,8 @@ bool PartitionSpec::CompatibleWith(const PartitionSpec& other) const {
   for (size_t i = 0; i < fields_.size(); ++i) {
     const auto& a = fields_[i];
     const auto& b = other.fields_[i];
-    if (a.source_id != b.source_id || a.field_id != b.field_id || a.name != b.name || !(a.transform == b.transform))
+    if (a.source_id != b.source_id || a.source_ids != b.source_ids || a.field_id != b.field_id || a.name != b.name ||
+        !(a.transform == b.transform))
       return false;
   }
   return true;
@@ -62,8 +92,15 @@ std::string PartitionSpec::ToString(const Schema& schema) const {
   std::string out;
   for (const auto& f : fields_) {
     if (!out.empty()) out += ", ";
-    std::string column = schema.FindColumnName(f.source_id);
-    if (column.empty()) column = "<" + std::to_string(f.source_id) + ">";
+    std::string column;
+    for (int id : f.source_ids.empty() ? std::vector<int>{f.source_id} : f.source_ids) {
+      std::string name = schema.FindColumnName(id);
+      column += (column.empty() ? "" : ", ") + (name.empty() ? "<" + std::to_string(id) + ">" : name);
+    }
+    if (!f.evaluable()) {
+      out += f.transform.ToString() + "(" + column + ")";
+      continue;
+    }
     switch (f.transform.kind()) {
       case TransformKind::kIdentity: out += column; break;
       case TransformKind::kBucket:

@@ -10,10 +10,17 @@
 namespace floe {
 
 struct PartitionField {
-  int source_id = 0;
-  int field_id = 0;  // partition field ids start at 1000 by convention
+  int source_id = 0;  // the source column; the first one when there are several
+  int field_id = 0;   // partition field ids start at 1000 by convention
   std::string name;
   Transform transform;
+  std::vector<int> source_ids;  // v3 multi-argument transforms: every source, when more than one
+
+  // Whether floe can compute this field: one source and a transform it knows. A table with a
+  // field it cannot compute is read (no pruning on that field) but never written.
+  bool evaluable() const { return source_ids.size() <= 1 && !transform.is_unknown(); }
+  // "bucket[16](a, b)"-style text naming the transform and its source ids, for messages.
+  std::string Describe() const;
 };
 
 class PartitionSpec {
@@ -34,6 +41,9 @@ class PartitionSpec {
 
   // Checks every field against a schema: the source exists and the transform applies.
   Status Validate(const Schema& schema) const;
+  // NotSupported naming the first field floe cannot compute (PartitionField::evaluable): rows
+  // cannot be placed in partitions of such a spec, so writes are refused before any file.
+  Status CheckWritable() const;
 
   // The partition tuple of one row given the source values (indexed like fields()).
   Result<std::vector<Literal>> PartitionOf(const std::vector<Literal>& source_values) const;

@@ -4,13 +4,30 @@ namespace floe {
 
 Status SortOrder::Validate(const Schema& schema) const {
   for (const auto& f : fields_) {
+    for (int id : f.source_ids.empty() ? std::vector<int>{f.source_id} : f.source_ids) {
+      if (!schema.FindField(id))
+        return InvalidArgument("sort order " + std::to_string(order_id_) + " refers to source column id " +
+                               std::to_string(id) + ", which is not in the schema");
+    }
+    if (f.source_ids.size() > 1) continue;  // never computed by floe (CheckWritable)
     const NestedField* source = schema.FindField(f.source_id);
-    if (!source)
-      return InvalidArgument("sort order " + std::to_string(order_id_) + " refers to source column id " +
-                             std::to_string(f.source_id) + ", which is not in the schema");
     if (!f.transform.CanTransform(*source->type))
       return InvalidArgument("sort order " + std::to_string(order_id_) + ": " + f.transform.ToString() +
                              " cannot be applied to type " + source->type->ToString());
+  }
+  return Ok();
+}
+
+Status SortOrder::CheckWritable() const {
+  for (size_t i = 0; i < fields_.size(); ++i) {
+    const SortField& f = fields_[i];
+    if (f.source_ids.size() <= 1 && !f.transform.is_unknown()) continue;
+    std::string sources;
+    for (int id : f.source_ids.empty() ? std::vector<int>{f.source_id} : f.source_ids)
+      sources += (sources.empty() ? "" : ", ") + std::to_string(id);
+    return NotSupported("sort order " + std::to_string(order_id_) + " field " + std::to_string(i) + " is " +
+                        f.transform.ToString() + "(" + sources + "), which floe cannot compute: writes to a table " +
+                        "sorted by it are refused");
   }
   return Ok();
 }
@@ -20,7 +37,8 @@ bool SortOrder::SameFields(const SortOrder& other) const {
   for (size_t i = 0; i < fields_.size(); ++i) {
     const auto& a = fields_[i];
     const auto& b = other.fields_[i];
-    if (!(a.transform == b.transform) || a.source_id != b.source_id || a.direction != b.direction ||
+    if (!(a.transform == b.transform) || a.source_id != b.source_id || a.source_ids != b.source_ids ||
+        a.direction != b.direction ||
         a.null_order != b.null_order)
       return false;
   }

@@ -14,9 +14,10 @@ enum class NullOrder { kNullsFirst, kNullsLast };
 
 struct SortField {
   Transform transform;
-  int source_id = 0;
+  int source_id = 0;  // the source column; the first one when there are several
   SortDirection direction = SortDirection::kAscending;
   NullOrder null_order = NullOrder::kNullsFirst;
+  std::vector<int> source_ids;  // v3 multi-argument transforms: every source, when more than one
 };
 
 class SortOrder {
@@ -29,6 +30,9 @@ class SortOrder {
   const std::vector<SortField>& fields() const { return fields_; }
   bool is_unsorted() const { return fields_.empty(); }
   Status Validate(const Schema& schema) const;
+  // NotSupported naming the first field floe cannot compute (an unknown transform, or several
+  // sources): a writer could not order its rows by it, so writes are refused.
+  Status CheckWritable() const;
   bool SameFields(const SortOrder& other) const;
 
  private:

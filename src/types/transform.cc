@@ -64,6 +64,17 @@ Result<Transform> Transform::Parse(std::string_view text) {
   return InvalidArgument("unknown partition transform '" + std::string(text) + "'");
 }
 
+Transform Transform::Unknown(std::string name) {
+  Transform t(TransformKind::kUnknown);
+  t.name_ = std::move(name);
+  return t;
+}
+
+Transform Transform::FromMetadata(std::string_view text) {
+  auto known = Parse(text);
+  return known ? *known : Unknown(std::string(text));
+}
+
 std::string Transform::ToString() const {
   switch (kind_) {
     case TransformKind::kIdentity: return "identity";
@@ -74,12 +85,14 @@ std::string Transform::ToString() const {
     case TransformKind::kDay: return "day";
     case TransformKind::kHour: return "hour";
     case TransformKind::kVoid: return "void";
+    case TransformKind::kUnknown: return name_;
   }
   return "unknown";
 }
 
 bool Transform::CanTransform(const Type& source) const {
   TypeId id = source.id();
+  if (kind_ == TransformKind::kUnknown) return true;  // not evaluated: no type to refuse
   if (!source.is_primitive()) return kind_ == TransformKind::kVoid;
   switch (kind_) {
     case TransformKind::kIdentity:
@@ -95,6 +108,7 @@ bool Transform::CanTransform(const Type& source) const {
     case TransformKind::kMonth:
     case TransformKind::kDay: return id == TypeId::kDate || IsTimestamp(id);
     case TransformKind::kHour: return IsTimestamp(id);
+    case TransformKind::kUnknown: return true;
   }
   return false;
 }
@@ -107,6 +121,7 @@ Result<TypePtr> Transform::ResultType(const TypePtr& source) const {
     case TransformKind::kTruncate:
     case TransformKind::kVoid: return source;
     case TransformKind::kDay: return Type::Date();  // as Iceberg's reference implementation writes it
+    case TransformKind::kUnknown: return Type::String();  // what Iceberg Java gives a transform it does not know
     default: return Type::Int();
   }
 }
@@ -134,6 +149,8 @@ Result<int32_t> BucketHash(const Literal& v) {
 }
 
 Result<Literal> Transform::Apply(const Literal& v) const {
+  if (kind_ == TransformKind::kUnknown)
+    return NotSupported("transform '" + name_ + "' is not one floe knows: it cannot be evaluated");
   FLOE_ASSIGN_OR_RETURN(TypePtr result_type, ResultType(v.type()));
   if (v.is_null() || kind_ == TransformKind::kVoid) return Literal::Null(result_type);
   TypeId id = v.type()->id();

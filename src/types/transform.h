@@ -8,7 +8,10 @@
 
 namespace floe {
 
-enum class TransformKind { kIdentity, kBucket, kTruncate, kYear, kMonth, kDay, kHour, kVoid };
+// kUnknown: a transform floe does not know, kept by its name so that a table another engine
+// partitioned or sorted with it stays readable (its metadata written back unchanged, scans without
+// pruning on it); it is never evaluated.
+enum class TransformKind { kIdentity, kBucket, kTruncate, kYear, kMonth, kDay, kHour, kVoid, kUnknown };
 
 class Transform {
  public:
@@ -23,9 +26,12 @@ class Transform {
   static Transform Day() { return Transform(TransformKind::kDay); }
   static Transform Hour() { return Transform(TransformKind::kHour); }
   static Transform Void() { return Transform(TransformKind::kVoid); }
+  static Transform Unknown(std::string name);
 
   // "identity", "bucket[16]", "truncate[4]", "year", ..., "void" (Iceberg's JSON spelling).
   static Result<Transform> Parse(std::string_view text);
+  // A transform read from table metadata: one Parse knows, else Unknown(text).
+  static Transform FromMetadata(std::string_view text);
   std::string ToString() const;
 
   TransformKind kind() const { return kind_; }
@@ -39,18 +45,24 @@ class Transform {
   Result<Literal> Apply(const Literal& value) const;
 
   // Monotonic transforms (all but bucket and void) let range predicates project.
-  bool PreservesOrder() const { return kind_ != TransformKind::kBucket && kind_ != TransformKind::kVoid; }
+  bool PreservesOrder() const {
+    return kind_ != TransformKind::kBucket && kind_ != TransformKind::kVoid && kind_ != TransformKind::kUnknown;
+  }
+  bool is_unknown() const { return kind_ == TransformKind::kUnknown; }
   // year/month/day/hour: a coarser time unit of the same source.
   bool IsTimeTransform() const {
     return kind_ == TransformKind::kYear || kind_ == TransformKind::kMonth || kind_ == TransformKind::kDay ||
            kind_ == TransformKind::kHour;
   }
 
-  friend bool operator==(const Transform& a, const Transform& b) { return a.kind_ == b.kind_ && a.param_ == b.param_; }
+  friend bool operator==(const Transform& a, const Transform& b) {
+    return a.kind_ == b.kind_ && a.param_ == b.param_ && a.name_ == b.name_;
+  }
 
  private:
   TransformKind kind_ = TransformKind::kIdentity;
   int param_ = 0;
+  std::string name_;  // an unknown transform's text
 };
 
 // The bucket hash of a value as the spec defines it (appendix B), before the modulo.

@@ -313,6 +313,13 @@ Status WriteVariantValue(const VariantDictionary& dict, const VariantReader& r, 
   if (count > r.bytes.size()) return Corrupt(r.what + ": " + std::to_string(count) + " elements exceed its bytes");
   size_t offsets_at = ids_at + count * id_size;
   size_t values_at = offsets_at + (count + 1) * offset_size;
+  // The last offset is the size of the values: every element lies inside them (a reader that
+  // copies a container by its size, as the shredding reader does, must get all of it).
+  FLOE_ASSIGN_OR_RETURN(uint64_t values_size, r.LE(offsets_at + count * offset_size, offset_size));
+  if (values_at > r.bytes.size() || values_size > r.bytes.size() - values_at)
+    return Corrupt(r.what + ": the " + std::to_string(values_size) + " value bytes of the container at offset " +
+                   std::to_string(at) + " run past its end (" + std::to_string(r.bytes.size()) + " bytes)");
+  const VariantReader inside{r.bytes.substr(0, values_at + values_size), r.what};
   *out += object ? '{' : '[';
   for (uint64_t i = 0; i < count; ++i) {
     if (i) *out += ',';
@@ -329,10 +336,10 @@ Status WriteVariantValue(const VariantDictionary& dict, const VariantReader& r, 
       *out += ':';
     }
     FLOE_ASSIGN_OR_RETURN(uint64_t offset, r.LE(offsets_at + i * offset_size, offset_size));
-    if (offset >= r.bytes.size() || values_at + offset >= r.bytes.size())
+    if (offset >= values_size)
       return Corrupt(r.what + ": element " + std::to_string(i) + " at offset " + std::to_string(values_at + offset) +
-                     " lies past its end (" + std::to_string(r.bytes.size()) + " bytes)");
-    FLOE_RETURN_IF_ERROR(WriteVariantValue(dict, r, values_at + offset, depth + 1, out));
+                     " lies past the " + std::to_string(values_size) + " value bytes of its container");
+    FLOE_RETURN_IF_ERROR(WriteVariantValue(dict, inside, values_at + offset, depth + 1, out));
   }
   *out += object ? '}' : ']';
   return Ok();
@@ -364,6 +371,11 @@ Result<std::string> VariantToJsonText(std::string_view metadata, std::string_vie
   std::string out;
   FLOE_RETURN_IF_ERROR(WriteVariantValue(dict, VariantReader{value, "variant value"}, 0, 0, &out));
   return out;
+}
+
+Result<std::vector<std::string_view>> VariantMetadataKeys(std::string_view metadata) {
+  FLOE_ASSIGN_OR_RETURN(VariantDictionary dict, ReadVariantMetadata(metadata));
+  return std::move(dict.keys);
 }
 
 std::string PackVariant(std::string_view metadata, std::string_view value) {

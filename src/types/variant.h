@@ -9,6 +9,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -30,6 +31,9 @@ Result<VariantBytes> EncodeVariant(const nlohmann::json& json);
 // exact numbers, dates and timestamps as ISO 8601 strings, binary as hex strings, uuids in their
 // 8-4-4-4-12 form.
 Result<std::string> VariantToJsonText(std::string_view metadata, std::string_view value);
+
+// The keys of a metadata's dictionary, by id (views into `metadata`).
+Result<std::vector<std::string_view>> VariantMetadataKeys(std::string_view metadata);
 
 // The packed in-memory form and back.
 std::string PackVariant(std::string_view metadata, std::string_view value);

@@ -82,9 +82,18 @@ TEST(Variant, HostileBytesGiveClearErrors) {
   // an array whose element offset points past the end
   EXPECT_NE(err(metadata, std::string("\x03\x01\x40\x41\x00", 5)).find("past its end"), std::string::npos);
   // a deep nest of one-element arrays
-  std::string deep;
-  for (int i = 0; i < 1000; ++i) deep += std::string("\x03\x01\x00\x00", 4);
+  std::string deep("\x00", 1);
+  for (int i = 0; i < 1000; ++i) {
+    // an array of 2-byte offsets holding the level below
+    const auto n = static_cast<uint16_t>(deep.size());
+    deep = std::string("\x07\x01\x00\x00", 4) + static_cast<char>(n & 0xff) + static_cast<char>(n >> 8) + deep;
+  }
   EXPECT_NE(err(metadata, deep).find("nested deeper"), std::string::npos);
+  // found by fuzz/fuzz_variant.cc: an array whose last offset (its values' size) leaves its
+  // second element outside it; read as a whole it used to print, copied by its size it did not
+  const std::string meta_ab("\x11\x02\x00\x01\x02" "ab", 7);
+  const std::string cut("\x02\x02\x00\x01\x00\x02\x0a\x0c\x01\x03\x02\x00\x01\x01\x04\x05x", 17);
+  EXPECT_NE(err(meta_ab, cut).find("lies past the 1 value bytes of its container"), std::string::npos) << err(meta_ab, cut);
   // a packed value whose metadata length exceeds it
   auto unpacked = UnpackVariant(std::string("\xff\x00\x00\x00", 4));
   ASSERT_FALSE(unpacked);

@@ -204,6 +204,10 @@ Status DataWriter::Write(const ColumnBatch& input) {
 Status DataWriter::Write(ColumnBatch&& input) {
   if (!target_file_size_) return std::unexpected(target_file_size_.error());
   if (input.num_rows == 0) return Ok();
+  // A partition field or sort field floe cannot compute (an unknown or multi-argument transform):
+  // refused before any file is written.
+  FLOE_RETURN_IF_ERROR(spec_.CheckWritable());
+  if (const SortOrder* order = table_.SortOrderById(table_.default_sort_order_id)) FLOE_RETURN_IF_ERROR(order->CheckWritable());
   FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, ConformToSchema(std::move(input)));
   {
     std::lock_guard lock(stats_mu_);

@@ -61,6 +61,7 @@ Status EqualityDeleteWriter::Delete(const ColumnBatch& rows) {
     key_columns.push_back(index);
   }
   for (const PartitionSpec* spec : specs_) {
+    FLOE_RETURN_IF_ERROR(spec->CheckWritable());  // its tuples could not be computed
     // A void field's value is null whatever its source holds (the source may even be dropped).
     std::vector<int> source_columns;
     for (const auto& pf : spec->fields()) {
