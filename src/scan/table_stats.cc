@@ -70,7 +70,7 @@ void AddInto(const PartitionStats& part, PartitionStats* total) {
 // The one data file a position delete file's rows name: the file it references (always so for a
 // deletion vector), or the single path its file_path bounds allow; none when it may name several.
 std::optional<std::string> TargetDataFile(const DataFile& f) {
-  if (f.referenced_data_file) return f.referenced_data_file;
+  if (f.referenced_data_file) return *f.referenced_data_file;
   auto lower = f.lower_bounds.find(kDeleteFilePathFieldId);
   auto upper = f.upper_bounds.find(kDeleteFilePathFieldId);
   if (lower == f.lower_bounds.end() || upper == f.upper_bounds.end() || lower->second != upper->second) return {};
