@@ -1,6 +1,7 @@
 // A catalog wrapper for tests that loses answers: the wrapped catalog applies a commit, then
 // the caller is told CommitStateUnknown, as when a connection drops after the database
-// committed. Everything else passes through.
+// committed; with LoseIntentAnswerWhen, a write intent's record lands and its caller is told it
+// failed. Everything else passes through.
 #pragma once
 
 #include <atomic>
@@ -8,6 +9,7 @@
 #include <memory>
 
 #include "catalog/catalog.h"
+#include "catalog/intent_store.h"
 
 namespace floe {
 
@@ -29,13 +31,20 @@ class FaultInjectingCatalog : public Catalog {
   // Hands out `io` as this catalog's FileIO, so the files a writer creates itself (data files,
   // manifests, manifest lists) go through it; the wrapped catalog keeps its own for documents.
   void HandOutFileIO(std::shared_ptr<FileIO> io) { io_ = std::move(io); }
+  // Decides, per intent record (numbered from 1), whether the wrapped catalog's store records it
+  // and the caller is then told IOError (the database went down after the insert landed). Once
+  // set, this catalog hands out its own intent store, passing everything else to the wrapped one.
+  void LoseIntentAnswerWhen(std::function<bool(int record)> rule) { lossy_intents_.rule = std::move(rule); }
 
   std::string name() const override { return inner_->name(); }
   // The wrapped catalog's commits, which it passes on, but neither its pointer store nor its
   // intent store: a caller reaching those would go around the faults this wrapper injects.
   CatalogCapabilities capabilities() override {
     const CatalogCapabilities inner = inner_->capabilities();
-    return {.server_orders_commits = inner.server_orders_commits, .multi_table_commits = inner.multi_table_commits};
+    lossy_intents_.inner = inner.intent_store;
+    return {.server_orders_commits = inner.server_orders_commits,
+            .multi_table_commits = inner.multi_table_commits,
+            .intent_store = lossy_intents_.rule && inner.intent_store ? &lossy_intents_ : nullptr};
   }
   CommitScheduler* commit_scheduler() const override { return inner_->commit_scheduler(); }
   std::shared_ptr<FileIO> io() const override { return io_ ? io_ : inner_->io(); }
@@ -73,6 +82,27 @@ class FaultInjectingCatalog : public Catalog {
   }
 
  private:
+  // The wrapped catalog's intent store, losing the answers LoseIntentAnswerWhen picks.
+  struct LossyIntentStore : IntentStore {
+    IntentStore* inner = nullptr;
+    std::function<bool(int)> rule;
+    std::atomic<int> records{0};
+    Status RecordIntent(const TableIdentifier& id, const std::string& folder, const std::string& attempt_id,
+                        int64_t batch_number, const std::vector<std::string>& paths) override {
+      const int record = ++records;
+      FLOE_RETURN_IF_ERROR(inner->RecordIntent(id, folder, attempt_id, batch_number, paths));
+      if (rule(record)) return IOError("injected: intent record " + std::to_string(record) + " landed, then the connection broke");
+      return Ok();
+    }
+    Status ClearIntent(const TableIdentifier& id, const std::string& folder, const std::string& attempt_id,
+                       int64_t batches) override {
+      return inner->ClearIntent(id, folder, attempt_id, batches);
+    }
+    Result<std::vector<WriteIntentBatch>> ListIntents(const TableIdentifier& id, const std::string& folder) override {
+      return inner->ListIntents(id, folder);
+    }
+  };
+
   // `apply` (the wrapped catalog's commit) under the rules above.
   template <typename Apply>
   auto Injected(Apply apply) -> decltype(apply()) {
@@ -98,6 +128,7 @@ class FaultInjectingCatalog : public Catalog {
   std::function<bool(int)> after_rule_;
   std::atomic<int> calls_{0};
   std::atomic<int> dropped_{0};
+  LossyIntentStore lossy_intents_;
 };
 
 }  // namespace floe

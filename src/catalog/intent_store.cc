@@ -14,9 +14,11 @@ class CatalogIntentLog : public IntentLog {
       : store_(store), id_(std::move(id)), folder_(std::move(metadata_folder)), attempt_id_(RandomUuidString()) {}
 
   Status Record(const std::vector<std::string>& paths) override {
-    FLOE_RETURN_IF_ERROR(store_.RecordIntent(id_, folder_, attempt_id_, batches_, paths));
-    ++batches_;
-    return Ok();
+    // A batch number is used once, whatever its record's answer: a record whose answer was lost
+    // (the database went down after its insert landed) may be there, so the next record takes
+    // the next number rather than colliding with it, and Clear covers it too.
+    const int64_t batch = batches_++;
+    return store_.RecordIntent(id_, folder_, attempt_id_, batch, paths);
   }
   Status Clear() override {
     if (batches_ == 0) return Ok();
