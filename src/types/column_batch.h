@@ -3,6 +3,15 @@
 // One Column per field, laid out by type (see Literal for which storage a type uses).
 // A column's null flags are empty when it has no nulls; otherwise one byte per row, 1 = null.
 // Values at null rows hold zero / empty string so that vectors stay dense.
+//
+// Nested columns (the layout every reader, writer and printer relies on):
+//   struct: children[i] is field i; a child holds a row for every struct row, null ones included
+//           (the child's row is null there).
+//   list:   offsets has length + 1 entries; row r's elements are rows offsets[r] .. offsets[r+1]-1
+//           of children[0] (the element column). A null or empty list has an empty range.
+//   map:    as a list, with children[0] the keys and children[1] the values (same row count);
+//           keys are never null.
+// Literal values of nested columns (Get / Append) are Literal::Nested: slow, for row-by-row paths.
 #pragma once
 
 #include <cstdint>
@@ -26,9 +35,10 @@ struct Column {
   std::vector<float> floats;
   std::vector<double> doubles;
   std::vector<__int128> decimals;
-  std::vector<uint32_t> offsets;    // string/binary/fixed/uuid: length + 1 entries into bytes
+  std::vector<uint32_t> offsets;    // string/binary/fixed/uuid: length + 1 entries into bytes;
+                                    // list/map: length + 1 entries into the children's rows
   std::string bytes;
-  std::vector<Column> children;     // struct: one per field
+  std::vector<Column> children;     // struct: one per field; list: {element}; map: {key, value}
 
   explicit Column(TypePtr t = nullptr);
 

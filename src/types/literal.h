@@ -3,11 +3,15 @@
 // Storage by type:
 //   boolean -> bool; int, date -> int32_t; long, time, timestamp* -> int64_t
 //   (micros, or nanos for the _ns types); float; double; decimal -> __int128 unscaled;
-//   string (UTF-8), binary, fixed, uuid (16 bytes, big-endian) -> std::string of bytes.
+//   string (UTF-8), binary, fixed, uuid (16 bytes, big-endian) -> std::string of bytes;
+//   struct, list, map -> NestedItems (Literal::Nested): a struct's field values in field
+//   order, a list's elements, a map's keys and values interleaved (k0, v0, k1, v1, ...).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 #include <variant>
 
 #include <nlohmann/json.hpp>
@@ -17,9 +21,12 @@
 
 namespace floe {
 
+class Literal;
+using NestedItems = std::shared_ptr<const std::vector<Literal>>;
+
 class Literal {
  public:
-  using Value = std::variant<std::monostate, bool, int32_t, int64_t, float, double, __int128, std::string>;
+  using Value = std::variant<std::monostate, bool, int32_t, int64_t, float, double, __int128, std::string, NestedItems>;
 
   Literal() = default;  // a null of no type; only useful as a placeholder
   Literal(TypePtr type, Value value) : type_(std::move(type)), value_(std::move(value)) {}
@@ -39,6 +46,10 @@ class Literal {
   static Literal Decimal(__int128 unscaled, int precision, int scale) {
     return Literal(Type::Decimal(precision, scale), unscaled);
   }
+  // A struct, list or map value; items laid out as NestedItems says above.
+  static Literal Nested(TypePtr type, std::vector<Literal> items) {
+    return Literal(std::move(type), std::make_shared<const std::vector<Literal>>(std::move(items)));
+  }
 
   const TypePtr& type() const { return type_; }
   const Value& value() const { return value_; }
@@ -51,6 +62,7 @@ class Literal {
   double AsDouble() const { return std::get<double>(value_); }
   __int128 AsDecimal() const { return std::get<__int128>(value_); }
   const std::string& AsBytes() const { return std::get<std::string>(value_); }
+  const std::vector<Literal>& AsItems() const { return *std::get<NestedItems>(value_); }
   // int/long/date/time/timestamp widened to int64 (for transforms and comparisons).
   int64_t AsInt64() const;
 
