@@ -3,10 +3,15 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 
 namespace floe::parquet {
@@ -131,7 +136,7 @@ TEST(DeletionVector, PositionsOutsideTheSpecAreRefused) {
 }
 
 // Iceberg Java's own serialized position indexes (deletion-vector blobs) from iceberg-core's
-// test resources, in the peers' jars: floe reads each, and CRoaring writes the same positions
+// test resources, in the peers' jars: floe reads each, and writes the same positions
 // back byte for byte as Java did.
 std::string JavaVector(const std::string& name) {
   const char* jars = std::getenv("FLOE_PEERS_JAVA_JARS");
@@ -162,11 +167,110 @@ TEST(DeletionVector, JavaWrittenVectorsReadAndRewriteIdentically) {
     if (count) EXPECT_EQ(positions->size(), count) << name;
     auto ours = EncodeDeletionVector(*positions);
     ASSERT_TRUE(ours) << ours.error().message;
-    EXPECT_EQ(*ours, java) << name << ": CRoaring's bytes differ from Java's";
+    EXPECT_EQ(*ours, java) << name << ": floe's bytes differ from Java's";
   }
   auto alternating = DecodeDeletionVector(JavaVector("small-alternating-values-position-index.bin"));
   ASSERT_TRUE(alternating);
   EXPECT_EQ(*alternating, (std::vector<int64_t>{1, 3, 5, 7, 9}));
+}
+
+// What Iceberg Java writes for each list of positions (tests/interop/java/DeletionVectorBytes.java,
+// one JVM for all of them): the blobs as bytes, or "error ..." lines as text.
+std::vector<std::string> JavaBlobs(const std::vector<std::vector<int64_t>>& cases) {
+  const auto dir = std::filesystem::temp_directory_path() / ("floe-dv-java-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream input(dir / "positions.txt");
+    for (const auto& positions : cases) {
+      for (int64_t p : positions) input << p << ' ';
+      input << '\n';
+    }
+  }
+  const std::string command = "java -Xmx256m -cp '" + std::string(std::getenv("FLOE_PEERS_JAVA_JARS")) + "/*' '" +
+                              std::string(FLOE_SOURCE_DIR) + "/tests/interop/java/DeletionVectorBytes.java' '" +
+                              (dir / "positions.txt").string() + "' 2>/dev/null";
+  std::string out;
+  if (FILE* pipe = popen(command.c_str(), "r")) {
+    char buffer[65536];
+    size_t n;
+    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
+    pclose(pipe);
+  }
+  std::filesystem::remove_all(dir);
+  std::vector<std::string> blobs;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("error ", 0) == 0) {
+      blobs.push_back(line);
+      continue;
+    }
+    std::string bytes;
+    for (size_t i = 0; i + 1 < line.size(); i += 2) bytes.push_back(static_cast<char>(std::stoi(line.substr(i, 2), nullptr, 16)));
+    blobs.push_back(bytes);
+  }
+  return blobs;
+}
+
+std::vector<int64_t> Runs(int64_t first, int64_t count, int64_t length, int64_t step) {
+  std::vector<int64_t> out;
+  for (int64_t r = 0; r < count; ++r)
+    for (int64_t v = 0; v < length; ++v) out.push_back(first + r * step + v);
+  return out;
+}
+
+// The same positions serialized by floe and by Iceberg Java are the same bytes, on every rule of
+// Java's container choice: ties between array and runs (Java keeps the array), the array's
+// 4096-value limit, runs against a bitmap's 8192 bytes on both sides of the limit, the offset
+// header (written without runs, or with four containers or more), several flag bytes, and
+// several 32-bit bitmaps. Only key gaps differ (positions at 2^32 and up with an empty 32-bit
+// bitmap below them): Java writes an empty bitmap for every key under the highest, floe only the
+// keys that hold positions; both are the spec's layout and each engine reads the other's.
+TEST(DeletionVector, SamePositionsAreJavasBytes) {
+  if (!std::getenv("FLOE_PEERS_JAVA_JARS") || std::system("java -version >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "skipped: no peers (FLOE_PEERS_JAVA_JARS or java)";
+  std::vector<std::vector<int64_t>> cases = {
+      {},
+      {7},
+      {10, 11, 12},              // 3 values in 1 run: 6 bytes either way, Java keeps the array
+      {10, 11, 12, 13, 20},      // 5 values in 2 runs: a tie again
+      {10, 11, 12, 13},          // 4 values in 1 run: runs win, no offset header (1 container)
+      {0, 1, 2, 65536, 65537, 65538, 65539, 131072, 131073, 131074, 131075, 196608, 196609, 196610, 196611},
+      Runs(0, 4096, 1, 2),       // 4096 values apart: the largest array
+      Runs(0, 4097, 1, 2),       // 4097: a bitmap
+      Runs(0, 2047, 3, 32),      // 2047 runs: 8190 bytes, runs beat the bitmap
+      Runs(0, 2048, 3, 32),      // 2048 runs: 8194 bytes, the bitmap stays
+      Runs(0, 65536, 1, 1),      // a full container
+      Runs(0, 20, 300, 65536),   // 20 containers of one run each: three flag bytes
+      Runs(5, 10, 1, 65536 + 3), // 10 containers of arrays: offsets, no runs
+      Runs(0, 100000, 1, 100),   // every 100th row: array containers, as the bench's first delete
+      {1, int64_t{1} << 32, (int64_t{1} << 32) + 1, (int64_t{2} << 32) + 65537},  // keys 0, 1, 2
+  };
+  std::mt19937_64 random(37);
+  for (int n : {10, 3000, 40000}) {
+    std::vector<int64_t> scattered;
+    for (int i = 0; i < n; ++i) scattered.push_back(static_cast<int64_t>(random() % 300000));
+    cases.push_back(scattered);
+  }
+  std::vector<int64_t> mixed = Runs(0, 500, 7, 40);  // runs, then sparse values in the same containers
+  for (int64_t v = 20000; v < 200000; v += 97) mixed.push_back(v);
+  cases.push_back(mixed);
+  const std::vector<std::string> java = JavaBlobs(cases);
+  ASSERT_EQ(java.size(), cases.size()) << "DeletionVectorBytes.java printed " << java.size() << " lines";
+  for (size_t i = 0; i < cases.size(); ++i) {
+    auto ours = EncodeDeletionVector(cases[i]);
+    ASSERT_TRUE(ours) << ours.error().message;
+    EXPECT_EQ(*ours, java[i]) << "case " << i << " (" << cases[i].size() << " positions): floe wrote "
+                              << ours->size() << " bytes, Java " << java[i].size();
+  }
+
+  // A key gap: Java fills it with an empty bitmap. Each side reads the other's bytes.
+  const std::vector<int64_t> gap = {3, (int64_t{2} << 32) + 5};
+  const std::vector<std::string> java_gap = JavaBlobs({gap});
+  ASSERT_EQ(java_gap.size(), 1u);
+  auto from_java = DecodeDeletionVector(java_gap[0]);
+  ASSERT_TRUE(from_java) << from_java.error().message;
+  EXPECT_EQ(*from_java, gap);
+  EXPECT_EQ(EncodeDeletionVector(gap)->size() + 12, java_gap[0].size());  // key, cookie and count of the empty one
 }
 
 }  // namespace
