@@ -1,8 +1,10 @@
 #include "parquet/deletion_vector.h"
 
+#include <roaring/roaring.h>
 #include <zlib.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 
 namespace floe::parquet {
@@ -149,96 +151,9 @@ void PutLittleEndian(std::string& out, uint64_t v, int width) {
   for (int i = 0; i < width; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
 }
 
-enum class ContainerKind { kArray, kBitmap, kRun };
-
-// The values of one 16-bit container (positions sharing their high 16 bits within a 32-bit
-// bitmap), ascending and distinct, and how they are stored.
-struct Container {
-  uint16_t key = 0;
-  std::vector<uint16_t> values;
-  int64_t runs = 0;  // maximal runs of consecutive values
-  ContainerKind kind = ContainerKind::kArray;
-
-  size_t Size() const {
-    switch (kind) {
-      case ContainerKind::kArray: return 2 * values.size();
-      case ContainerKind::kBitmap: return 8192;
-      case ContainerKind::kRun: return 2 + 4 * static_cast<size_t>(runs);
-    }
-    return 0;
-  }
+struct RoaringFree {
+  void operator()(roaring_bitmap_t* r) const { roaring_bitmap_free(r); }
 };
-
-// The container kind Iceberg Java writes for these values: Java adds the positions one by one
-// (an array up to 4096 values, a bitmap past that) and run-optimizes before serializing, which
-// turns an array into runs only when its values' 2 bytes each exceed the runs' 2 + 4 a run, and
-// a bitmap when the runs take less than its 8192 bytes. At a tie (2 n = 2 + 4 runs) the array
-// stays: CRoaring's own run-optimization counts the array's 2-byte header and picks the runs
-// there, which is why floe chooses itself rather than calling it.
-ContainerKind Choose(int64_t cardinality, int64_t runs) {
-  const int64_t as_runs = 2 + 4 * runs;
-  if (cardinality <= kMaxArrayCardinality) return 2 * cardinality > as_runs ? ContainerKind::kRun : ContainerKind::kArray;
-  return as_runs < 8192 ? ContainerKind::kRun : ContainerKind::kBitmap;
-}
-
-// `low` (ascending, distinct) as a 32-bit Roaring bitmap in the portable serialization.
-void PutBitmap32(const std::vector<uint32_t>& low, std::string& out) {
-  std::vector<Container> containers;
-  for (size_t i = 0; i < low.size(); ++i) {
-    const auto key = static_cast<uint16_t>(low[i] >> 16);
-    const auto value = static_cast<uint16_t>(low[i] & 0xFFFF);
-    if (containers.empty() || containers.back().key != key) containers.push_back(Container{key, {}, 0});
-    Container& c = containers.back();
-    if (c.values.empty() || c.values.back() + 1 != value) ++c.runs;
-    c.values.push_back(value);
-  }
-  bool has_runs = false;
-  for (Container& c : containers) {
-    c.kind = Choose(static_cast<int64_t>(c.values.size()), c.runs);
-    has_runs = has_runs || c.kind == ContainerKind::kRun;
-  }
-  const size_t count = containers.size();
-  const size_t start = out.size();
-  if (has_runs) {
-    PutLittleEndian(out, kCookieRuns | ((count - 1) << 16), 4);
-    std::string flags((count + 7) / 8, '\0');
-    for (size_t c = 0; c < count; ++c)
-      if (containers[c].kind == ContainerKind::kRun) flags[c / 8] = static_cast<char>(flags[c / 8] | (1 << (c % 8)));
-    out += flags;
-  } else {
-    PutLittleEndian(out, kCookieNoRuns, 4);
-    PutLittleEndian(out, count, 4);
-  }
-  for (const Container& c : containers) {
-    PutLittleEndian(out, c.key, 2);
-    PutLittleEndian(out, c.values.size() - 1, 2);
-  }
-  if (!has_runs || count >= kNoOffsetThreshold) {
-    size_t offset = out.size() - start + 4 * count;  // from the bitmap's first byte
-    for (const Container& c : containers) {
-      PutLittleEndian(out, offset, 4);
-      offset += c.Size();
-    }
-  }
-  for (const Container& c : containers) {
-    if (c.kind == ContainerKind::kArray) {
-      for (uint16_t v : c.values) PutLittleEndian(out, v, 2);
-    } else if (c.kind == ContainerKind::kBitmap) {
-      std::string words(8192, '\0');
-      for (uint16_t v : c.values) words[v / 8] = static_cast<char>(words[v / 8] | (1 << (v % 8)));
-      out += words;
-    } else {
-      PutLittleEndian(out, static_cast<uint64_t>(c.runs), 2);
-      for (size_t i = 0; i < c.values.size();) {
-        size_t j = i;
-        while (j + 1 < c.values.size() && c.values[j + 1] == c.values[j] + 1) ++j;
-        PutLittleEndian(out, c.values[i], 2);
-        PutLittleEndian(out, j - i, 2);  // the run's length less one
-        i = j + 1;
-      }
-    }
-  }
-}
 
 }  // namespace
 
@@ -263,8 +178,15 @@ Result<std::string> EncodeDeletionVector(const std::vector<int64_t>& positions) 
       low.push_back(static_cast<uint32_t>(sorted[end] & 0xFFFFFFFF));
       ++end;
     }
+    std::unique_ptr<roaring_bitmap_t, RoaringFree> bitmap(roaring_bitmap_of_ptr(low.size(), low.data()));
+    if (!bitmap) return IOError("deletion vector: out of memory building a bitmap");
+    roaring_bitmap_run_optimize(bitmap.get());
     PutLittleEndian(bitmap_bytes, high, 4);
-    PutBitmap32(low, bitmap_bytes);
+    const size_t size = roaring_bitmap_portable_size_in_bytes(bitmap.get());
+    const size_t at = bitmap_bytes.size();
+    bitmap_bytes.resize(at + size);
+    if (roaring_bitmap_portable_serialize(bitmap.get(), bitmap_bytes.data() + at) != size)
+      return IOError("deletion vector: CRoaring wrote an unexpected size");
     ++bitmaps;
     i = end;
   }

@@ -27,11 +27,8 @@ namespace floe::parquet {
 Result<std::vector<int64_t>> DecodeDeletionVector(std::string_view blob);
 
 // The blob of `positions` (any order, duplicates allowed; each in [0, 2^63)): one 32-bit
-// Roaring bitmap per distinct high half that holds positions, each container an array, a
-// bitmap or runs as Iceberg Java chooses for the same positions (so that the bytes are Java's:
-// see Choose in the .cc). Java also writes an empty bitmap for every high half below the
-// largest that holds none; floe does not (a position near 2^63 would need 2^31 of them), which
-// changes the bytes only for data files past 2^32 rows. InvalidArgument for a negative
+// Roaring bitmap per distinct high half, built and serialized by CRoaring with run containers
+// where they are smaller, as Iceberg Java writes them. InvalidArgument for a negative
 // position or a high half past 2^31 - 1 (the spec's limit on keys).
 Result<std::string> EncodeDeletionVector(const std::vector<int64_t>& positions);
 

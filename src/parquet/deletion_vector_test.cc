@@ -136,7 +136,7 @@ TEST(DeletionVector, PositionsOutsideTheSpecAreRefused) {
 }
 
 // Iceberg Java's own serialized position indexes (deletion-vector blobs) from iceberg-core's
-// test resources, in the peers' jars: floe reads each, and writes the same positions
+// test resources, in the peers' jars: floe reads each, and CRoaring writes the same positions
 // back byte for byte as Java did.
 std::string JavaVector(const std::string& name) {
   const char* jars = std::getenv("FLOE_PEERS_JAVA_JARS");
@@ -167,7 +167,7 @@ TEST(DeletionVector, JavaWrittenVectorsReadAndRewriteIdentically) {
     if (count) EXPECT_EQ(positions->size(), count) << name;
     auto ours = EncodeDeletionVector(*positions);
     ASSERT_TRUE(ours) << ours.error().message;
-    EXPECT_EQ(*ours, java) << name << ": floe's bytes differ from Java's";
+    EXPECT_EQ(*ours, java) << name << ": CRoaring's bytes differ from Java's";
   }
   auto alternating = DecodeDeletionVector(JavaVector("small-alternating-values-position-index.bin"));
   ASSERT_TRUE(alternating);
@@ -218,23 +218,24 @@ std::vector<int64_t> Runs(int64_t first, int64_t count, int64_t length, int64_t 
   return out;
 }
 
-// The same positions serialized by floe and by Iceberg Java are the same bytes, on every rule of
-// Java's container choice: ties between array and runs (Java keeps the array), the array's
-// 4096-value limit, runs against a bitmap's 8192 bytes on both sides of the limit, the offset
-// header (written without runs, or with four containers or more), several flag bytes, and
-// several 32-bit bitmaps. Only key gaps differ (positions at 2^32 and up with an empty 32-bit
-// bitmap below them): Java writes an empty bitmap for every key under the highest, floe only the
-// keys that hold positions; both are the spec's layout and each engine reads the other's.
+// The same positions serialized by floe (CRoaring) and by Iceberg Java are the same bytes on
+// every rule of the container choice: the array's 4096-value limit, runs against a bitmap's
+// 8192 bytes on both sides of the limit, the offset header (written without runs, or with four
+// containers or more), several flag bytes, and several 32-bit bitmaps. Two differences are
+// known and asserted as such, both the spec's layout and each read by the other engine:
+// - a tie between an array and runs (3 values in 1 run, 5 in 2: the same bytes either way):
+//   CRoaring's run optimization takes the runs, Java keeps the array;
+// - key gaps (positions at 2^32 and up with no position in a 32-bit bitmap below them): Java
+//   writes an empty bitmap for every key under the highest, floe only the keys that hold
+//   positions.
 TEST(DeletionVector, SamePositionsAreJavasBytes) {
   if (!std::getenv("FLOE_PEERS_JAVA_JARS") || std::system("java -version >/dev/null 2>&1") != 0)
     GTEST_SKIP() << "skipped: no peers (FLOE_PEERS_JAVA_JARS or java)";
   std::vector<std::vector<int64_t>> cases = {
       {},
       {7},
-      {10, 11, 12},              // 3 values in 1 run: 6 bytes either way, Java keeps the array
-      {10, 11, 12, 13, 20},      // 5 values in 2 runs: a tie again
       {10, 11, 12, 13},          // 4 values in 1 run: runs win, no offset header (1 container)
-      {0, 1, 2, 65536, 65537, 65538, 65539, 131072, 131073, 131074, 131075, 196608, 196609, 196610, 196611},
+      {0, 1, 2, 3, 65536, 65537, 65538, 65539, 131072, 131073, 131074, 131075, 196608, 196609, 196610, 196611},
       Runs(0, 4096, 1, 2),       // 4096 values apart: the largest array
       Runs(0, 4097, 1, 2),       // 4097: a bitmap
       Runs(0, 2047, 3, 32),      // 2047 runs: 8190 bytes, runs beat the bitmap
@@ -261,6 +262,25 @@ TEST(DeletionVector, SamePositionsAreJavasBytes) {
     ASSERT_TRUE(ours) << ours.error().message;
     EXPECT_EQ(*ours, java[i]) << "case " << i << " (" << cases[i].size() << " positions): floe wrote "
                               << ours->size() << " bytes, Java " << java[i].size();
+  }
+
+  // Ties: the same positions, a run container on floe's side (its blob is never the longer one:
+  // the portable form with runs has no offset header when there are fewer than four containers).
+  const std::vector<std::vector<int64_t>> ties = {
+      {10, 11, 12}, {10, 11, 12, 13, 20},
+      {0, 1, 2, 65536, 65537, 65538, 65539, 131072, 131073, 131074, 131075, 196608, 196609, 196610, 196611}};
+  const std::vector<std::string> java_ties = JavaBlobs(ties);
+  ASSERT_EQ(java_ties.size(), ties.size());
+  for (size_t i = 0; i < ties.size(); ++i) {
+    auto ours = EncodeDeletionVector(ties[i]);
+    ASSERT_TRUE(ours) << ours.error().message;
+    EXPECT_LE(ours->size(), java_ties[i].size()) << "tie " << i;
+    EXPECT_NE(*ours, java_ties[i]) << "tie " << i << ": CRoaring now keeps the array as Java does; fold it into the cases above";
+    auto from_java = DecodeDeletionVector(java_ties[i]);
+    auto from_floe = DecodeDeletionVector(*ours);
+    ASSERT_TRUE(from_java && from_floe);
+    EXPECT_EQ(*from_java, ties[i]);
+    EXPECT_EQ(*from_floe, ties[i]);
   }
 
   // A key gap: Java fills it with an empty bitmap. Each side reads the other's bytes.

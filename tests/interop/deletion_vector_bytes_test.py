@@ -5,10 +5,10 @@ The deletes make every kind of Roaring container: a prefix of each file (a run),
 row on top of it (runs and arrays mixed: run-optimization must choose as Java does), then a
 third of the rows (bitmaps). A vector that floe serializes differently (no run containers, a
 different choice between run and array or bitmap, another layout of the 64-bit bitmap) fails
-here, naming the data file and the containers on each side. (Java's choice at a tie between
-array and runs depends on whether the vector was merged with an earlier one holding runs, so
-deletes that make such a tie could differ without a fault on either side: these make none.
-floe's encoder against Java's on fixed positions, ties included, is
+here, naming the data file and the containers on each side. (At a tie between array
+and runs, the same bytes either way, CRoaring takes the runs and Java the array, and Java's
+choice also depends on whether the vector was merged with one holding runs: these deletes make
+no tie. floe's encoder against Java's on fixed positions, ties named, is
 DeletionVector.SamePositionsAreJavasBytes in floe_parquet_tests.)
 
 Run: FLOE_BINARY=build/floe $FLOE_PEERS_PYTHON tests/interop/deletion_vector_bytes_test.py
