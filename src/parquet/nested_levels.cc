@@ -70,7 +70,6 @@ class Shredder {
 
 template <typename T>
 Status GatherVector(const std::vector<T>& src, const std::vector<int64_t>& rows, std::vector<T>* dst) {
-  if (src.empty()) return Ok();
   dst->resize(rows.size());
   for (size_t i = 0; i < rows.size(); ++i) {
     if (rows[i] == kAbsent) continue;
@@ -100,13 +99,25 @@ Status ShredLeaf(const std::vector<const Column*>& chain, const std::vector<bool
   out->entries = Column(leaf.type);
   Column& e = out->entries;
   e.length = rows.size();
-  FLOE_RETURN_IF_ERROR(GatherVector(leaf.bools, present, &e.bools));
-  FLOE_RETURN_IF_ERROR(GatherVector(leaf.ints, present, &e.ints));
-  FLOE_RETURN_IF_ERROR(GatherVector(leaf.longs, present, &e.longs));
-  FLOE_RETURN_IF_ERROR(GatherVector(leaf.floats, present, &e.floats));
-  FLOE_RETURN_IF_ERROR(GatherVector(leaf.doubles, present, &e.doubles));
-  FLOE_RETURN_IF_ERROR(GatherVector(leaf.decimals, present, &e.decimals));
-  if (!leaf.offsets.empty()) {
+  // The vector the leaf's type keeps its values in (types/literal.h), sized even when the
+  // batch holds no value of it.
+  switch (leaf.type->id()) {
+    case TypeId::kBoolean: return GatherVector(leaf.bools, present, &e.bools);
+    case TypeId::kInt:
+    case TypeId::kDate: return GatherVector(leaf.ints, present, &e.ints);
+    case TypeId::kFloat: return GatherVector(leaf.floats, present, &e.floats);
+    case TypeId::kDouble: return GatherVector(leaf.doubles, present, &e.doubles);
+    case TypeId::kDecimal: return GatherVector(leaf.decimals, present, &e.decimals);
+    case TypeId::kString:
+    case TypeId::kBinary:
+    case TypeId::kFixed:
+    case TypeId::kUuid:
+    case TypeId::kGeometry:
+    case TypeId::kGeography:
+    case TypeId::kVariant: break;
+    default: return GatherVector(leaf.longs, present, &e.longs);
+  }
+  {
     e.offsets.assign(1, 0);
     e.offsets.reserve(rows.size() + 1);
     for (int64_t r : present) {

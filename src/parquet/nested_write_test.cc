@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 
@@ -293,6 +294,7 @@ TEST(NestedWrite, EveryShapeFile) {
   for (int r = 0; r < kRows; ++r) rows.push_back(EveryShapeRow(r));
   const char* out_env = std::getenv("FLOE_NESTED_PARQUET_OUT");
   std::string path = out_env ? out_env : ::testing::TempDir() + "nested_every_shape.parquet";
+  std::filesystem::remove(path);
   auto sink = FileSink::Create(path);
   ASSERT_TRUE(sink) << sink.error().message;
   auto w = ParquetWriter::Open(sink->get(), schema,
