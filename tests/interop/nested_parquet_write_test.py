@@ -65,7 +65,7 @@ def check_pyarrow():
 
 def check_schema():
     pf = pq.ParquetFile(path)
-    paths = [pf.schema.column(i).path for i in range(pf.schema.num_columns)]
+    paths = [pf.schema.column(i).path for i in range(len(pf.schema))]
     for want in ("tags.list.element", "attrs.key_value.key", "attrs.key_value.value",
                  "pts.list.element.ys.list.element", "m2.key_value.value.list.element",
                  "s.nums.list.element", "grid.list.element.list.element"):
