@@ -3,7 +3,10 @@
 // with every value, and the data file's metrics are Iceberg's for nested leaves.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "io/memory_file_io.h"
+#include "parquet/parquet_format.h"
 #include "types/partition_spec.h"
 #include "write/data_writer.h"
 
@@ -78,13 +81,42 @@ TEST(DataWriterNested, OlderNestedTypesKeepEveryValueAndGetNestedMetrics) {
   ASSERT_EQ(files->size(), 1u);
   const DataFile& f = (*files)[0];
   EXPECT_EQ(f.record_count, n);
-  // tags' element (id 3): one entry per element and one per null or empty list, the latter null.
-  int64_t empty_or_null = 0;
-  for (int r = 0; r < n; ++r) empty_or_null += r % 5 == 4 || r % 4 == 0;
-  EXPECT_EQ(f.value_counts.at(3), elements + empty_or_null);
-  EXPECT_EQ(f.null_value_counts.at(3), empty_or_null);
-  EXPECT_FALSE(f.lower_bounds.count(3)) << "an element's bounds would prune rows wrongly";
+  // tags' element (id 3): under a list, so its size only (its entries are not rows).
   EXPECT_TRUE(f.column_sizes.count(3));
+  EXPECT_FALSE(f.value_counts.count(3));
+  EXPECT_FALSE(f.null_value_counts.count(3));
+  EXPECT_FALSE(f.lower_bounds.count(3)) << "an element's bounds would prune rows wrongly";
+  // The file's own footer: one entry per element and one per null or empty list (null there),
+  // the elements widened to long.
+  auto bytes = io.ReadAll(f.file_path);
+  ASSERT_TRUE(bytes.has_value());
+  uint32_t footer_len;
+  std::memcpy(&footer_len, bytes->data() + bytes->size() - 8, 4);
+  auto footer = parquet::ReadFileMetaData(reinterpret_cast<const uint8_t*>(bytes->data()) + bytes->size() - 8 - footer_len,
+                                          footer_len);
+  ASSERT_TRUE(footer.has_value()) << footer.error().message;
+  int64_t empty_or_null = 0, largest = 0;
+  for (int r = 0; r < n; ++r) {
+    empty_or_null += r % 5 == 4 || r % 4 == 0;
+    if (r % 5 != 4 && r % 4 != 0) largest = r * 10 + r % 4 - 1;
+  }
+  int64_t entries = 0, nulls = 0;
+  std::string max_bytes;
+  for (const auto& rg : footer->row_groups) {
+    for (const auto& chunk : rg.columns) {
+      if (chunk.meta_data->path_in_schema != std::vector<std::string>{"tags", "list", "element"}) continue;
+      EXPECT_EQ(chunk.meta_data->type, parquet::physical::kInt64);
+      entries += chunk.meta_data->num_values;
+      nulls += chunk.meta_data->statistics->null_count.value_or(-1);
+      max_bytes = chunk.meta_data->statistics->max_value.value_or("");
+    }
+  }
+  EXPECT_EQ(entries, elements + empty_or_null);
+  EXPECT_EQ(nulls, empty_or_null);
+  ASSERT_EQ(max_bytes.size(), 8u);
+  int64_t max_value;
+  std::memcpy(&max_value, max_bytes.data(), 8);
+  EXPECT_EQ(max_value, largest);
   // s.a (id 5): under a struct only, so it has bounds; the int values were widened to long.
   ASSERT_TRUE(f.lower_bounds.count(5));
   ASSERT_TRUE(f.upper_bounds.count(5));
