@@ -278,6 +278,29 @@ TEST(NestedWrite, NullInARequiredElementIsRefusedNamingTheColumn) {
   EXPECT_NE(st.error().message.find("req.element"), std::string::npos) << st.error().message;
 }
 
+TEST(NestedWrite, NullMapKeyIsRefusedNamingTheKey) {
+  Schema schema(0, {F(1, "m", Type::Map(F(2, "key", Type::String(), true), F(3, "value", Type::Int())))});
+  ColumnBatch b = BatchOf(schema, {json{{"m", json::array({json::array({"a", 1})})}}});
+  Column& keys = b.columns[0].children[0];
+  keys.nulls.assign(1, 1);  // a key may never be null
+  std::string bytes;
+  StringSink sink(&bytes);
+  auto w = ParquetWriter::Open(&sink, schema);
+  ASSERT_TRUE(w);
+  Status st = (*w)->Write(b);
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message.find("m.key"), std::string::npos) << st.error().message;
+}
+
+TEST(NestedWrite, VariantInsideAListIsRefusedNamingIt) {
+  Schema schema(0, {F(1, "vs", Type::List(F(2, "element", Type::Variant())))});
+  std::string bytes;
+  StringSink sink(&bytes);
+  auto w = ParquetWriter::Open(&sink, schema);
+  ASSERT_FALSE(w);
+  EXPECT_NE(w.error().message.find("vs.element"), std::string::npos) << w.error().message;
+}
+
 TEST(NestedWrite, OffsetsPastTheElementsAreRefused) {
   Schema schema(0, {F(1, "l", Type::List(F(2, "element", Type::Int())))});
   ColumnBatch b = BatchOf(schema, {json{{"l", {1, 2}}}});
