@@ -244,7 +244,7 @@ TEST(NestedWrite, LevelsTellNullsFromEmptiesAndRecordsApart) {
                                    json{{"l", {nullptr, 3}}}});
   ShreddedLeaf out;
   std::vector<const Column*> chain = {&b.columns[0], &b.columns[0].children[0]};
-  ASSERT_TRUE(ShredLeaf(chain, {true, true}, 0, 4, 3, "l.element", &out));
+  ASSERT_TRUE(ShredLeaf(chain, {true, true}, 0, 4, "l.element", &out));
   EXPECT_EQ(out.def_levels, (std::vector<uint8_t>{3, 3, 0, 1, 2, 3}));
   EXPECT_EQ(out.rep_levels, (std::vector<uint8_t>{0, 1, 0, 0, 0, 1}));
   ASSERT_EQ(out.entries.ints.size(), 6u);
@@ -261,7 +261,7 @@ TEST(NestedWrite, LevelsOfAListOfLists) {
   const Column& outer = b.columns[0];
   std::vector<const Column*> chain = {&outer, &outer.children[0], &outer.children[0].children[0]};
   // g required (no level), g.list (1), inner optional (2), inner.list (3), element required.
-  ASSERT_TRUE(ShredLeaf(chain, {false, true, false}, 0, 2, 3, "g.element.element", &out));
+  ASSERT_TRUE(ShredLeaf(chain, {false, true, false}, 0, 2, "g.element.element", &out));
   EXPECT_EQ(out.def_levels, (std::vector<uint8_t>{3, 3, 2, 3, 0}));
   EXPECT_EQ(out.rep_levels, (std::vector<uint8_t>{0, 2, 1, 1, 0}));
 }
