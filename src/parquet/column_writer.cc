@@ -33,9 +33,33 @@ class ChunkWriterBase : public ColumnChunkWriter {
  public:
   ChunkWriterBase(const LeafDescriptor& leaf, TypePtr type, const ColumnWriterOptions& opts)
       : leaf_(leaf), type_(std::move(type)), opts_(opts), max_def_(leaf.max_def_level),
-        level_width_(BitWidth(static_cast<uint64_t>(leaf.max_def_level))) {}
+        level_width_(BitWidth(static_cast<uint64_t>(leaf.max_def_level))), max_rep_(leaf.max_rep_level),
+        rep_level_width_(BitWidth(static_cast<uint64_t>(leaf.max_rep_level))) {}
+
+  Status AppendRepeated(const Column& entries, const uint8_t* def_levels, const uint8_t* rep_levels,
+                        size_t count) override {
+    if (max_rep_ == 0 || def_levels == nullptr || rep_levels == nullptr)
+      return InvalidArgument("parquet writer: column '" + Name() + "' is not repeated or lacks its levels");
+    if (count > 0 && rep_levels[0] != 0)
+      return InvalidArgument("parquet writer: levels of column '" + Name() + "' do not start a record");
+    rep_ = rep_levels;
+    Status st = Append(entries, def_levels, 0, count);
+    rep_ = nullptr;
+    return st;
+  }
 
  protected:
+  // Where the slice of rows (entries) starting at b ends: kSliceRows on, stretched to the next
+  // record's start for a repeated leaf, so that a page, checked at slice ends, ends a record.
+  size_t SliceEnd(size_t b, size_t end) const {
+    size_t e = std::min(end, b + kSliceRows);
+    if (rep_ != nullptr)
+      while (e < end && rep_[e] != 0) ++e;
+    return e;
+  }
+  // Whether a page may end before entry e of a call covering [.., end): pages split only
+  // between records (a record starts where the repetition level is 0; each call ends one).
+  bool RecordEndsAt(size_t e, size_t end) const { return rep_ == nullptr || e >= end || rep_[e] == 0; }
 
   std::string Name() const {
     std::string n;
@@ -48,6 +72,7 @@ class ChunkWriterBase : public ColumnChunkWriter {
     size_t n = end - begin;
     page_num_values_ += n;
     chunk_num_values_ += n;
+    if (rep_ != nullptr) page_rep_levels_.insert(page_rep_levels_.end(), rep_ + begin, rep_ + end);
     if (max_def_ == 0) return n;
     if (def_levels == nullptr) {
       page_levels_.insert(page_levels_.end(), n, static_cast<uint8_t>(max_def_));
@@ -60,14 +85,20 @@ class ChunkWriterBase : public ColumnChunkWriter {
     return present;
   }
 
-  // Starts a page body: the definition levels, length-prefixed (data page v1).
+  // Starts a page body: the repetition levels, then the definition levels, each
+  // length-prefixed (data page v1); a level whose maximum is 0 is left out.
   void BeginPageBody() {
     body_.clear();
-    if (max_def_ == 0) return;
-    body_.resize(4);
-    RleEncode(page_levels_.data(), page_levels_.size(), level_width_, &body_);
-    uint32_t len = static_cast<uint32_t>(body_.size() - 4);
-    std::memcpy(body_.data(), &len, 4);
+    if (max_rep_ > 0) AppendLevelRun(page_rep_levels_, rep_level_width_);
+    if (max_def_ > 0) AppendLevelRun(page_levels_, level_width_);
+  }
+
+  void AppendLevelRun(const std::vector<uint8_t>& levels, int width) {
+    const size_t start = body_.size();
+    body_.resize(start + 4);
+    RleEncode(levels.data(), levels.size(), width, &body_);
+    uint32_t len = static_cast<uint32_t>(body_.size() - start - 4);
+    std::memcpy(body_.data() + start, &len, 4);
   }
 
   void SetDeferCompression(bool on) override { defer_ = on; }
@@ -195,6 +226,7 @@ class ChunkWriterBase : public ColumnChunkWriter {
 
   void ResetPage() {
     page_levels_.clear();
+    page_rep_levels_.clear();
     page_num_values_ = 0;
   }
 
@@ -221,7 +253,11 @@ class ChunkWriterBase : public ColumnChunkWriter {
   ColumnWriterOptions opts_;
   int max_def_;
   int level_width_;
+  int max_rep_;
+  int rep_level_width_;
+  const uint8_t* rep_ = nullptr;  // the repetition levels of the call in progress (repeated leaves)
   std::vector<uint8_t> page_levels_;
+  std::vector<uint8_t> page_rep_levels_;
   size_t page_num_values_ = 0;
   std::string body_, probe_;
   std::vector<std::string> data_pages_;  // each page's header, then its compressed body
@@ -254,8 +290,8 @@ class NumericWriter : public ChunkWriterBase {
   Status Append(const Column& column, const uint8_t* def_levels, size_t begin, size_t end) override {
     const std::vector<S>& src = column.*source_;
     if (src.size() < end) return InvalidArgument("parquet writer: column '" + Name() + "' holds fewer values than rows");
-    for (size_t b = begin; b < end; b += kSliceRows) {
-      size_t e = std::min(end, b + kSliceRows);
+    for (size_t b = begin, e; b < end; b = e) {
+      e = SliceEnd(b, end);
       size_t present = AddLevels(def_levels, b, e);
       const S* s = src.data();
       if (def_levels == nullptr || present == e - b) {
@@ -265,7 +301,7 @@ class NumericWriter : public ChunkWriterBase {
           if (def_levels[i] == max_def_) Add(static_cast<P>(s[i]));
       }
       if (dict_mode_ && (dict_.byte_size() > opts_.dict_size_limit || AllDistinctSoFar())) FallBackToPlain();
-      if (PageBytes() >= opts_.page_size) FLOE_RETURN_IF_ERROR(FlushPage());
+      if (PageBytes() >= opts_.page_size && RecordEndsAt(e, end)) FLOE_RETURN_IF_ERROR(FlushPage());
     }
     return Ok();
   }
@@ -434,8 +470,8 @@ class BytesWriter : public ChunkWriterBase {
     if (decimal_ ? column.decimals.size() < end : column.offsets.size() < end + 1)
       return InvalidArgument("parquet writer: column '" + Name() + "' holds fewer values than rows");
     char dec[16];
-    for (size_t b = begin; b < end; b += kSliceRows) {
-      size_t e = std::min(end, b + kSliceRows);
+    for (size_t b = begin, e; b < end; b = e) {
+      e = SliceEnd(b, end);
       AddLevels(def_levels, b, e);
       for (size_t i = b; i < e; ++i) {
         if (def_levels != nullptr && def_levels[i] != max_def_) continue;
@@ -452,7 +488,7 @@ class BytesWriter : public ChunkWriterBase {
         Add(v);
       }
       if (dict_mode_ && (dict_.byte_size() > opts_.dict_size_limit || AllDistinctSoFar())) FallBackToPlain();
-      if (PageBytes() >= opts_.page_size) FLOE_RETURN_IF_ERROR(FlushPage());
+      if (PageBytes() >= opts_.page_size && RecordEndsAt(e, end)) FLOE_RETURN_IF_ERROR(FlushPage());
     }
     return Ok();
   }
@@ -605,8 +641,8 @@ class BoolWriter : public ChunkWriterBase {
 
   Status Append(const Column& column, const uint8_t* def_levels, size_t begin, size_t end) override {
     if (column.bools.size() < end) return InvalidArgument("parquet writer: column '" + Name() + "' holds fewer values than rows");
-    for (size_t b = begin; b < end; b += kSliceRows) {
-      size_t e = std::min(end, b + kSliceRows);
+    for (size_t b = begin, e; b < end; b = e) {
+      e = SliceEnd(b, end);
       AddLevels(def_levels, b, e);
       for (size_t i = b; i < e; ++i) {
         if (def_levels != nullptr && def_levels[i] != max_def_) continue;
@@ -614,7 +650,7 @@ class BoolWriter : public ChunkWriterBase {
         values_.push_back(v);
         seen_[v] = true;
       }
-      if (values_.size() / 8 >= opts_.page_size) FLOE_RETURN_IF_ERROR(FlushPage());
+      if (values_.size() / 8 >= opts_.page_size && RecordEndsAt(e, end)) FLOE_RETURN_IF_ERROR(FlushPage());
     }
     return Ok();
   }
