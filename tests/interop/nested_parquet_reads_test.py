@@ -79,8 +79,8 @@ def row(i):
         "mil": maybe(lambda: a_map(lambda: rng.randint(-5, 5),
                                    lambda: maybe(lambda: some(lambda: maybe(lambda: {"x": maybe(lambda: rng.randint(-8, 8) / 4)}))))),
         "sl": maybe(lambda: {"tags": maybe(lambda: some(lambda: maybe(lambda: rng.randint(0, 99)))), "name": maybe(word)}),
-        "lml": maybe(lambda: some(lambda: maybe(lambda: a_map(word, lambda: maybe(lambda: some(lambda: maybe(lambda: rng.randint(0, 9))))))),
-                     most=3),
+        "lml": maybe(lambda: some(lambda: maybe(lambda: a_map(word, lambda: maybe(lambda: some(lambda: maybe(lambda: rng.randint(0, 9)))))),
+                                  most=3)),
         "lb": maybe(lambda: some(lambda: maybe(lambda: rng.random() < 0.5))),
     }
 
