@@ -61,12 +61,14 @@ Result<RepeatedShape> ListShapeOf(const SchemaNode& node, bool as_element = fals
 Result<RepeatedShape> MapShapeOf(const SchemaNode& node);
 
 // The Iceberg type a Parquet node holds, from its physical type and annotations, lists and
-// maps included; nested fields without a field id get ids above the node's highest.
+// maps included; nested fields without a field id get ids above the node's highest (from 1
+// when that is a reserved id), never one in use.
 // NotSupported for types Iceberg lacks (e.g. INTERVAL); Corrupt for malformed nesting.
 Result<TypePtr> IcebergTypeOf(const SchemaNode& node);
 
 // An Iceberg schema for a file: its field ids where present; a field without one gets an id
-// above every id the file holds (from 1 in a file without ids), top-level fields first, then
+// above every id the file holds (from 1 in a file without ids, or whose highest id is a
+// reserved one as in delete files; never an id in use), top-level fields first, then
 // nested ones as Iceberg assigns fresh ids. Columns whose type Iceberg cannot hold
 // (intervals, unsigned 64-bit) are left out and named in *skipped. A file holding one id
 // twice is Corrupt.
