@@ -170,4 +170,21 @@ if created.returncode == 0:
     got = sorted(got or [], key=lambda r: r["id"])
     failures.check("floe scan gives the appended nested rows back", got == want, err or first_difference(want, got))
 
+    # Selected fields inside lists' elements and maps' values: only those are read and printed.
+    def only_b(lst):
+        return None if lst is None else [None if e is None else {"b": e["b"]} for e in lst]
+
+    def only_x(mil):  # a map with int keys prints as [{"key", "value"}]
+        if mil is None:
+            return None
+        return [{"key": p["key"], "value": None if p["value"] is None else
+                 [None if e is None else {"x": e["x"]} for e in p["value"]]} for p in mil]
+
+    picked = [{"id": r["id"], "lst": only_b(r["lst"]), "mil": only_x(r["mil"])} for r in want]
+    got, err = floe_rows("--catalog", floe.catalog, "scan", "t.nested", "--columns", "id,lst.element.b,mil.value.element.x",
+                         "--format", "jsonl")
+    got = sorted(got or [], key=lambda r: r["id"])
+    failures.check("floe scan --columns picks fields inside list elements and map values", got == picked,
+                   err or first_difference(picked, got))
+
 failures.finish(STARTED)
