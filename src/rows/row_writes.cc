@@ -11,6 +11,7 @@
 #include "meta/row_lineage.h"
 #include "scan/table_scan.h"
 #include "rows/commit_written_files.h"
+#include "commit/commit_base.h"
 #include "commit/commit_operation.h"
 #include "commit/snapshot_lineage.h"
 #include "rows/merge_on_read.h"
@@ -100,17 +101,21 @@ Result<RowWriteResult> RewriteMatching(Catalog& catalog, const TableIdentifier& 
 Result<RowWriteResult> AppendRows(Catalog& catalog, const TableIdentifier& id, const RowSource& rows,
                                   const RowWriteOptions& options) {
   RowWriteResult result;
-  FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
+  // The table as the caller loaded it, else loaded here; either way handed on to the commit,
+  // whose first attempt then needs no load of its own (commit/commit_base.h).
+  RowWriteOptions handed = options;
+  FLOE_ASSIGN_OR_RETURN(handed.commit.base, CommitBase::HandedOrLoad(catalog, id, options.commit.base));
+  const TableMetadata& table = handed.commit.base->metadata();  // not read once the commit starts
   if (options.commit.idempotency_key &&
-      FindIdempotentSnapshot(table.metadata, options.commit.branch, *options.commit.idempotency_key)) {
+      FindIdempotentSnapshot(table, options.commit.branch, *options.commit.idempotency_key)) {
     // Already committed: write nothing at all, not even data files.
     FilesOperation nothing(FastAppend({}));
-    FLOE_ASSIGN_OR_RETURN(result.commit, CommitOperation(catalog, id, nothing, options.commit));
+    FLOE_ASSIGN_OR_RETURN(result.commit, CommitOperation(catalog, id, nothing, handed.commit));
     return result;
   }
   // One write intent for the data files and the commit's manifests (table_files/file_namer.h).
-  const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, table.metadata);
-  DataWriter writer(*catalog.io(), table.metadata, names.get());
+  const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, table);
+  DataWriter writer(*catalog.io(), table, names.get());
   auto abort = [&] {
     writer.Abort();
     (void)names->Clear();
@@ -140,7 +145,7 @@ Result<RowWriteResult> AppendRows(Catalog& catalog, const TableIdentifier& id, c
   if (options.after_files_written) options.after_files_written();
   FilesChange change = options.merge_append ? MergeAppend(std::move(*files)) : FastAppend(std::move(*files));
   FLOE_ASSIGN_OR_RETURN(result.commit,
-                        CommitWrittenFiles(catalog, id, std::move(change), options, *names, [&] { writer.Abort(); }));
+                        CommitWrittenFiles(catalog, id, std::move(change), handed, *names, [&] { writer.Abort(); }));
   result.committed = !result.commit.idempotent_replay;
   return result;
 }
