@@ -104,6 +104,7 @@ Result<CommitInfo> Table::OverwriteFiles(const InputFiles& input, const Filter& 
   }
   auto files = writer.Finish();
   if (!files) return abandon(files.error());
+  if (options.before_commit) options.before_commit();
   const Snapshot* head = table.SnapshotForRef(options.branch);
   std::optional<int64_t> start;
   if (head) start = head->snapshot_id;
