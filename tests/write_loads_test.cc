@@ -115,6 +115,44 @@ TEST_F(WriteLoads, EachAppendLoadsTheTableOnce) {
   EXPECT_EQ(RowCount(), 6u);  // 0, 1, 2, 20, 30 (DE) and 40 (FR, replacing 10 and 11)
 }
 
+// Row-level changes (copy-on-write and merge-on-read) and metadata changes too: the table they
+// plan on is the one their commit's first attempt starts from.
+TEST_F(WriteLoads, RowChangesAndMetadataChangesLoadTheTableOnce) {
+  auto seeded = table_->Append(Rows{{"id", "country"},
+                                    {{int64_t{1}, std::string("DE")}, {int64_t{2}, std::string("FR")},
+                                     {int64_t{3}, std::string("FR")}}});
+  ASSERT_TRUE(seeded.has_value()) << seeded.error().message;
+  auto landed_once = [](const Result<CommitInfo>& info) {
+    ASSERT_TRUE(info.has_value()) << info.error().message;
+    EXPECT_TRUE(info->committed);
+    EXPECT_EQ(info->attempts, 1);
+  };
+  EXPECT_EQ(LoadsOf([&] { landed_once(table_->Update(Filter::Parse("id = 1").value(), "country = 'AT'")); }), 1)
+      << "Update (copy-on-write)";
+  EXPECT_EQ(LoadsOf([&] { landed_once(table_->Delete(Filter::Parse("id = 2").value())); }), 1)
+      << "Delete (copy-on-write)";
+  EXPECT_EQ(LoadsOf([&] {
+              landed_once(table_->Upsert(Rows{{"id", "country"}, {{int64_t{3}, std::string("IT")}}}, {"id"}));
+            }),
+            1)
+      << "Upsert";
+  const std::string up = WriteFile("up.jsonl", "{\"id\": 4, \"country\": \"ES\"}\n");
+  EXPECT_EQ(LoadsOf([&] { landed_once(table_->UpsertFiles(InputFiles{.paths = {up}}, {"id"})); }), 1) << "UpsertFiles";
+  EXPECT_EQ(LoadsOf([&] {
+              ASSERT_TRUE(table_->ChangeProperties({{"write.delete.mode", "merge-on-read"}}).has_value());
+            }),
+            1)
+      << "ChangeProperties";
+  EXPECT_EQ(LoadsOf([&] { landed_once(table_->Delete(Filter::Parse("id = 4").value())); }), 1)
+      << "Delete (merge-on-read)";
+  EXPECT_EQ(LoadsOf([&] { ASSERT_TRUE(table_->ChangeSchema(SchemaChange::AddColumn("note", "string")).has_value()); }),
+            1)
+      << "ChangeSchema";
+  auto rows = other_->LoadTable("db.t")->Scan();
+  ASSERT_TRUE(rows.has_value());
+  ASSERT_EQ(rows->size(), 2u);  // 1 (now AT) and 3 (now IT)
+}
+
 // The other writer lands during this one's swap: the first attempt, built on the handed base,
 // loses; the retry reloads (a second load) and lands on top, once.
 TEST_F(WriteLoads, ALostRaceReloadsAndLandsOnce) {

@@ -126,15 +126,16 @@ Result<CommitInfo> Table::OverwriteFiles(const InputFiles& input, const Filter& 
 
 Result<CommitInfo> Table::UpsertFiles(const InputFiles& input, const std::vector<std::string>& key_columns,
                                       const WriteOptions& options, bool last_row_per_key) {
-  FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
-  const Schema schema = table.metadata.CurrentSchema();
+  RowWriteOptions row_options = ToRowWriteOptions(options);
+  FLOE_ASSIGN_OR_RETURN(row_options.commit.base, CommitBase::Load(*impl_->catalog, impl_->id));
+  const Schema schema = row_options.commit.base->metadata().CurrentSchema();  // a copy: read while writing
   FLOE_ASSIGN_OR_RETURN(ColumnBatch rows, ReadAll(input, schema));
   const int64_t read = rows.num_rows;
   if (last_row_per_key) {
     FLOE_ASSIGN_OR_RETURN(rows, LastRowPerKey(rows, schema, key_columns));
   }
   FLOE_ASSIGN_OR_RETURN(RowWriteResult written,
-                        floe::Upsert(*impl_->catalog, impl_->id, rows, key_columns, ToRowWriteOptions(options)));
+                        floe::Upsert(*impl_->catalog, impl_->id, rows, key_columns, row_options));
   CommitInfo info = ToCommitInfo(written);
   info.rows_read = read;
   return info;

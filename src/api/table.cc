@@ -120,10 +120,11 @@ Status Table::ScanBatches(const ScanRequest& request, const RowBatchConsumer& co
 
 Result<CommitInfo> Table::Upsert(const Rows& rows, const std::vector<std::string>& key_columns,
                                  const WriteOptions& options) {
-  FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
-  FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, RowsToBatch(rows, table.metadata.CurrentSchema()));
+  RowWriteOptions row_options = ToRowWriteOptions(options);
+  FLOE_ASSIGN_OR_RETURN(row_options.commit.base, CommitBase::Load(*impl_->catalog, impl_->id));
+  FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, RowsToBatch(rows, row_options.commit.base->metadata().CurrentSchema()));
   FLOE_ASSIGN_OR_RETURN(RowWriteResult written,
-                        floe::Upsert(*impl_->catalog, impl_->id, batch, key_columns, ToRowWriteOptions(options)));
+                        floe::Upsert(*impl_->catalog, impl_->id, batch, key_columns, row_options));
   return ToCommitInfo(written);
 }
 

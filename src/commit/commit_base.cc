@@ -29,6 +29,11 @@ CommitBase::CommitBase(SharedTable table, int64_t loaded_us)
       view_(metadata_.get()),
       loaded_us_(loaded_us) {}
 
+std::shared_ptr<const TableMetadata> CommitBase::KeepAlive() {
+  std::lock_guard lock(mu_);
+  return metadata_;
+}
+
 std::optional<SharedTable> CommitBase::Take(const TableIdentifier& id, int64_t* loaded_us) {
   std::lock_guard lock(mu_);
   if (taken_ || !metadata_ || !(id == id_)) return std::nullopt;

@@ -46,6 +46,10 @@ class CommitBase {
   // go of its base before the swap so that the catalog can move it into the new document
   // (catalog/commit.cc): the writer must not read it once it has handed the base to a commit.
   const TableMetadata& metadata() const { return *view_; }
+  // For a writer that reads the metadata while or after its commit runs (a retry that merges
+  // deletion vectors): its own share, which keeps it alive (the catalog then copies the base
+  // instead of moving it, as it did when the writer loaded a copy of its own). Null once taken.
+  std::shared_ptr<const TableMetadata> KeepAlive();
 
   // For the commit engine: the table, when it was loaded for `id`, is younger than
   // kHandedBaseMaxAgeUs and no commit took it before; its load time goes to `loaded_us`.
