@@ -26,8 +26,10 @@
 
 namespace floe {
 
-// Older than this, a handed base is reloaded rather than used.
-inline constexpr int64_t kHandedBaseMaxAgeUs = 2'000'000;
+// Older than this, a handed base is reloaded rather than used. A stale base costs a lost
+// attempt (its manifest list, a refused swap, the retry's wait; nothing for an append the
+// group commit or a REST server rebases), small beside a write that took this long.
+inline constexpr int64_t kHandedBaseMaxAgeUs = 5'000'000;
 
 class CommitBase {
  public:
