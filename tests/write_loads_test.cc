@@ -148,9 +148,18 @@ TEST_F(WriteLoads, RowChangesAndMetadataChangesLoadTheTableOnce) {
   EXPECT_EQ(LoadsOf([&] { ASSERT_TRUE(table_->ChangeSchema(SchemaChange::AddColumn("note", "string")).has_value()); }),
             1)
       << "ChangeSchema";
+  EXPECT_EQ(LoadsOf([&] {
+              auto tx = table_->NewTransaction();
+              ASSERT_TRUE(tx.has_value()) << tx.error().message;
+              ASSERT_TRUE(tx->SetProperties({{"owner", "loads"}}).has_value());
+              ASSERT_TRUE(tx->Append(Rows{{"id", "country"}, {{int64_t{5}, std::string("PT")}}}).has_value());
+              landed_once(tx->Commit());
+            }),
+            1)
+      << "a transaction";
   auto rows = other_->LoadTable("db.t")->Scan();
   ASSERT_TRUE(rows.has_value());
-  ASSERT_EQ(rows->size(), 2u);  // 1 (now AT) and 3 (now IT)
+  ASSERT_EQ(rows->size(), 3u);  // 1 (now AT), 3 (now IT) and 5
 }
 
 // The other writer lands during this one's swap: the first attempt, built on the handed base,
