@@ -8,6 +8,7 @@
 #include "api/file_rows.h"
 #include "api/read_ahead.h"
 #include "catalog/intent_store.h"
+#include "commit/commit_base.h"
 #include "commit/commit_operation.h"
 #include "commit/files_operation.h"
 #include "commit/operations.h"
@@ -55,10 +56,12 @@ Status CheckInputFormat(const std::string& format) {
   return Ok();
 }
 
+// The table loaded for its schema is the write's and its commit's base too (commit/commit_base.h):
+// one load a call, which `floe ingest` makes once a file.
 Result<CommitInfo> Table::AppendFiles(const InputFiles& input, const WriteOptions& options) {
-  FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
-  const Schema schema = table.metadata.CurrentSchema();
   RowWriteOptions row_options = ToRowWriteOptions(options);
+  FLOE_ASSIGN_OR_RETURN(row_options.commit.base, CommitBase::Load(*impl_->catalog, impl_->id));
+  const Schema schema = row_options.commit.base->metadata().CurrentSchema();  // a copy: read while writing
   if (input.json_lines) {
     FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, JsonLinesBatch(*input.json_lines, schema));
     FLOE_ASSIGN_OR_RETURN(RowWriteResult written, AppendBatch(*impl_->catalog, impl_->id, batch, row_options));
@@ -79,12 +82,14 @@ Result<CommitInfo> Table::AppendFiles(const InputFiles& input, const WriteOption
 
 Result<CommitInfo> Table::OverwriteFiles(const InputFiles& input, const Filter& filter, const WriteOptions& options) {
   Catalog& catalog = *impl_->catalog;
-  FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(impl_->id));
+  // The commit's first attempt starts from this load too: conflicts are checked from its head.
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<CommitBase> base, CommitBase::Load(catalog, impl_->id));
+  const TableMetadata& table = base->metadata();  // not read once the commit starts
   Expr where = filter.impl().expr ? filter.impl().expr : True();
-  FileRows rows = RowsOf(input, table.metadata.CurrentSchema());
+  FileRows rows = RowsOf(input, table.CurrentSchema());
   // One write intent for the data files and the commit's manifests (table_files/file_namer.h).
-  const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, impl_->id, table.metadata);
-  DataWriter writer(*catalog.io(), table.metadata, names.get());
+  const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, impl_->id, table);
+  DataWriter writer(*catalog.io(), table, names.get());
   auto abandon = [&](const Error& error) -> Result<CommitInfo> {
     writer.Abort();
     (void)names->Clear();
@@ -99,16 +104,18 @@ Result<CommitInfo> Table::OverwriteFiles(const InputFiles& input, const Filter& 
   }
   auto files = writer.Finish();
   if (!files) return abandon(files.error());
-  const Snapshot* head = table.metadata.SnapshotForRef(options.branch);
+  if (options.before_commit) options.before_commit();
+  const Snapshot* head = table.SnapshotForRef(options.branch);
   std::optional<int64_t> start;
   if (head) start = head->snapshot_id;
-  FLOE_ASSIGN_OR_RETURN(IsolationLevel isolation, IsolationFor(table.metadata, RowLevelCommand::kDelete));
+  FLOE_ASSIGN_OR_RETURN(IsolationLevel isolation, IsolationFor(table, RowLevelCommand::kDelete));
   const int64_t added_rows = writer.stats().rows;
   const int64_t added_files = static_cast<int64_t>(files->size());
   FilesOperation operation(OverwriteByFilter(where, std::move(*files), start, isolation));
   CommitOptions commit = ToRowWriteOptions(options).commit;
   commit.discard_written_files = [&writer] { writer.Abort(); };  // only when certainly failed
   commit.names = names.get();
+  commit.base = std::move(base);
   FLOE_ASSIGN_OR_RETURN(CommitReport report, CommitOperation(catalog, impl_->id, operation, commit));
   CommitInfo info = ToCommitInfo(report);
   info.rows_added = added_rows;
@@ -119,15 +126,16 @@ Result<CommitInfo> Table::OverwriteFiles(const InputFiles& input, const Filter& 
 
 Result<CommitInfo> Table::UpsertFiles(const InputFiles& input, const std::vector<std::string>& key_columns,
                                       const WriteOptions& options, bool last_row_per_key) {
-  FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
-  const Schema schema = table.metadata.CurrentSchema();
+  RowWriteOptions row_options = ToRowWriteOptions(options);
+  FLOE_ASSIGN_OR_RETURN(row_options.commit.base, CommitBase::Load(*impl_->catalog, impl_->id));
+  const Schema schema = row_options.commit.base->metadata().CurrentSchema();  // a copy: read while writing
   FLOE_ASSIGN_OR_RETURN(ColumnBatch rows, ReadAll(input, schema));
   const int64_t read = rows.num_rows;
   if (last_row_per_key) {
     FLOE_ASSIGN_OR_RETURN(rows, LastRowPerKey(rows, schema, key_columns));
   }
   FLOE_ASSIGN_OR_RETURN(RowWriteResult written,
-                        floe::Upsert(*impl_->catalog, impl_->id, rows, key_columns, ToRowWriteOptions(options)));
+                        floe::Upsert(*impl_->catalog, impl_->id, rows, key_columns, row_options));
   CommitInfo info = ToCommitInfo(written);
   info.rows_read = read;
   return info;

@@ -108,10 +108,12 @@ SchemaChange SchemaChange::SetIdentifierFields(const std::vector<std::string>& c
 
 Result<SchemaInfo> Table::ChangeSchema(const SchemaChange& change, const SchemaChangeOptions& options) {
   FLOE_RETURN_IF_ERROR(change.impl_->error);
-  FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
-  FLOE_ASSIGN_OR_RETURN(MetadataChange planned, change.impl_->update.Plan(table.metadata));
+  // Planned on the table the commit's first attempt starts from (one load, commit/commit_base.h).
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<CommitBase> base, CommitBase::Load(*impl_->catalog, impl_->id));
+  FLOE_ASSIGN_OR_RETURN(MetadataChange planned, change.impl_->update.Plan(base->metadata()));
   if (options.before_commit) options.before_commit();
-  FLOE_ASSIGN_OR_RETURN(LoadedTable changed, CommitMetadataChange(*impl_->catalog, impl_->id, planned));
+  FLOE_ASSIGN_OR_RETURN(LoadedTable changed,
+                        CommitMetadataChange(*impl_->catalog, impl_->id, planned, {.base = std::move(base)}));
   return SchemaInfoOf(changed.metadata);
 }
 

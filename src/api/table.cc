@@ -4,6 +4,7 @@
 #include "scan/table_scan.h"
 #include "rows/row_writes.h"
 #include "rows/upsert.h"
+#include "commit/commit_base.h"
 #include "commit/spec_update.h"
 #include "types/schema_text.h"
 
@@ -68,18 +69,20 @@ Result<std::string> Table::Location() const {
   return table.metadata.location;
 }
 
+// The table loaded for its schema is the write's and its commit's base too: one load a call.
 Result<CommitInfo> Table::Append(const Rows& rows, const WriteOptions& options) {
-  FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
-  FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, RowsToBatch(rows, table.metadata.CurrentSchema()));
-  FLOE_ASSIGN_OR_RETURN(RowWriteResult written,
-                        AppendBatch(*impl_->catalog, impl_->id, batch, ToRowWriteOptions(options)));
+  RowWriteOptions row_options = ToRowWriteOptions(options);
+  FLOE_ASSIGN_OR_RETURN(row_options.commit.base, CommitBase::Load(*impl_->catalog, impl_->id));
+  FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, RowsToBatch(rows, row_options.commit.base->metadata().CurrentSchema()));
+  FLOE_ASSIGN_OR_RETURN(RowWriteResult written, AppendBatch(*impl_->catalog, impl_->id, batch, row_options));
   return ToCommitInfo(written);
 }
 
 Result<CommitInfo> Table::AppendBatches(const std::function<Result<bool>(Rows* batch)>& next,
                                        const WriteOptions& options) {
-  FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
-  const Schema schema = table.metadata.CurrentSchema();
+  RowWriteOptions row_options = ToRowWriteOptions(options);
+  FLOE_ASSIGN_OR_RETURN(row_options.commit.base, CommitBase::Load(*impl_->catalog, impl_->id));
+  const Schema schema = row_options.commit.base->metadata().CurrentSchema();  // a copy: read while writing
   Rows rows;
   RowSource source = [&](ColumnBatch* batch) -> Result<bool> {
     rows.columns.clear();
@@ -89,8 +92,7 @@ Result<CommitInfo> Table::AppendBatches(const std::function<Result<bool>(Rows* b
     FLOE_ASSIGN_OR_RETURN(*batch, RowsToBatch(rows, schema));
     return true;
   };
-  FLOE_ASSIGN_OR_RETURN(RowWriteResult written,
-                        AppendRows(*impl_->catalog, impl_->id, source, ToRowWriteOptions(options)));
+  FLOE_ASSIGN_OR_RETURN(RowWriteResult written, AppendRows(*impl_->catalog, impl_->id, source, row_options));
   return ToCommitInfo(written);
 }
 
@@ -118,10 +120,11 @@ Status Table::ScanBatches(const ScanRequest& request, const RowBatchConsumer& co
 
 Result<CommitInfo> Table::Upsert(const Rows& rows, const std::vector<std::string>& key_columns,
                                  const WriteOptions& options) {
-  FLOE_ASSIGN_OR_RETURN(LoadedTable table, impl_->catalog->LoadTable(impl_->id));
-  FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, RowsToBatch(rows, table.metadata.CurrentSchema()));
+  RowWriteOptions row_options = ToRowWriteOptions(options);
+  FLOE_ASSIGN_OR_RETURN(row_options.commit.base, CommitBase::Load(*impl_->catalog, impl_->id));
+  FLOE_ASSIGN_OR_RETURN(ColumnBatch batch, RowsToBatch(rows, row_options.commit.base->metadata().CurrentSchema()));
   FLOE_ASSIGN_OR_RETURN(RowWriteResult written,
-                        floe::Upsert(*impl_->catalog, impl_->id, batch, key_columns, ToRowWriteOptions(options)));
+                        floe::Upsert(*impl_->catalog, impl_->id, batch, key_columns, row_options));
   return ToCommitInfo(written);
 }
 

@@ -28,6 +28,9 @@ class FaultInjectingCatalog : public Catalog {
   // connection): the caller cannot tell it from one before the swap.
   void FailAfterApplyWhen(std::function<bool(int call)> rule) { after_rule_ = std::move(rule); }
   int commits_applied_but_unanswered() const { return dropped_.load(); }
+  // How many times a table was loaded through this catalog (LoadTable, and LoadSharedTable,
+  // which comes here): what a writer's loads cost on a catalog where each is a round trip.
+  int table_loads() const { return loads_.load(); }
   // Hands out `io` as this catalog's FileIO, so the files a writer creates itself (data files,
   // manifests, manifest lists) go through it; the wrapped catalog keeps its own for documents.
   void HandOutFileIO(std::shared_ptr<FileIO> io) { io_ = std::move(io); }
@@ -64,7 +67,10 @@ class FaultInjectingCatalog : public Catalog {
   Result<LoadedTable> CreateTable(const TableIdentifier& id, const CreateTableRequest& r) override {
     return inner_->CreateTable(id, r);
   }
-  Result<LoadedTable> LoadTable(const TableIdentifier& id) override { return inner_->LoadTable(id); }
+  Result<LoadedTable> LoadTable(const TableIdentifier& id) override {
+    ++loads_;
+    return inner_->LoadTable(id);
+  }
   Result<bool> TableExists(const TableIdentifier& id) override { return inner_->TableExists(id); }
   Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) override { return inner_->ListTables(ns); }
   Status DropTable(const TableIdentifier& id, bool purge) override { return inner_->DropTable(id, purge); }
@@ -128,6 +134,7 @@ class FaultInjectingCatalog : public Catalog {
   std::function<bool(int)> after_rule_;
   std::atomic<int> calls_{0};
   std::atomic<int> dropped_{0};
+  std::atomic<int> loads_{0};
   LossyIntentStore lossy_intents_;
 };
 

@@ -10,6 +10,7 @@
 #include "catalog/commit.h"
 #include "catalog/document_namer.h"
 #include "catalog/intent_store.h"
+#include "commit/commit_base.h"
 #include "commit/commit_scheduler.h"
 #include "commit/snapshot_lineage.h"
 #include "meta/metadata_builder.h"
@@ -127,6 +128,8 @@ class CommitEngine {
   Result<std::vector<CommitOutcome>> Run();
 
  private:
+  // The table of every part, as the options hand it (the first load of a one-table commit)
+  // or loaded now.
   Status Load();
   // A table whose caller gave no write intent (a commit of files written earlier, such as
   // add-files or a cherry-pick, or a metadata-only change) gets one of its own, so that the
@@ -183,6 +186,9 @@ class CommitEngine {
   CommitReport report_;
   const int64_t start_us_ = MonotonicMicros();
   int64_t attempt_start_us_ = 0;  // an attempt runs from its load to the swap's answer
+  // When the base of the attempt was loaded: its start, or earlier for a base the options
+  // handed (a turn that landed since makes it stale).
+  int64_t base_loaded_us_ = 0;
   // How the current attempt ended, when it did not land. One state for every part: the
   // catalog swaps all of a commit's tables or none.
   AttemptState state_ = AttemptState::kPrepared;
@@ -268,7 +274,15 @@ Result<std::vector<CommitOutcome>> CommitEngine::Run() {
 
 // Shared, not copied: with a long history a copy costs more than the commit's own I/O.
 Status CommitEngine::Load() {
-  attempt_start_us_ = MonotonicMicros();
+  attempt_start_us_ = base_loaded_us_ = MonotonicMicros();
+  if (parts_.size() == 1 && options_.base) {
+    Part& part = *parts_.front();
+    if (auto handed = options_.base->Take(part.plan.id(), &base_loaded_us_)) {
+      part.table = std::move(*handed);
+      if (part.table.metadata && !ThroughServer()) part.pacer.Loaded(part.table.metadata->last_sequence_number);
+      return Ok();
+    }
+  }
   for (const auto& part : parts_) {
     FLOE_ASSIGN_OR_RETURN(part->table, catalog_.LoadSharedTable(part->plan.id()));
     if (part->table.metadata && !ThroughServer()) part->pacer.Loaded(part->table.metadata->last_sequence_number);
@@ -369,7 +383,7 @@ bool CommitEngine::TakeTurns(std::vector<std::pair<Part*, std::unique_ptr<Commit
   for (Part* part : order) {
     std::unique_ptr<CommitScheduler::Turn> turn = scheduler_.TakeTurn(part->turns_key, party);
     if (!turn) continue;
-    if (turn->LandedSince(attempt_start_us_)) {
+    if (turn->LandedSince(base_loaded_us_)) {
       stale = true;
       StartReloadAt(*part, turn->landed_location());
     }

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -15,6 +16,7 @@
 namespace floe {
 
 class CommitScheduler;  // commit/commit_scheduler.h
+class CommitBase;       // commit/commit_base.h
 
 struct CommitOptions {
   std::string branch = kMainBranch;
@@ -51,6 +53,11 @@ struct CommitOptions {
   // group commit: commit/commit_scheduler.h). Unset: the catalog's (Catalog::commit_scheduler(),
   // supplied by whoever opened it), else unscheduled.
   CommitScheduler* scheduler = nullptr;
+  // The table as the caller loaded it before writing the commit's files (commit/commit_base.h):
+  // the first attempt of a one-table commit starts from it instead of loading the table again,
+  // when it is young and no commit took it before. Copies of these options share it: the
+  // first commit takes it, any later one loads. Unset: the first attempt loads.
+  std::shared_ptr<CommitBase> base;
 };
 
 }  // namespace floe

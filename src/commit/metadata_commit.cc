@@ -10,6 +10,7 @@ Result<LoadedTable> CommitMetadataChange(Catalog& catalog, const TableIdentifier
   if (!change.empty()) plan.AddMetadataChange(change);
   CommitOptions commit;
   commit.retry = options.retry;
+  commit.base = options.base;
   FLOE_ASSIGN_OR_RETURN(CommitOutcome outcome, RunCommit(catalog, plan, commit));
   return LoadedTable{id, std::move(outcome.table.metadata_location), *outcome.table.metadata};
 }

@@ -11,9 +11,11 @@
 // change runs through the commit engine (commit_engine.h) as a plan of one metadata step.
 #pragma once
 
+#include <memory>
 #include <optional>
 
 #include "catalog/catalog.h"
+#include "commit/commit_base.h"
 #include "commit/metadata_change.h"
 #include "commit/retry_policy.h"
 
@@ -21,6 +23,8 @@ namespace floe {
 
 struct MetadataCommitOptions {
   std::optional<RetryPolicy> retry;  // default: the table's commit.retry.* properties
+  // The table the change was planned on, for the first attempt (CommitOptions::base).
+  std::shared_ptr<CommitBase> base;
 };
 
 // Commits `change` (nothing when it has no updates: the table is returned as loaded).

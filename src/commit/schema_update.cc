@@ -451,9 +451,9 @@ Result<MetadataChange> SchemaUpdate::Plan(const TableMetadata& base) const {
 }
 
 Result<LoadedTable> UpdateSchema(Catalog& catalog, const TableIdentifier& id, const SchemaUpdate& update) {
-  FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
-  FLOE_ASSIGN_OR_RETURN(MetadataChange change, update.Plan(table.metadata));
-  return CommitMetadataChange(catalog, id, change);
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<CommitBase> base, CommitBase::Load(catalog, id));
+  FLOE_ASSIGN_OR_RETURN(MetadataChange change, update.Plan(base->metadata()));
+  return CommitMetadataChange(catalog, id, change, {.base = base});
 }
 
 Result<LoadedTable> AddColumn(Catalog& catalog, const TableIdentifier& id, const std::string& name, TypePtr type,

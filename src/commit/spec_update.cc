@@ -79,9 +79,9 @@ Result<MetadataChange> SpecUpdate::Plan(const TableMetadata& base) const {
 }
 
 Result<LoadedTable> UpdateSpec(Catalog& catalog, const TableIdentifier& id, const SpecUpdate& update) {
-  FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
-  FLOE_ASSIGN_OR_RETURN(MetadataChange change, update.Plan(table.metadata));
-  return CommitMetadataChange(catalog, id, change);
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<CommitBase> base, CommitBase::Load(catalog, id));
+  FLOE_ASSIGN_OR_RETURN(MetadataChange change, update.Plan(base->metadata()));
+  return CommitMetadataChange(catalog, id, change, {.base = base});
 }
 
 Result<LoadedTable> AddPartitionField(Catalog& catalog, const TableIdentifier& id, const std::string& text) {
@@ -164,9 +164,9 @@ Result<MetadataChange> PlanSortOrder(const TableMetadata& base, const std::strin
 }
 
 Result<LoadedTable> SetSortOrder(Catalog& catalog, const TableIdentifier& id, const std::string& text) {
-  FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
-  FLOE_ASSIGN_OR_RETURN(MetadataChange change, PlanSortOrder(table.metadata, text));
-  return CommitMetadataChange(catalog, id, change);
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<CommitBase> base, CommitBase::Load(catalog, id));
+  FLOE_ASSIGN_OR_RETURN(MetadataChange change, PlanSortOrder(base->metadata(), text));
+  return CommitMetadataChange(catalog, id, change, {.base = base});
 }
 
 Result<MetadataChange> PlanProperties(const TableMetadata& base, const std::map<std::string, std::string>& set,
@@ -205,9 +205,9 @@ Result<MetadataChange> PlanProperties(const TableMetadata& base, const std::map<
 Result<LoadedTable> UpdateProperties(Catalog& catalog, const TableIdentifier& id,
                                      const std::map<std::string, std::string>& set,
                                      const std::vector<std::string>& remove) {
-  FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
-  FLOE_ASSIGN_OR_RETURN(MetadataChange change, PlanProperties(table.metadata, set, remove));
-  return CommitMetadataChange(catalog, id, change);
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<CommitBase> base, CommitBase::Load(catalog, id));
+  FLOE_ASSIGN_OR_RETURN(MetadataChange change, PlanProperties(base->metadata(), set, remove));
+  return CommitMetadataChange(catalog, id, change, {.base = base});
 }
 
 }  // namespace floe

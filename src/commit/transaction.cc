@@ -6,9 +6,10 @@
 namespace floe {
 
 Status Transaction::Begin() {
-  FLOE_ASSIGN_OR_RETURN(base_, catalog_.LoadTable(id_));
-  staged_ = base_.metadata;
-  if (!names_) names_ = NewWriteNamer(catalog_, id_, base_.metadata);
+  FLOE_ASSIGN_OR_RETURN(handed_, CommitBase::Load(catalog_, id_));
+  base_ = handed_->KeepAlive();
+  staged_ = *base_;
+  if (!names_) names_ = NewWriteNamer(catalog_, id_, *base_);
   begun_ = true;
   return Ok();
 }
@@ -74,7 +75,10 @@ Result<std::vector<CommitReport>> CommitTransactions(Catalog& catalog, const std
     FLOE_ASSIGN_OR_RETURN(plans.emplace_back(), tx->Plan(options));
     order.push_back(plans.back().get());
   }
-  FLOE_ASSIGN_OR_RETURN(std::vector<CommitOutcome> outcomes, RunMultiTableCommit(catalog, order, options));
+  // One transaction: its first attempt starts from the table it was planned on, when still young.
+  CommitOptions run = options;
+  if (transactions.size() == 1) run.base = transactions.front()->handed_;
+  FLOE_ASSIGN_OR_RETURN(std::vector<CommitOutcome> outcomes, RunMultiTableCommit(catalog, order, run));
   std::vector<CommitReport> reports;
   for (Transaction* tx : transactions) tx->committed_ = true;
   for (auto& outcome : outcomes) reports.push_back(std::move(outcome.report));

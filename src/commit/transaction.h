@@ -27,6 +27,7 @@
 #include "catalog/catalog.h"
 #include "commit/commit_options.h"
 #include "commit/metadata_commit.h"
+#include "commit/commit_base.h"
 #include "commit/schema_update.h"
 #include "commit/snapshot_operation.h"
 #include "commit/spec_update.h"
@@ -41,7 +42,7 @@ class Transaction {
 
   // Loads the base the changes are planned against.
   Status Begin();
-  const TableMetadata& base() const { return base_.metadata; }
+  const TableMetadata& base() const { return *base_; }
   // The base with the metadata changes added so far applied (write data files against this).
   const TableMetadata& staged() const { return staged_; }
   // Names the transaction's new files (data and delete files the caller writes, then the
@@ -74,7 +75,10 @@ class Transaction {
 
   Catalog& catalog_;
   TableIdentifier id_;
-  LoadedTable base_;
+  // The base as loaded, also handed to the commit's first attempt (commit/commit_base.h) when
+  // this transaction commits alone; kept alive here, as base() may be read after.
+  std::shared_ptr<CommitBase> handed_;
+  std::shared_ptr<const TableMetadata> base_;
   TableMetadata staged_;
   std::unique_ptr<FileNamer> names_;
   bool begun_ = false;

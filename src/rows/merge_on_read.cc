@@ -6,6 +6,7 @@
 #include "meta/row_lineage.h"
 #include "meta/table_properties.h"
 #include "scan/table_scan.h"
+#include "commit/commit_base.h"
 #include "rows/commit_written_files.h"
 #include "rows/row_delta_commit.h"
 #include "commit/snapshot_lineage.h"
@@ -23,8 +24,12 @@ Result<RowWriteResult> MergeOnRead(Catalog& catalog, const TableIdentifier& id, 
                                    const std::vector<Assignment>* assignments, const RowWriteOptions& options,
                                    bool* rebase_possible) {
   RowWriteResult result;
-  FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
-  const TableMetadata& base = table.metadata;
+  // The base the caller handed, unless a commit took it (a redo), is also the commit's; kept
+  // alive here, as the deletes read it while the commit merges deletion vectors.
+  RowWriteOptions handed = options;
+  FLOE_ASSIGN_OR_RETURN(handed.commit.base, CommitBase::HandedOrLoad(catalog, id, options.commit.base));
+  const std::shared_ptr<const TableMetadata> kept = handed.commit.base->KeepAlive();
+  const TableMetadata& base = *kept;
   if (base.format_version < 2)
     return InvalidArgument("merge-on-read needs delete files, which need format version 2; " + id.ToString() +
                            " is v" + std::to_string(base.format_version));
@@ -116,12 +121,12 @@ Result<RowWriteResult> MergeOnRead(Catalog& catalog, const TableIdentifier& id, 
   change.row_scope = RowScopeFor(bound, options);
   if (base.format_version >= 3) {
     int merges = 0;
-    FLOE_ASSIGN_OR_RETURN(result.commit, CommitRowDelta(catalog, id, std::move(change), deletes, options, *names,
+    FLOE_ASSIGN_OR_RETURN(result.commit, CommitRowDelta(catalog, id, std::move(change), deletes, handed, *names,
                                                         abort, rebase_possible, &merges));
     result.vector_merges = merges;
   } else {
     FLOE_ASSIGN_OR_RETURN(result.commit,
-                          CommitWrittenFiles(catalog, id, std::move(change), options, *names, abort, rebase_possible));
+                          CommitWrittenFiles(catalog, id, std::move(change), handed, *names, abort, rebase_possible));
   }
   result.committed = !result.commit.idempotent_replay;
   return result;

@@ -11,6 +11,7 @@
 #include "meta/row_lineage.h"
 #include "scan/table_scan.h"
 #include "rows/commit_written_files.h"
+#include "commit/commit_base.h"
 #include "commit/commit_operation.h"
 #include "commit/snapshot_lineage.h"
 #include "rows/merge_on_read.h"
@@ -28,8 +29,10 @@ Result<RowWriteResult> RewriteMatching(Catalog& catalog, const TableIdentifier& 
                                        RowChange change, const std::vector<Assignment>& assignments,
                                        const RowWriteOptions& options, bool* rebase_possible) {
   RowWriteResult result;
-  FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
-  const TableMetadata& base = table.metadata;
+  // The base the caller handed, unless a commit took it (a redo), is also the commit's.
+  RowWriteOptions handed = options;
+  FLOE_ASSIGN_OR_RETURN(handed.commit.base, CommitBase::HandedOrLoad(catalog, id, options.commit.base));
+  const TableMetadata& base = handed.commit.base->metadata();  // not read once the commit starts
   FLOE_ASSIGN_OR_RETURN(const Snapshot* head, BranchHead(base, id, options.commit.branch));
   if (!head) return result;  // an empty table has no rows to change
   const Schema& schema = base.CurrentSchema();
@@ -90,7 +93,7 @@ Result<RowWriteResult> RewriteMatching(Catalog& catalog, const TableIdentifier& 
   FilesChange files = CopyOnWrite(std::move(removed), std::move(added), head->snapshot_id, bound, isolation);
   files.row_scope = RowScopeFor(bound, options);
   FLOE_ASSIGN_OR_RETURN(result.commit,
-                        CommitWrittenFiles(catalog, id, std::move(files), options, *names, abort, rebase_possible));
+                        CommitWrittenFiles(catalog, id, std::move(files), handed, *names, abort, rebase_possible));
   result.committed = true;
   return result;
 }
@@ -100,17 +103,21 @@ Result<RowWriteResult> RewriteMatching(Catalog& catalog, const TableIdentifier& 
 Result<RowWriteResult> AppendRows(Catalog& catalog, const TableIdentifier& id, const RowSource& rows,
                                   const RowWriteOptions& options) {
   RowWriteResult result;
-  FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
+  // The table as the caller loaded it, else loaded here; either way handed on to the commit,
+  // whose first attempt then needs no load of its own (commit/commit_base.h).
+  RowWriteOptions handed = options;
+  FLOE_ASSIGN_OR_RETURN(handed.commit.base, CommitBase::HandedOrLoad(catalog, id, options.commit.base));
+  const TableMetadata& table = handed.commit.base->metadata();  // not read once the commit starts
   if (options.commit.idempotency_key &&
-      FindIdempotentSnapshot(table.metadata, options.commit.branch, *options.commit.idempotency_key)) {
+      FindIdempotentSnapshot(table, options.commit.branch, *options.commit.idempotency_key)) {
     // Already committed: write nothing at all, not even data files.
     FilesOperation nothing(FastAppend({}));
-    FLOE_ASSIGN_OR_RETURN(result.commit, CommitOperation(catalog, id, nothing, options.commit));
+    FLOE_ASSIGN_OR_RETURN(result.commit, CommitOperation(catalog, id, nothing, handed.commit));
     return result;
   }
   // One write intent for the data files and the commit's manifests (table_files/file_namer.h).
-  const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, table.metadata);
-  DataWriter writer(*catalog.io(), table.metadata, names.get());
+  const std::unique_ptr<FileNamer> names = NewWriteNamer(catalog, id, table);
+  DataWriter writer(*catalog.io(), table, names.get());
   auto abort = [&] {
     writer.Abort();
     (void)names->Clear();
@@ -140,7 +147,7 @@ Result<RowWriteResult> AppendRows(Catalog& catalog, const TableIdentifier& id, c
   if (options.after_files_written) options.after_files_written();
   FilesChange change = options.merge_append ? MergeAppend(std::move(*files)) : FastAppend(std::move(*files));
   FLOE_ASSIGN_OR_RETURN(result.commit,
-                        CommitWrittenFiles(catalog, id, std::move(change), options, *names, [&] { writer.Abort(); }));
+                        CommitWrittenFiles(catalog, id, std::move(change), handed, *names, [&] { writer.Abort(); }));
   result.committed = !result.commit.idempotent_replay;
   return result;
 }
@@ -159,8 +166,11 @@ Result<RowWriteResult> AppendBatch(Catalog& catalog, const TableIdentifier& id, 
       options);
 }
 
+// One load for the mode, the rows and the commit's first attempt (commit/commit_base.h).
 Result<RowWriteResult> DeleteWhere(Catalog& catalog, const TableIdentifier& id, const Expr& filter,
-                                   const RowWriteOptions& options) {
+                                   const RowWriteOptions& given) {
+  RowWriteOptions options = given;
+  FLOE_ASSIGN_OR_RETURN(options.commit.base, CommitBase::HandedOrLoad(catalog, id, given.commit.base));
   FLOE_ASSIGN_OR_RETURN(WriteMode mode, ChosenWriteMode(catalog, id, RowLevelCommand::kDelete, options));
   if (mode == WriteMode::kMergeOnRead) return MergeOnReadDelete(catalog, id, filter, options);
   return WithRebase(catalog, id, options, [&](const RowWriteOptions& run, bool* rebase_possible) {
@@ -169,8 +179,10 @@ Result<RowWriteResult> DeleteWhere(Catalog& catalog, const TableIdentifier& id, 
 }
 
 Result<RowWriteResult> UpdateWhere(Catalog& catalog, const TableIdentifier& id, const Expr& filter,
-                                   const std::vector<Assignment>& assignments, const RowWriteOptions& options) {
+                                   const std::vector<Assignment>& assignments, const RowWriteOptions& given) {
   if (assignments.empty()) return InvalidArgument("update needs at least one 'column = value' assignment");
+  RowWriteOptions options = given;
+  FLOE_ASSIGN_OR_RETURN(options.commit.base, CommitBase::HandedOrLoad(catalog, id, given.commit.base));
   FLOE_ASSIGN_OR_RETURN(WriteMode mode, ChosenWriteMode(catalog, id, RowLevelCommand::kUpdate, options));
   if (mode == WriteMode::kMergeOnRead) return MergeOnReadUpdate(catalog, id, filter, assignments, options);
   return WithRebase(catalog, id, options, [&](const RowWriteOptions& run, bool* rebase_possible) {

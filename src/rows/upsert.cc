@@ -8,6 +8,7 @@
 #include "scan/delete_filter.h"
 #include "scan/table_scan.h"
 #include "rows/key_delete_plan.h"
+#include "commit/commit_base.h"
 #include "rows/commit_written_files.h"
 #include "rows/row_delta_commit.h"
 #include "commit/snapshot_lineage.h"
@@ -36,8 +37,12 @@ Result<RowWriteResult> UpsertOnce(Catalog& catalog, const TableIdentifier& id, c
                                   const std::vector<std::string>& key_columns, const RowWriteOptions& options,
                                   bool* rebase_possible) {
   RowWriteResult result;
-  FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
-  const TableMetadata& base = table.metadata;
+  // The base the caller handed, unless a commit took it (a redo), is also the commit's; kept
+  // alive here, as the deletes read it while the commit merges deletion vectors.
+  RowWriteOptions handed = options;
+  FLOE_ASSIGN_OR_RETURN(handed.commit.base, CommitBase::HandedOrLoad(catalog, id, options.commit.base));
+  const std::shared_ptr<const TableMetadata> kept = handed.commit.base->KeepAlive();
+  const TableMetadata& base = *kept;
   const Schema& schema = base.CurrentSchema();
   FLOE_ASSIGN_OR_RETURN(std::vector<int> key_ids, ResolveEqualityIds(schema, key_columns));
   WriteMode mode = WriteMode::kCopyOnWrite;
@@ -192,12 +197,12 @@ Result<RowWriteResult> UpsertOnce(Catalog& catalog, const TableIdentifier& id, c
   change.row_scope = RowScopeFor(bound, options, key_ids, key_set);
   if (mode == WriteMode::kMergeOnRead && lineage) {
     int merges = 0;
-    FLOE_ASSIGN_OR_RETURN(result.commit, CommitRowDelta(catalog, id, std::move(change), position_deletes, options,
+    FLOE_ASSIGN_OR_RETURN(result.commit, CommitRowDelta(catalog, id, std::move(change), position_deletes, handed,
                                                         *names, abort, rebase_possible, &merges));
     result.vector_merges = merges;
   } else {
     FLOE_ASSIGN_OR_RETURN(result.commit,
-                          CommitWrittenFiles(catalog, id, std::move(change), options, *names, abort, rebase_possible));
+                          CommitWrittenFiles(catalog, id, std::move(change), handed, *names, abort, rebase_possible));
   }
   result.committed = !result.commit.idempotent_replay;
   return result;

@@ -1,5 +1,6 @@
 #include "rows/write_mode.h"
 
+#include "commit/commit_base.h"
 #include "meta/table_properties.h"
 
 namespace floe {
@@ -18,8 +19,8 @@ Result<WriteMode> WriteModeFor(const TableMetadata& table, RowLevelCommand comma
 Result<WriteMode> ChosenWriteMode(Catalog& catalog, const TableIdentifier& id, RowLevelCommand command,
                                   const RowWriteOptions& options) {
   if (options.mode) return *options.mode;
-  FLOE_ASSIGN_OR_RETURN(LoadedTable table, catalog.LoadTable(id));
-  return WriteModeFor(table.metadata, command);
+  FLOE_ASSIGN_OR_RETURN(std::shared_ptr<CommitBase> base, CommitBase::HandedOrLoad(catalog, id, options.commit.base));
+  return WriteModeFor(base->metadata(), command);
 }
 
 }  // namespace floe
