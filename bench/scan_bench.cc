@@ -203,7 +203,7 @@ double PlanMiB(const ScanPlan& plan) {
     const DataFile& f = t.file;
     if (f.file_path.capacity() > 15) bytes += f.file_path.capacity() + 1;
     bytes += f.partition.capacity() * sizeof(Literal);
-    bytes += f.split_offsets.capacity() * sizeof(int64_t);
+    if (f.split_offsets.capacity() > 1) bytes += f.split_offsets.capacity() * sizeof(int64_t);  // one is inline
     bytes += t.deletes.capacity() * sizeof(ManifestEntry);
   }
   return static_cast<double>(bytes) / (1024.0 * 1024.0);

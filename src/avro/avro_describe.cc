@@ -69,7 +69,7 @@ json DescribeEntry(const ManifestEntry& e, const ManifestInfo& info) {
       {"upper_bounds", bounds(f.upper_bounds)},
       {"key_metadata", f.key_metadata ? json(Hex(*f.key_metadata)) : json(nullptr)},
       // Optional lists: an empty one is how a null reads (and is written back as null).
-      {"split_offsets", f.split_offsets.empty() ? json(nullptr) : json(f.split_offsets)},
+      {"split_offsets", f.split_offsets.empty() ? json(nullptr) : json(f.split_offsets.ToVector())},
       {"equality_ids", f.equality_ids.empty() ? json(nullptr) : json(f.equality_ids)},
       {"sort_order_id", f.sort_order_id ? json(*f.sort_order_id) : json(nullptr)},
   };

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <limits>
 
 #include "avro/avro_describe.h"
 #include "avro/manifest_list.h"
@@ -146,6 +147,40 @@ TEST(Corruption, DamagedFixtureManifests) {
       if (HasFailure()) return;
     }
   }
+}
+
+// first_row_id, content_offset and content_size_in_bytes are held in 8 bytes with INT64_MIN
+// meaning absent (util/optional_long.h): a manifest holding that value is refused by name, not
+// read as if the field were absent.
+TEST(Corruption, LongThatMarksAbsenceIsRefusedByName) {
+  avro_sample::SampleTable t = avro_sample::MakeSampleTable();
+  std::mt19937_64 rng(7);
+  ManifestEntry e = avro_sample::RandomEntry(rng, 3, false, t, 0);
+  e.file.content = FileContent::kData;
+  e.file.first_row_id = std::numeric_limits<int64_t>::max();
+  ManifestWriterOptions options;
+  options.format_version = 3;
+  options.schema = t.schema;
+  options.spec = t.spec;
+  options.codec = "null";  // the value's bytes stay findable
+  auto written = WriteManifest(options, {e});
+  ASSERT_TRUE(written.has_value()) << written.error().message;
+  auto read = ReadManifest(written->bytes, kPath);
+  ASSERT_TRUE(read.has_value()) << read.error().message;
+  ASSERT_EQ(read->entries.at(0).file.first_row_id, std::numeric_limits<int64_t>::max());
+
+  // Zigzag varints of INT64_MAX and INT64_MIN are both 10 bytes and differ in the first only.
+  const std::string max_varint("\xfe\xff\xff\xff\xff\xff\xff\xff\xff\x01", 10);
+  std::string bytes = written->bytes;
+  size_t at = bytes.find(max_varint);
+  ASSERT_NE(at, std::string::npos);
+  ASSERT_EQ(bytes.find(max_varint, at + 1), std::string::npos);
+  bytes[at] = '\xff';
+  auto refused = ReadManifest(bytes, kPath);
+  ASSERT_FALSE(refused.has_value());
+  EXPECT_NE(refused.error().message.find(kPath), std::string::npos) << refused.error().message;
+  EXPECT_NE(refused.error().message.find("first_row_id -9223372036854775808 is out of range"), std::string::npos)
+      << refused.error().message;
 }
 
 }  // namespace

@@ -343,7 +343,7 @@ namespace {
 // moving a temporary: entries are decoded into places that are mostly fresh already.
 void ResetDataFile(DataFile& f) {
 #if defined(__x86_64__) && defined(__GLIBCXX__)  // the size where it was counted; elsewhere no guard
-  static_assert(sizeof(DataFile) == 256, "a field added to DataFile must be reset here too");
+  static_assert(sizeof(DataFile) == 216, "a field added to DataFile must be reset here too");
 #endif
   f.content = FileContent::kData;
   f.file_path.clear();
@@ -367,6 +367,20 @@ void ResetDataFile(DataFile& f) {
   f.content_offset.reset();
   f.content_size_in_bytes.reset();
 }
+
+}  // namespace
+
+// A long for an OptionalLong field (row id, blob offset or size), which cannot hold INT64_MIN:
+// refused by name rather than read back as absent.
+Status ManifestReader::ReadOptionalLong(State& s, Decoder& d, std::string_view field, OptionalLong* out) {
+  int64_t v = d.ReadLong();
+  if (d.failed()) return Ok();  // reported as a truncated entry by the caller
+  if (v == OptionalLong::kAbsent) return s.Fail(std::string(field) + " " + std::to_string(v) + " is out of range");
+  *out = v;
+  return Ok();
+}
+
+namespace {
 
 std::optional<int64_t> ReadOptionalInteger(Decoder& d, const Node* node) {
   const Node* b = avro::ReadBranch(d, node);
@@ -532,10 +546,10 @@ Status ManifestReader::DecodeEntry(State& s, Decoder& d, ManifestEntry* out, Dat
             case kSplitOffsets: avro::ReadIntegerList(d, &f.split_offsets); break;
             case kEqualityIds: avro::ReadIntegerList(d, &f.equality_ids); break;
             case kSortOrderId: f.sort_order_id = static_cast<int>(d.ReadInt()); break;
-            case kFirstRowId: f.first_row_id = d.ReadLong(); break;
+            case kFirstRowId: FLOE_RETURN_IF_ERROR(ReadOptionalLong(s, d, q.name, &f.first_row_id)); break;
             case kReferencedDataFile: f.referenced_data_file = d.ReadBytesView(); break;
-            case kContentOffset: f.content_offset = d.ReadLong(); break;
-            case kContentSize: f.content_size_in_bytes = d.ReadLong(); break;
+            case kContentOffset: FLOE_RETURN_IF_ERROR(ReadOptionalLong(s, d, q.name, &f.content_offset)); break;
+            case kContentSize: FLOE_RETURN_IF_ERROR(ReadOptionalLong(s, d, q.name, &f.content_size_in_bytes)); break;
           }
           if (d.failed()) break;
         }

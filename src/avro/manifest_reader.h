@@ -110,6 +110,7 @@ class ManifestReader {
   Result<bool> NextImpl(ManifestEntry* entry, DataFile* file);
   static Status DecodeEntry(State& s, avro::Decoder& d, ManifestEntry* out, DataFile* file,
                             const std::vector<int>* metric_ids);
+  static Status ReadOptionalLong(State& s, avro::Decoder& d, std::string_view field, OptionalLong* out);
   std::unique_ptr<State> state_;
 };
 

@@ -87,12 +87,12 @@ void WriteBytesMap(Encoder& e, const FlatMap<int, std::string>& m) {
   e.WriteLong(0);
 }
 
-template <typename T>
-void WriteList(Encoder& e, const std::vector<T>& list) {
+template <typename List>  // std::vector or SmallList of an integer type
+void WriteList(Encoder& e, const List& list) {
   if (list.empty()) return e.WriteUnionIndex(0);
   e.WriteUnionIndex(1);
   e.WriteLong(static_cast<int64_t>(list.size()));
-  for (T v : list) e.WriteLong(v);
+  for (auto v : list) e.WriteLong(static_cast<int64_t>(v));
   e.WriteLong(0);
 }
 

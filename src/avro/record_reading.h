@@ -64,8 +64,9 @@ inline const Node* ReadBranch(Decoder& d, const Node* node) {
 // keep only the keys in `keep` (sorted) when it is given; the others are read past, not stored.
 void ReadIntLongMap(Decoder& d, FlatMap<int, int64_t>* out, const std::vector<int>* keep = nullptr);
 void ReadIntBytesMap(Decoder& d, FlatMap<int, std::string>* out, const std::vector<int>* keep = nullptr);
-template <typename T>
-void ReadIntegerList(Decoder& d, std::vector<T>* out) {
+template <typename List>  // std::vector or SmallList of an integer type
+void ReadIntegerList(Decoder& d, List* out) {
+  using T = typename List::value_type;
   out->clear();
   while (int64_t n = d.ReadBlockCount()) {
     for (int64_t i = 0; i < n; ++i) out->push_back(static_cast<T>(d.ReadLong()));

@@ -10,7 +10,9 @@
 
 #include "types/literal.h"
 #include "util/flat_map.h"
+#include "util/optional_long.h"
 #include "util/optional_string.h"
+#include "util/small_list.h"
 
 namespace floe {
 
@@ -18,18 +20,22 @@ namespace floe {
 inline constexpr int kDeleteFilePathFieldId = 2147483546;
 inline constexpr int kDeletePosFieldId = 2147483545;
 
-enum class FileContent { kData = 0, kPositionDeletes = 1, kEqualityDeletes = 2 };
-enum class FileFormat { kParquet, kAvro, kOrc, kPuffin };
+// One byte each: a planned data file is held per task, so its padding counts (see DataFile).
+enum class FileContent : uint8_t { kData = 0, kPositionDeletes = 1, kEqualityDeletes = 2 };
+enum class FileFormat : uint8_t { kParquet, kAvro, kOrc, kPuffin };
 
 std::string_view FileContentName(FileContent c);  // "DATA", "POSITION_DELETES", "EQUALITY_DELETES"
 std::string_view FileFormatName(FileFormat f);    // "PARQUET", "AVRO", "ORC", "PUFFIN"
 Result<FileFormat> ParseFileFormat(std::string_view text);  // case-insensitive
 
+// A plan holds one per task (millions for a large table, every byte a fresh page), so the
+// layout is kept tight: the small fields share the first 8 bytes, and the rare fields are
+// 8 bytes each when absent (OptionalString, OptionalLong) instead of std::optional's 16-40.
 struct DataFile {
   FileContent content = FileContent::kData;
-  std::string file_path;
   FileFormat file_format = FileFormat::kParquet;
   int spec_id = 0;                 // the partition spec the tuple below follows
+  std::string file_path;
   std::vector<Literal> partition;  // one value per field of that spec
   int64_t record_count = 0;
   int64_t file_size_in_bytes = 0;
@@ -41,14 +47,14 @@ struct DataFile {
   FlatMap<int, std::string> lower_bounds;
   FlatMap<int, std::string> upper_bounds;
   OptionalString key_metadata;  // rare: one pointer, not a 40-byte std::optional
-  std::vector<int64_t> split_offsets;
+  SmallList<int64_t> split_offsets;  // one per row group: one value needs no heap block
   std::vector<int> equality_ids;  // equality delete files only
   std::optional<int> sort_order_id;
   // v3
-  std::optional<int64_t> first_row_id;
+  OptionalLong first_row_id;
   OptionalString referenced_data_file;  // set on delete files only
-  std::optional<int64_t> content_offset;
-  std::optional<int64_t> content_size_in_bytes;
+  OptionalLong content_offset;          // deletion vectors only, with the size below
+  OptionalLong content_size_in_bytes;
 };
 
 // Is `f` a deletion vector (format 3): a blob of a Puffin file holding the deleted positions of

@@ -112,7 +112,7 @@ std::vector<nlohmann::json> FileRow(const TableMetadata& table, const Schema& sc
           BoundsJson(f.lower_bounds),
           BoundsJson(f.upper_bounds),
           f.key_metadata ? HexJson(*f.key_metadata) : nlohmann::json(),
-          f.split_offsets.empty() ? nlohmann::json() : nlohmann::json(f.split_offsets),
+          f.split_offsets.empty() ? nlohmann::json() : nlohmann::json(f.split_offsets.ToVector()),
           f.content == FileContent::kEqualityDeletes ? nlohmann::json(f.equality_ids) : nlohmann::json(),
           OptionalJson(f.sort_order_id),
           OptionalJson(f.first_row_id),
