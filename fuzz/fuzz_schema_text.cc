@@ -2,8 +2,10 @@
 // The input is "<schema text>\n<JSON value>":
 //   the schema text, when it parses, prints text that parses back to the same schema;
 //   the JSON, read as a value of the first column (the human form scan prints), prints text
-//   that reads back to an equal value, and its Iceberg single-value JSON reads back equal too.
+//   that reads back to an equal value, and its Iceberg single-value JSON reads back equal too
+//   (unless it holds a NaN or infinity, which JSON cannot).
 // Any failure must be a clean error; a broken round trip aborts.
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -12,6 +14,21 @@
 
 #include "types/nested_json.h"
 #include "types/schema_text.h"
+
+namespace {
+
+// JSON has no NaN or infinity (they print as null), so values holding them cannot round-trip.
+bool HoldsNonFinite(const floe::Literal& v) {
+  if (v.is_null()) return false;
+  if (auto* f = std::get_if<float>(&v.value())) return !std::isfinite(*f);
+  if (auto* d = std::get_if<double>(&v.value())) return !std::isfinite(*d);
+  if (std::holds_alternative<floe::NestedItems>(v.value()))
+    for (const auto& item : v.AsItems())
+      if (HoldsNonFinite(item)) return true;
+  return false;
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);
@@ -35,6 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text;
   floe::AppendCellJson(column, 0, &text);
   const floe::Literal value = column.Get(0);
+  if (HoldsNonFinite(value)) return 0;
   auto reread = floe::LiteralFromCellJson(field.type, nlohmann::json::parse(text, nullptr, false));
   // Text of strings that are not UTF-8 prints with U+FFFD, so only valid values must match.
   if (text.find("\xEF\xBF\xBD") == std::string::npos && (!reread || !(*reread == value))) std::abort();
