@@ -1,6 +1,7 @@
 #include "commit/schema_update.h"
 
 #include "types/field_defaults.h"
+#include "types/schema_text.h"
 
 #include <algorithm>
 #include <set>
@@ -200,10 +201,10 @@ SchemaUpdate& SchemaUpdate::AddColumn(std::string name, TypePtr type, std::strin
                                       std::optional<Literal> default_value) {
   steps_.push_back([=](Working& w) -> Status {
     if (!type) return InvalidArgument("Cannot add column " + Quoted(name) + ": no type given");
-    if (!type->is_primitive())
-      return InvalidArgument("Cannot add column " + Quoted(name) + ": only primitive types can be added (got " +
-                             type->ToString() + ")");
     std::optional<std::string> default_json;
+    if (default_value && !default_value->is_null() && type->is_nested())
+      return InvalidArgument("Cannot add column " + Quoted(name) + ": a " + TypeToText(*type) +
+                             " column cannot have a default value");
     if (default_value && !default_value->is_null()) {
       auto cast = default_value->CastTo(type);
       if (!cast)
@@ -233,7 +234,10 @@ SchemaUpdate& SchemaUpdate::AddColumn(std::string name, TypePtr type, std::strin
       for (const auto& f : siblings)
         if (f.name == leaf)
           return InvalidArgument("Cannot add column " + Quoted(name) + ": a column of that name already exists");
-      NestedField added{++w.last_column_id, leaf, type, false, doc};
+      // The column's id first, then fresh ids for what it nests (the ids `type` came with are
+      // placeholders), as Iceberg numbers an added column.
+      const int id = ++w.last_column_id;
+      NestedField added{id, leaf, AssignFreshIds(type, &w.last_column_id), false, doc};
       added.initial_default = default_json;  // v1/v2 tables refuse these (meta/builder_finish.h)
       added.write_default = default_json;
       siblings.push_back(std::move(added));
