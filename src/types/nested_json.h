@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -28,18 +29,20 @@ namespace floe {
 // Strings that are not well-formed UTF-8 print with U+FFFD, as the scan output does.
 void AppendCellJson(const Column& column, size_t row, std::string* out);
 
-// The same value as a JSON document (for callers that build JSON trees).
-nlohmann::json CellJson(const Column& column, size_t row);
+// The same text for a Literal (Literal::ToString of a nested value is this).
+void AppendLiteralJson(const Literal& value, std::string* out);
+
+// The value of AppendCellJson as a JSON document, struct fields kept in field order.
+nlohmann::ordered_json CellJson(const Column& column, size_t row);
 
 // Appends one value read from its human JSON form to *column (null -> a null row). On a value
-// that does not fit the type: InvalidArgument naming the place inside the value ("tags[2]",
-// "addr.zip", "attrs['k']"), and *column is left as it was.
-Status AppendJsonValue(const nlohmann::json& value, Column* column);
+// that does not fit the type: InvalidArgument naming the place inside the value, from
+// `column_name` ("tags[2]", "addr.zip", "attrs['k']"), and *column is left as it was.
+Status AppendJsonValue(const nlohmann::json& value, Column* column, std::string_view column_name = {});
 
-// The human JSON value as a Literal of `type` (Literal::Nested for nested types); errors as above.
-Result<Literal> LiteralFromCellJson(const TypePtr& type, const nlohmann::json& value);
-
-// The human JSON form of a Literal (Literal::ToString of a nested value prints this).
-nlohmann::json LiteralToCellJson(const Literal& value);
+// The human JSON value as a Literal of `type` (Literal::Nested for nested types); errors as
+// above. A null is a null of `type` (whether the place may be null is the caller's check).
+Result<Literal> LiteralFromCellJson(const TypePtr& type, const nlohmann::json& value,
+                                    std::string_view column_name = {});
 
 }  // namespace floe
