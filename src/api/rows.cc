@@ -50,10 +50,8 @@ Cell LiteralCell(const Literal& value) {
     case TypeId::kStruct:
     case TypeId::kList:
     case TypeId::kMap: {
-      // Through a one-row column: AppendCellJson keeps a struct's fields in field order.
-      Column column(value.type());
       std::string text;
-      if (column.Append(value)) AppendCellJson(column, 0, &text);
+      AppendLiteralJson(value, &text);
       return text;
     }
     default: return value.ToString();

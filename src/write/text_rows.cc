@@ -23,14 +23,14 @@ int FieldIndexByName(const Schema& schema, const std::string& name) {
   return -1;
 }
 
-Result<Literal> FromJsonValue(const nlohmann::json& v, const TypePtr& type) {
+Result<Literal> FromJsonValue(const nlohmann::json& v, const TypePtr& type, const std::string& column) {
   if (v.is_null()) return Literal::Null(type);
   // A variant takes the JSON value itself (an object, array, number or string); a CSV cell's
   // text is parsed as JSON by the cast instead.
   if (type->id() == TypeId::kVariant) return Literal::FromJson(type, v);
   // A struct, list or map takes its human JSON form (objects and arrays); errors name the place
   // inside the value.
-  if (type->is_nested()) return LiteralFromCellJson(type, v);
+  if (type->is_nested()) return LiteralFromCellJson(type, v, column);
   if (v.is_boolean()) return Literal::Boolean(v.get<bool>()).CastTo(type);
   if (v.is_number_integer()) return Literal::Long(v.get<int64_t>()).CastTo(type);
   if (v.is_number_float()) {
@@ -157,7 +157,7 @@ Status TextRowReader::AppendJsonLine(const std::string& line, ColumnBatch* out) 
     int index = FieldIndexByName(schema_, it.key());
     if (index < 0) return InvalidArgument(Where("") + ": field '" + it.key() + "' is not in the table's schema");
     const NestedField& field = schema_.fields()[index];
-    auto v = FromJsonValue(it.value(), field.type);
+    auto v = FromJsonValue(it.value(), field.type, field.name);
     if (!v) return InvalidArgument(Where(field.name) + ": " + v.error().message);
     row[index] = std::move(*v);
   }
