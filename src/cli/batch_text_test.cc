@@ -201,7 +201,7 @@ TEST(BatchText, PrintsNestedValuesAsTheListingDoes) {
   EXPECT_EQ(Streamed(columns, BatchText::Format::kCsv, batch, 2, 2),
             "id,addr,tags,by_day\n"
             R"(1,"{""street"":""a,\""b\"""",""zip"":5}","[""x"",null]","[{""key"":""2026-01-02"",""value"":3}]")" "\n"
-            "2,,,\n");
+            "2,,[],\n");
   Listing listing{columns, {}};
   for (size_t r = 0; r < batch.num_rows; ++r) {
     std::vector<ListedCell> cells;

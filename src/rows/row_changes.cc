@@ -53,7 +53,7 @@ Result<Literal> ToColumnType(Literal v, const NestedField& field) {
     if (json.is_discarded())
       return InvalidArgument("'" + v.AsBytes() + "' is not JSON text; column '" + field.name + "' is a " +
                              TypeToText(*field.type) + " and takes its value as JSON");
-    return LiteralFromCellJson(field.type, json);
+    return LiteralFromCellJson(field.type, json, field.name);
   }
   bool to_decimal = field.type->id() == TypeId::kDecimal &&
                     (from == TypeId::kDecimal || from == TypeId::kInt || from == TypeId::kLong);
