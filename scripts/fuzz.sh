@@ -4,7 +4,7 @@
 # repository). A crash leaves its input in $build/crashes/<target>/ and fails the run; make
 # it a regression test (a unit test with the bytes inline or in tests/data).
 #
-#   FLOE_FUZZ_SECONDS   seconds per target (default 25; eight targets)
+#   FLOE_FUZZ_SECONDS   seconds per target (default 25; nine targets)
 #   FLOE_FUZZ_BUILD_DIR the clang build folder (default build-fuzz)
 #   FLOE_FIXTURES       the fixtures folder (default ../shared/fixtures)
 # Skips (exit 0, saying so) when no clang with libFuzzer and std::expected support is found.
@@ -14,7 +14,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FLOE_FUZZ_BUILD_DIR:-$repo/build-fuzz}"
 seconds="${FLOE_FUZZ_SECONDS:-25}"
 fixtures="${FLOE_FIXTURES:-$repo/../shared/fixtures}"
-targets=(fuzz_rest_body fuzz_table_metadata fuzz_manifest fuzz_parquet fuzz_puffin fuzz_where fuzz_variant fuzz_wkb)
+targets=(fuzz_rest_body fuzz_table_metadata fuzz_manifest fuzz_parquet fuzz_puffin fuzz_where fuzz_variant fuzz_wkb fuzz_schema_text)
 
 # floe needs std::expected: clang 16 (P0848) or newer with libstdc++ 12.
 cxx=""
@@ -105,6 +105,18 @@ for seed in 000101000000000000000000f03f0000000000000040 \
   printf "$(echo "$seed" | sed 's/../\\x&/g')" >"$seeds/fuzz_wkb/$(echo "$seed" | md5sum | cut -c1-16)"
 done
 printf '\x01%s' 0101000000000000000000f03f0000000000000040 >"$seeds/fuzz_wkb/hex"
+# Schema text seeds (fuzz/fuzz_schema_text.cc: schema text, newline, a JSON value of the first
+# column in the human form).
+mkdir -p "$seeds/fuzz_schema_text"
+i=0
+for seed in $'id long not null, tags list<string>\n5' \
+  $'p list<struct<x: long, tags: list<int not null>>>, b int\n[{"x": 1, "tags": [1, 2]}, null, {"x": null, "tags": []}]' \
+  $'attrs map<string, list<decimal(9,2)>>\n{"a": ["1.50", null], "b": []}' \
+  $'m map<int, struct<`a b`: date, c: binary>>\n[{"key": 1, "value": {"a b": "2024-01-02", "c": "00FF"}}]' \
+  $'s struct<a: map<string, int> not null, u: uuid> not null\n{"a": {"k": 1}, "u": "f79c3e09-677c-4bbd-a479-3f349cb785e7"}'; do
+  printf '%s' "$seed" >"$seeds/fuzz_schema_text/seed$i"
+  i=$((i + 1))
+done
 i=0
 for where in "id = 1" "a > 2 AND b IS NULL" "name LIKE 'x%' OR ts < TIMESTAMP '2024-01-01 00:00:00'" \
   "x IN (1, 2, 3) AND NOT (y <> 'z')" "d BETWEEN 1.5 AND 2e3"; do

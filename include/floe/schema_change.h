@@ -15,8 +15,9 @@
 
 namespace floe {
 
-// Iceberg's spelling of the primitive type `type` ("LONG" is "long", "decimal(10, 2)" is
-// "decimal(10,2)"), or InvalidArgument saying why it is not one. Asks no catalog: a program
+// Iceberg's spelling of the type `type` ("LONG" is "long", "decimal(10, 2)" is "decimal(10,2)",
+// "ARRAY<String>" is "list<string>"; nested types in the schema text form), or InvalidArgument
+// saying why it is not one. Asks no catalog: a program
 // checks its arguments before it connects.
 Result<std::string> CheckColumnType(const std::string& type);
 // Ok when the text `value` reads as a value of `type`; InvalidArgument saying why not (the
@@ -25,8 +26,9 @@ Status CheckColumnValue(const std::string& value, const std::string& type);
 
 class SchemaChange {
  public:
-  // An optional column (a.b: field b of struct a). `default_value` (format 3 tables) is what
-  // rows written before it read and what appends that leave it out write.
+  // An optional column (a.b: field b of struct a) of a primitive or nested type
+  // ("struct<x: int, tags: list<string>>"). `default_value` (format 3 tables; primitives only)
+  // is what rows written before it read and what appends that leave it out write.
   static SchemaChange AddColumn(const std::string& name, const std::string& type, const std::string& doc = "",
                                 const std::optional<std::string>& default_value = std::nullopt);
   // The column keeps its field id: files written before read under the new name.

@@ -28,7 +28,7 @@ Result<Literal> ReadValue(const std::string& value, const TypePtr& type) {
 
 Result<std::string> CheckColumnType(const std::string& type) {
   FLOE_ASSIGN_OR_RETURN(TypePtr parsed, ParseTypeText(type));
-  return parsed->is_nested() ? TypeToText(*parsed) : parsed->ToString();
+  return TypeToText(*parsed);
 }
 
 Status CheckColumnValue(const std::string& value, const std::string& type) {
@@ -41,9 +41,7 @@ Status CheckColumnValue(const std::string& value, const std::string& type) {
 SchemaChange SchemaChange::AddColumn(const std::string& name, const std::string& type, const std::string& doc,
                                      const std::optional<std::string>& default_value) {
   auto impl = std::make_shared<Impl>();
-  // Any type the schema text takes: "list<string>", "struct<a: int>"; the nested ids are
-  // assigned when the change is applied.
-  auto parsed = ParseTypeText(type);
+  auto parsed = ParseTypeText(type);  // nested types too: "list<string>", "struct<a: int>"
   if (!parsed) {
     impl->error = std::unexpected(parsed.error());
     return SchemaChange(impl);

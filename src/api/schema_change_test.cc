@@ -123,6 +123,10 @@ TEST(PublicSchemaChange, TypesAndValuesCheckedWithoutACatalog) {
   EXPECT_EQ(CheckColumnType("LONG").value_or(""), "long");
   EXPECT_EQ(CheckColumnType("decimal(10, 2)").value_or(""), "decimal(10,2)");
   EXPECT_EQ(CheckColumnType("lon").error().kind, ErrorKind::kInvalidArgument);
+  EXPECT_EQ(CheckColumnType("ARRAY<String>").value_or(""), "list<string>");
+  EXPECT_EQ(CheckColumnType("struct<a int not null, m map<string, long>>").value_or(""),
+            "struct<a: int not null, m: map<string, long>>");
+  EXPECT_EQ(CheckColumnType("list<>").error().kind, ErrorKind::kInvalidArgument);
   EXPECT_TRUE(CheckColumnValue("42", "int").has_value());
   EXPECT_EQ(CheckColumnValue("forty-two", "int").error().kind, ErrorKind::kInvalidArgument);
   EXPECT_FALSE(CheckColumnValue("1", "lon").has_value());

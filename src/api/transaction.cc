@@ -7,7 +7,7 @@
 namespace floe {
 
 Status TableTransaction::AddColumn(const std::string& name, const std::string& type) {
-  FLOE_ASSIGN_OR_RETURN(TypePtr parsed, ParseTypeText(type));
+  FLOE_ASSIGN_OR_RETURN(TypePtr parsed, ParseTypeText(type));  // nested types too
   return impl_->tx.UpdateSchema(SchemaUpdate().AddColumn(name, std::move(parsed)));
 }
 

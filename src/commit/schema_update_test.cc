@@ -11,6 +11,7 @@
 #include "rows/row_writes.h"
 #include "commit/schema_update.h"
 #include "types/partition_spec.h"
+#include "types/schema_text.h"
 #include "util/uuid.h"
 
 namespace floe {
@@ -184,6 +185,32 @@ TEST(SchemaUpdates, NestedFieldsAreAddedRenamedAndDroppedByDottedName) {
   auto again = t.Commit(SchemaUpdate().AddColumn("loc.alt", Type::Double()));
   ASSERT_TRUE(again.has_value()) << again.error().message;
   EXPECT_EQ(again->metadata.CurrentSchema().FindField("loc")->type->fields()[2].id, last + 2);
+}
+
+TEST(SchemaUpdates, NestedColumnsAreAddedWithFreshIdsAfterTheirOwn) {
+  EvolvingTable t(NestedSchema(), 2);
+  const int last = t.Metadata().last_column_id;
+  auto type = ParseTypeText("struct<a: list<int>, b: map<string, struct<c: long>>>");
+  ASSERT_TRUE(type.has_value()) << type.error().message;
+  auto committed = t.Commit(SchemaUpdate().AddColumn("extra", *type).AddColumn("loc.tags", *ParseTypeText("list<string>")));
+  ASSERT_TRUE(committed.has_value()) << committed.error().message;
+  const Schema& s = committed->metadata.CurrentSchema();
+  // The column, then its struct's fields, then what those hold (Iceberg's order).
+  EXPECT_EQ(s.FindField("extra")->id, last + 1);
+  EXPECT_EQ(s.FindField("extra.a")->id, last + 2);
+  EXPECT_EQ(s.FindField("extra.b")->id, last + 3);
+  EXPECT_EQ(s.FindField("extra.a.element")->id, last + 4);
+  EXPECT_EQ(s.FindField("extra.b.key")->id, last + 5);
+  EXPECT_EQ(s.FindField("extra.b.value")->id, last + 6);
+  EXPECT_EQ(s.FindField("extra.b.value.c")->id, last + 7);
+  EXPECT_EQ(s.FindField("loc.tags")->id, last + 8);
+  EXPECT_EQ(s.FindField("loc.tags.element")->id, last + 9);
+  EXPECT_EQ(committed->metadata.last_column_id, last + 9);
+  EXPECT_EQ(TypeToText(*s.FindField("extra")->type), "struct<a: list<int>, b: map<string, struct<c: long>>>");
+  auto with_default = t.Apply(SchemaUpdate().AddColumn("l2", *ParseTypeText("list<int>"), "",
+                                                       Literal::Nested(*ParseTypeText("list<int>"), {Literal::Int(1)})));
+  ASSERT_FALSE(with_default.has_value());
+  EXPECT_NE(with_default.error().message.find("cannot have a default value"), std::string::npos);
 }
 
 TEST(SchemaUpdates, MovesWithinTheirStruct) {

@@ -98,7 +98,7 @@ TEST(BinderTest, ClearErrors) {
   EXPECT_EQ(ErrorOf("order_id LIKE 'a%'"), "starts with needs a string column, not long column 'order_id'");
   EXPECT_EQ(ErrorOf("country + 1 > 2"), "arithmetic needs int, long, float or double values, not string column 'country'");
   EXPECT_EQ(ErrorOf("order_id % 2 = 'x'"), "cannot compare long expression (order_id % 2) with 'x'");
-  EXPECT_EQ(ErrorOf("location = 1"), "cannot compare struct<9: lat: optional double> column 'location' with a value");
+  EXPECT_EQ(ErrorOf("location = 1"), "cannot compare struct<lat: double> column 'location' with a value");
   EXPECT_EQ(ErrorOf("tags.element = 'a'"), "cannot filter on column 'tags.element': it is inside a list or map");
   EXPECT_EQ(ErrorOf("score = 'NaN'"), "cannot compare float column 'score' with NaN; use IS NAN or IS NOT NAN");
 }

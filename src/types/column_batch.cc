@@ -119,7 +119,12 @@ void Column::AppendNull() {
 
 void Column::Truncate(size_t rows) {
   if (rows >= length) return;
-  if (!nulls.empty()) nulls.resize(rows);
+  if (!nulls.empty()) {
+    nulls.resize(rows);
+    bool any = false;
+    for (uint8_t b : nulls) any = any || b != 0;
+    if (!any) nulls.clear();  // flags only while some row is null
+  }
   switch (type->id()) {
     case TypeId::kBoolean: bools.resize(rows); break;
     case TypeId::kInt:

@@ -173,6 +173,23 @@ TEST(NestedColumn, ABadValueDeepInsideLeavesTheColumnAsItWas) {
   ExpectConsistent(attrs);
 }
 
+TEST(NestedColumn, ARolledBackValueLeavesNoNullFlagsBehind) {
+  auto schema = ParseSchemaText("l list<struct<a: int, b: int not null>>");
+  Column l((*schema).fields()[0].type);
+  ASSERT_TRUE(AppendJsonValue(nlohmann::json::parse(R"([{"a": 1, "b": 2}])"), &l));
+  // a takes its null before b's null is refused: the roll back must leave a as it was.
+  EXPECT_FALSE(AppendJsonValue(nlohmann::json::parse(R"([{"a": null, "b": null}])"), &l, "l"));
+  TypePtr element = l.type->fields()[0].type;
+  auto st = l.Append(Literal::Nested(l.type, {Literal::Nested(element, {Literal::Null(Type::Int()), Literal::Null(Type::Int())})}));
+  ASSERT_FALSE(st.has_value());
+  EXPECT_EQ(st.error().message, "element 0: field 'b': required, but the value has null");
+  EXPECT_EQ(l.length, 1u);
+  const Column& a = l.children[0].children[0];
+  EXPECT_EQ(a.length, 1u);
+  EXPECT_TRUE(a.nulls.empty());
+  ExpectConsistent(l);
+}
+
 TEST(NestedColumn, ReserveNullsAndTruncate) {
   auto schema = ParseSchemaText("m map<string, int>");
   Column m((*schema).fields()[0].type);

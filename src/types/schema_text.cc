@@ -21,7 +21,10 @@ bool EndsName(char c) {
 // A recursive-descent reader of the schema text. Ids are placeholders (0) until AssignFreshIds.
 class TypeTextParser {
  public:
-  explicit TypeTextParser(std::string_view text) : text_(text) {}
+  // Errors start with the column or else `label` ("schema text", "type 'list<>'") and end with
+  // the position in the `noun` ("schema text", "type").
+  TypeTextParser(std::string_view text, std::string label, std::string noun)
+      : text_(text), label_(std::move(label)), noun_(std::move(noun)) {}
 
   Result<std::vector<NestedField>> ParseFields(bool top_level, const std::string& path, int depth) {
     std::vector<NestedField> fields;
@@ -139,10 +142,9 @@ class TypeTextParser {
     return FailAt(path, pos_, message);
   }
   std::unexpected<Error> FailAt(const std::string& path, size_t at, const std::string& message) const {
-    std::string where = at >= text_.size() ? "at the end of the schema text"
-                                           : "at position " + std::to_string(at + 1) + " of the schema text";
-    return InvalidArgument((path.empty() ? std::string("schema text") : "column '" + path + "'") + ": " + message +
-                           " (" + where + ")");
+    std::string where = at >= text_.size() ? "at the end of the " + noun_
+                                           : "at position " + std::to_string(at + 1) + " of the " + noun_;
+    return InvalidArgument((path.empty() ? label_ : "column '" + path + "'") + ": " + message + " (" + where + ")");
   }
 
  private:
@@ -184,6 +186,8 @@ class TypeTextParser {
   }
 
   std::string_view text_;
+  std::string label_;
+  std::string noun_;
   size_t pos_ = 0;
 };
 
@@ -228,7 +232,7 @@ TypePtr AssignFreshIds(const TypePtr& type, int* last_id) {
 }
 
 Result<Schema> ParseSchemaText(std::string_view text) {
-  TypeTextParser parser(text);
+  TypeTextParser parser(text, "schema text", "schema text");
   FLOE_ASSIGN_OR_RETURN(std::vector<NestedField> fields, parser.ParseFields(true, "", 0));
   parser.SkipSpace();
   if (!parser.AtEnd())
@@ -241,7 +245,7 @@ Result<Schema> ParseSchemaText(std::string_view text) {
 }
 
 Result<TypePtr> ParseTypeText(std::string_view text) {
-  TypeTextParser parser(text);
+  TypeTextParser parser(text, "type '" + std::string(text) + "'", "type");
   FLOE_ASSIGN_OR_RETURN(TypePtr type, parser.ParseType("", 0));
   parser.SkipSpace();
   if (!parser.AtEnd()) return parser.Fail("", std::string("unexpected '") + parser.Peek() + "' after the type");
@@ -264,7 +268,7 @@ std::string TypeToText(const Type& type) {
     case TypeId::kMap:
       return "map<" + TypeToText(*fields[0].type) + ", " + TypeToText(*fields[1].type) + NullText(fields[1].required) +
              ">";
-    default: return type.ToString();
+    default: return type.ToString();  // a primitive
   }
 }
 

@@ -158,7 +158,9 @@ TEST(SchemaText, ParsesOneTypeAndAssignsFreshIdsAfterAGivenOne) {
   EXPECT_EQ(IdOf(s, "col.b.key"), 24);
   EXPECT_EQ(IdOf(s, "col.b.value"), 25);
   EXPECT_EQ(IdOf(s, "col.b.value.c"), 26);
-  EXPECT_FALSE(ParseTypeText("list<int> x").has_value());
+  auto bad = ParseTypeText("list<int> x");
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error().message, "type 'list<int> x': unexpected 'x' after the type (at position 11 of the type)");
   EXPECT_EQ((*ParseTypeText("long"))->id(), TypeId::kLong);
 }
 
