@@ -5,12 +5,14 @@
 #include <fmt/format.h>
 
 #include "api/api_internal.h"
+#include "types/nested_json.h"
+#include "types/schema_text.h"
 
 namespace floe {
 namespace {
 
 // The cell as a literal of `type`: numbers narrowed where they fit, strings parsed by CastTo.
-Result<Literal> CellLiteral(const Cell& cell, const TypePtr& type) {
+Result<Literal> CellLiteral(const Cell& cell, const TypePtr& type, const std::string& column) {
   if (std::holds_alternative<std::monostate>(cell)) return Literal::Null(type);
   if (const bool* b = std::get_if<bool>(&cell)) return Literal::Boolean(*b).CastTo(type);
   if (const int64_t* i = std::get_if<int64_t>(&cell)) {
@@ -26,7 +28,15 @@ Result<Literal> CellLiteral(const Cell& cell, const TypePtr& type) {
     if (type->id() == TypeId::kDecimal) return Literal::String(fmt::format("{:.{}f}", *d, type->scale())).CastTo(type);
     return Literal::Double(*d).CastTo(type);
   }
-  return Literal::String(std::get<std::string>(cell)).CastTo(type);
+  const std::string& text = std::get<std::string>(cell);
+  if (type->is_nested()) {
+    // A struct, list or map cell is the value's human JSON text (types/nested_json.h).
+    nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
+    if (value.is_discarded())
+      return InvalidArgument("not JSON text; a " + TypeToText(*type) + " cell is given as its JSON (an object or an array)");
+    return LiteralFromCellJson(type, value, column);
+  }
+  return Literal::String(text).CastTo(type);
 }
 
 Cell LiteralCell(const Literal& value) {
@@ -38,6 +48,13 @@ Cell LiteralCell(const Literal& value) {
     case TypeId::kFloat: return static_cast<double>(value.AsFloat());
     case TypeId::kDouble: return value.AsDouble();
     case TypeId::kString: return value.AsBytes();
+    case TypeId::kStruct:
+    case TypeId::kList:
+    case TypeId::kMap: {
+      std::string text;
+      AppendLiteralJson(value, &text);
+      return text;
+    }
     default: return value.ToString();
   }
 }
@@ -81,7 +98,7 @@ Result<ColumnBatch> RowsToBatch(const Rows& rows, const Schema& schema) {
         row.push_back(Literal::Null(type));
         continue;
       }
-      auto cast = CellLiteral(rows.rows[r][source[f]], type);
+      auto cast = CellLiteral(rows.rows[r][source[f]], type, fields[f].name);
       if (!cast) return std::unexpected(cast.error().WithContext("row " + std::to_string(r) + ", column '" + fields[f].name + "'"));
       row.push_back(std::move(*cast));
     }
