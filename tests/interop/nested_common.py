@@ -445,8 +445,9 @@ def same(rows_a, rows_b):
 
 
 def null_list_of_structs_as_empty(columns):
-    """PyIceberg 0.12.0 reads (and writes) a null list<struct> as an empty list: returns a quirk
-    for PeerVerdicts.read that recognises exactly that change."""
+    """PyIceberg 0.12.0 reads (and writes) a null list<struct> as an empty list (its issue
+    apache/iceberg-python#3833, earlier #251): returns a quirk for PeerVerdicts.read that
+    recognises exactly that change."""
     lists = [i for i, (_, t) in enumerate(columns) if kind(t) == "list" and kind(t[1]) == "struct"]
 
     def emptied(rows):
