@@ -179,10 +179,11 @@ def floe_changes_rows(table, model):
     floe.run("delete", table, "--where", "id = 3 OR id = 10")
     for i in (3, 10):
         del model[i]
+    floe_and_spark_read(table, model, "after floe's merge-on-read delete")
     want = "PUFFIN" if metadata(table)["format-version"] >= 3 else "PARQUET"
+    spark.sql("REFRESH TABLE floe.%s" % table)
     kinds = sorted({r[0] for r in spark.sql("SELECT file_format FROM floe.%s.delete_files" % table).collect()})
     failures.check("floe's delete on %s wrote %s delete files" % (table, want), kinds == [want], repr(kinds))
-    floe_and_spark_read(table, model, "after floe's merge-on-read delete")
 
     floe.run("update", table, "--set", "tag = 'upd'", "--where", "id = 1 OR id = 4 OR id = 20")
     for i in (1, 4, 20):
