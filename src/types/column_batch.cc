@@ -17,6 +17,11 @@ Column::Column(TypePtr t) : type(std::move(t)) {
     case TypeId::kStruct:
       for (const auto& f : type->fields()) children.emplace_back(f.type);
       break;
+    case TypeId::kList:
+    case TypeId::kMap:
+      offsets.push_back(0);
+      for (const auto& f : type->fields()) children.emplace_back(f.type);
+      break;
     default: break;
   }
 }
@@ -46,7 +51,7 @@ void Column::Reserve(size_t rows) {
       for (auto& c : children) c.Reserve(rows);
       break;
     case TypeId::kList:
-    case TypeId::kMap: break;
+    case TypeId::kMap: offsets.reserve(rows + 1); break;
     default: longs.reserve(rows); break;
   }
 }
@@ -67,9 +72,20 @@ Literal Column::Get(size_t row) const {
     case TypeId::kGeography:
     case TypeId::kFixed:
     case TypeId::kUuid: return Literal(type, std::string(BytesAt(row)));
-    case TypeId::kStruct:
+    case TypeId::kStruct: {
+      std::vector<Literal> items;
+      items.reserve(children.size());
+      for (const auto& c : children) items.push_back(c.Get(row));
+      return Literal::Nested(type, std::move(items));
+    }
     case TypeId::kList:
-    case TypeId::kMap: return Literal::Null(type);  // nested values are read through children
+    case TypeId::kMap: {
+      std::vector<Literal> items;
+      items.reserve((offsets[row + 1] - offsets[row]) * children.size());
+      for (uint32_t i = offsets[row]; i < offsets[row + 1]; ++i)
+        for (const auto& c : children) items.push_back(c.Get(i));
+      return Literal::Nested(type, std::move(items));
+    }
     default: return Literal(type, longs[row]);
   }
 }
@@ -95,10 +111,91 @@ void Column::AppendNull() {
       for (auto& c : children) c.AppendNull();
       break;
     case TypeId::kList:
-    case TypeId::kMap: break;
+    case TypeId::kMap: offsets.push_back(offsets.back()); break;
     default: longs.push_back(0); break;
   }
   ++length;
+}
+
+void Column::Truncate(size_t rows) {
+  if (rows >= length) return;
+  if (!nulls.empty()) nulls.resize(rows);
+  switch (type->id()) {
+    case TypeId::kBoolean: bools.resize(rows); break;
+    case TypeId::kInt:
+    case TypeId::kDate: ints.resize(rows); break;
+    case TypeId::kFloat: floats.resize(rows); break;
+    case TypeId::kDouble: doubles.resize(rows); break;
+    case TypeId::kDecimal: decimals.resize(rows); break;
+    case TypeId::kString:
+    case TypeId::kBinary:
+    case TypeId::kVariant:
+    case TypeId::kGeometry:
+    case TypeId::kGeography:
+    case TypeId::kFixed:
+    case TypeId::kUuid:
+      offsets.resize(rows + 1);
+      bytes.resize(offsets.back());
+      break;
+    case TypeId::kStruct:
+      for (auto& c : children) c.Truncate(rows);
+      break;
+    case TypeId::kList:
+    case TypeId::kMap:
+      offsets.resize(rows + 1);
+      for (auto& c : children) c.Truncate(offsets.back());
+      break;
+    default: longs.resize(rows); break;
+  }
+  length = rows;
+}
+
+// Appends a struct, list or map value (v holds NestedItems); on an error every child is cut
+// back, so the column is as it was.
+Status Column::AppendNested(const Literal& v) {
+  const std::vector<Literal>& items = v.AsItems();
+  const auto& fields = type->fields();
+  const bool is_map = type->id() == TypeId::kMap;
+  if (type->id() == TypeId::kStruct) {
+    if (items.size() != fields.size())
+      return InvalidArgument("a struct value has " + std::to_string(items.size()) + " fields, the type has " +
+                             std::to_string(fields.size()));
+    for (size_t i = 0; i < fields.size(); ++i) {
+      Status st = Ok();
+      if (items[i].is_null() && fields[i].required) {
+        st = InvalidArgument("required, but the value has null");
+      } else {
+        st = children[i].Append(items[i]);
+      }
+      if (!st) {
+        for (size_t j = 0; j < i; ++j) children[j].Truncate(length);
+        return std::unexpected(st.error().WithContext("field '" + fields[i].name + "'"));
+      }
+    }
+  } else {
+    const size_t width = children.size();  // list: elements; map: key, value pairs
+    if (items.size() % width != 0) return InvalidArgument("a map value needs a value for every key");
+    const size_t child_before = children[0].length;
+    for (size_t i = 0; i < items.size(); ++i) {
+      const bool is_key = is_map && i % width == 0;
+      Status st = Ok();
+      if (items[i].is_null() && (is_key || fields[i % width].required)) {
+        st = InvalidArgument(is_key ? "a map key cannot be null" : "required, but the value has null");
+      } else {
+        st = children[i % width].Append(items[i]);
+      }
+      if (!st) {
+        for (auto& c : children) c.Truncate(child_before);
+        std::string where = !is_map ? "element " + std::to_string(i)
+                                    : (is_key ? "key " : "value of key ") + std::to_string(i / width);
+        return std::unexpected(st.error().WithContext(where));
+      }
+    }
+    offsets.push_back(static_cast<uint32_t>(children[0].length));
+  }
+  if (!nulls.empty()) nulls.push_back(0);
+  ++length;
+  return Ok();
 }
 
 Status Column::Append(const Literal& in) {
@@ -107,7 +204,7 @@ Status Column::Append(const Literal& in) {
     return Ok();
   }
   Literal v = in;
-  if (!in.type() || !in.type()->Equals(*type)) {
+  if (in.type() != type && (!in.type() || !in.type()->Equals(*type))) {
     FLOE_ASSIGN_OR_RETURN(v, in.CastTo(type));
   }
   switch (type->id()) {
@@ -129,7 +226,10 @@ Status Column::Append(const Literal& in) {
       break;
     case TypeId::kStruct:
     case TypeId::kList:
-    case TypeId::kMap: return InvalidArgument("cannot append a single value to a " + type->ToString() + " column");
+    case TypeId::kMap:
+      if (!std::holds_alternative<NestedItems>(v.value()))
+        return InvalidArgument("a " + type->ToString() + " column takes nested values, not " + v.ToString());
+      return AppendNested(v);
     default: longs.push_back(v.AsLong()); break;
   }
   if (!nulls.empty()) nulls.push_back(0);
@@ -260,7 +360,21 @@ void TakeRows(const Column& src, const std::vector<uint32_t>& rows, Column* dst)
       return;
     }
     case TypeId::kList:
-    case TypeId::kMap: return;
+    case TypeId::kMap: {
+      // The taken rows' element ranges, in order; a null row has an empty range.
+      std::vector<uint32_t> child_rows;
+      dst->offsets.reserve(dst->offsets.size() + rows.size());
+      uint32_t end = dst->offsets.back();
+      for (uint32_t r : rows) {
+        if (src_nulls.empty() || !src_nulls[r]) {
+          for (uint32_t i = src.offsets[r]; i < src.offsets[r + 1]; ++i) child_rows.push_back(i);
+          end += src.offsets[r + 1] - src.offsets[r];
+        }
+        dst->offsets.push_back(end);
+      }
+      for (size_t c = 0; c < src.children.size(); ++c) TakeRows(src.children[c], child_rows, &dst->children[c]);
+      return;
+    }
     default: GatherValues(src.longs, rows, src_nulls, &dst->longs); return;
   }
 }

@@ -48,9 +48,17 @@ struct Column {
 
   // Slow, general accessors; hot loops use the typed vectors directly.
   Literal Get(size_t row) const;
-  Status Append(const Literal& value);  // casts when the literal's type differs
+  // Casts when the literal's type differs. A nested value (Literal::Nested) goes into the
+  // children; a null inside it where the type requires a value (a required field, element or
+  // value, any map key) is InvalidArgument. On any error the column is left as it was.
+  Status Append(const Literal& value);
   void AppendNull();
   void Reserve(size_t rows);
+  // Cuts the column back to its first `rows` rows (children included); no-op when it has fewer.
+  void Truncate(size_t rows);
+
+ private:
+  Status AppendNested(const Literal& value);
 };
 
 struct ColumnBatch {

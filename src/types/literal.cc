@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 
+#include "types/nested_json.h"
 #include "types/temporal.h"
 #include "types/value_text.h"
 #include "util/strings.h"
@@ -181,6 +182,10 @@ Result<std::string> Literal::ToBinary() const {
     case TypeId::kUuid:
     case TypeId::kFixed:
     case TypeId::kBinary: return AsBytes();
+    case TypeId::kStruct:
+    case TypeId::kList:
+    case TypeId::kMap:
+      return InvalidArgument("a " + type_->ToString() + " value has no single-value binary form (Iceberg defines one for primitives only)");
     default: return InvalidArgument("type " + type_->ToString() + " has no single-value binary form");
   }
 }
@@ -267,8 +272,98 @@ nlohmann::json Literal::ToJson() const {
       auto wkt = WkbToWkt(AsBytes());
       return wkt ? *wkt : WkbHex(AsBytes());
     }
+    case TypeId::kStruct:
+    case TypeId::kList:
+    case TypeId::kMap: return NestedToJson();
     default: return nullptr;
   }
+}
+
+// Iceberg's JSON single-value form of a nested value: a struct is an object keyed by field id
+// (as a string), a list an array, a map {"keys": [...], "values": [...]}; the items in the
+// same form. A struct's null fields are written as null.
+nlohmann::json Literal::NestedToJson() const {
+  if (!std::holds_alternative<NestedItems>(value_)) return nullptr;
+  const std::vector<Literal>& items = AsItems();
+  switch (type_->id()) {
+    case TypeId::kStruct: {
+      nlohmann::json out = nlohmann::json::object();
+      const auto& fields = type_->fields();
+      for (size_t i = 0; i < fields.size() && i < items.size(); ++i) out[std::to_string(fields[i].id)] = items[i].ToJson();
+      return out;
+    }
+    case TypeId::kList: {
+      nlohmann::json out = nlohmann::json::array();
+      for (const auto& item : items) out.push_back(item.ToJson());
+      return out;
+    }
+    default: {
+      nlohmann::json keys = nlohmann::json::array(), values = nlohmann::json::array();
+      for (size_t i = 0; i + 1 < items.size(); i += 2) {
+        keys.push_back(items[i].ToJson());
+        values.push_back(items[i + 1].ToJson());
+      }
+      return nlohmann::json{{"keys", std::move(keys)}, {"values", std::move(values)}};
+    }
+  }
+}
+
+Result<Literal> Literal::NestedFromJson(const TypePtr& type, const nlohmann::json& j) {
+  auto wrong = [&](const std::string& why) {
+    return InvalidArgument("cannot read " + j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                           " as a " + type->ToString() + " value: " + why);
+  };
+  const auto& fields = type->fields();
+  // One item, read in its field's form; a null where the field is required is refused.
+  auto item = [&](const NestedField& field, const nlohmann::json& v, bool required, const std::string& what) -> Result<Literal> {
+    if (v.is_null() && required) return wrong(what + " is required but is null");
+    auto read = FromJson(field.type, v);
+    if (!read) return std::unexpected(read.error().WithContext(what));
+    return read;
+  };
+  std::vector<Literal> items;
+  switch (type->id()) {
+    case TypeId::kStruct: {
+      if (!j.is_object()) return wrong("a struct is a JSON object keyed by field id");
+      for (auto it = j.begin(); it != j.end(); ++it) {
+        bool known = false;
+        for (const auto& f : fields) known = known || std::to_string(f.id) == it.key();
+        if (!known) return wrong("the struct has no field id " + it.key());
+      }
+      static const nlohmann::json kNull;
+      for (const auto& f : fields) {
+        auto it = j.find(std::to_string(f.id));
+        FLOE_ASSIGN_OR_RETURN(Literal v, item(f, it == j.end() ? kNull : *it, f.required, "field " + std::to_string(f.id)));
+        items.push_back(std::move(v));
+      }
+      break;
+    }
+    case TypeId::kList: {
+      if (!j.is_array()) return wrong("a list is a JSON array");
+      for (size_t i = 0; i < j.size(); ++i) {
+        FLOE_ASSIGN_OR_RETURN(Literal v, item(fields[0], j[i], fields[0].required, "element " + std::to_string(i)));
+        items.push_back(std::move(v));
+      }
+      break;
+    }
+    default: {
+      if (!j.is_object() || j.size() != 2 || !j.contains("keys") || !j.contains("values") || !j["keys"].is_array() ||
+          !j["values"].is_array())
+        return wrong("a map is {\"keys\": [...], \"values\": [...]}");
+      const auto& keys = j["keys"];
+      const auto& values = j["values"];
+      if (keys.size() != values.size())
+        return wrong(std::to_string(keys.size()) + " keys but " + std::to_string(values.size()) + " values");
+      for (size_t i = 0; i < keys.size(); ++i) {
+        FLOE_ASSIGN_OR_RETURN(Literal k, item(fields[0], keys[i], true, "key " + std::to_string(i)));
+        FLOE_ASSIGN_OR_RETURN(Literal v, item(fields[1], values[i], fields[1].required, "value " + std::to_string(i)));
+        items.push_back(std::move(k));
+        items.push_back(std::move(v));
+      }
+      break;
+    }
+  }
+  return Nested(type, std::move(items));
 }
 
 Result<Literal> Literal::FromJson(const TypePtr& type, const nlohmann::json& j) {
@@ -302,6 +397,9 @@ Result<Literal> Literal::FromJson(const TypePtr& type, const nlohmann::json& j) 
       FLOE_ASSIGN_OR_RETURN(VariantBytes v, EncodeVariant(j));
       return Literal(type, PackVariant(v.metadata, v.value));
     }
+    case TypeId::kStruct:
+    case TypeId::kList:
+    case TypeId::kMap: return NestedFromJson(type, j);
     default:
       if (!j.is_string()) return wrong();
       return Literal::String(j.get<std::string>()).CastTo(type);
@@ -316,6 +414,18 @@ Result<Literal> Literal::CastTo(const TypePtr& target) const {
   auto impossible = [&] {
     return InvalidArgument("cannot convert " + type_->ToString() + " value " + ToString() + " to " + target->ToString());
   };
+  if (target->is_nested() && std::holds_alternative<NestedItems>(value_)) return NestedCastTo(target);
+  if (target->is_nested() && from == TypeId::kString) {
+    // The human JSON text of the value (what scan prints): '["a", "b"]', '{"zip": 1}'.
+    nlohmann::json j = nlohmann::json::parse(AsBytes(), nullptr, false);
+    if (j.is_discarded())
+      return InvalidArgument("cannot read '" + AsBytes() + "' as a " + target->ToString() + ": it is not JSON");
+    return LiteralFromCellJson(target, j);
+  }
+  if (target->is_nested() || std::holds_alternative<NestedItems>(value_)) {
+    if (to == TypeId::kString) return Literal(target, ToString());
+    return impossible();
+  }
   if (from == TypeId::kString) {
     const std::string& s = AsBytes();
     switch (to) {
@@ -458,6 +568,47 @@ Result<Literal> Literal::CastTo(const TypePtr& target) const {
   return impossible();
 }
 
+// Same kind of nested type: each item cast to its place in the target. A struct's fields are
+// matched by id, else by name; a target field the value lacks is null (refused if required).
+Result<Literal> Literal::NestedCastTo(const TypePtr& target) const {
+  if (type_->id() != target->id())
+    return InvalidArgument("cannot convert " + type_->ToString() + " value " + ToString() + " to " + target->ToString());
+  const std::vector<Literal>& items = AsItems();
+  const auto& from_fields = type_->fields();
+  const auto& to_fields = target->fields();
+  std::vector<Literal> out;
+  out.reserve(items.size());
+  auto cast = [&](const Literal& item, const NestedField& to, const std::string& what) -> Status {
+    if (item.is_null() && to.required) return InvalidArgument(what + " is required but the value has null");
+    auto c = item.CastTo(to.type);
+    if (!c) return std::unexpected(c.error().WithContext(what));
+    out.push_back(std::move(*c));
+    return Ok();
+  };
+  if (target->id() == TypeId::kStruct) {
+    for (const auto& to : to_fields) {
+      size_t index = from_fields.size();
+      for (size_t i = 0; i < from_fields.size() && index == from_fields.size(); ++i)
+        if (from_fields[i].id == to.id) index = i;
+      for (size_t i = 0; i < from_fields.size() && index == from_fields.size(); ++i)
+        if (from_fields[i].name == to.name) index = i;
+      const Literal item = index < items.size() ? items[index] : Null(to.type);
+      FLOE_RETURN_IF_ERROR(cast(item, to, "field '" + to.name + "'"));
+    }
+  } else {
+    const size_t width = to_fields.size();
+    for (size_t i = 0; i < items.size(); ++i) {
+      const NestedField& to = to_fields[i % width];
+      std::string what = target->id() == TypeId::kList ? "element " + std::to_string(i)
+                                                       : (i % width ? "value " : "key ") + std::to_string(i / width);
+      if (target->id() == TypeId::kMap && i % width == 0 && items[i].is_null())
+        return InvalidArgument(what + ": a map key cannot be null");
+      FLOE_RETURN_IF_ERROR(cast(items[i], to, what));
+    }
+  }
+  return Nested(target, std::move(out));
+}
+
 std::string Literal::ToString() const {
   if (!type_ || is_null()) return "null";
   switch (type_->id()) {
@@ -482,9 +633,16 @@ std::string Literal::ToString() const {
       return buf;
     }
     case TypeId::kString: return AsBytes();
+    case TypeId::kStruct:
+    case TypeId::kList:
+    case TypeId::kMap: {
+      std::string out;
+      AppendLiteralJson(*this, &out);
+      return out;
+    }
     default: {
       nlohmann::json j = ToJson();
-      return j.is_string() ? j.get<std::string>() : j.dump();
+      return j.is_string() ? j.get<std::string>() : j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
   }
 }
@@ -520,6 +678,13 @@ int Literal::Compare(const Literal& a, const Literal& b) {
       const std::string& y = std::get<std::string>(vb);
       int c = std::memcmp(x.data(), y.data(), std::min(x.size(), y.size()));  // unsigned byte order
       if (c != 0) return c < 0 ? -1 : 1;
+      return three_way(x.size(), y.size());
+    }
+    case 8: {  // nested: item by item, then the shorter first
+      const std::vector<Literal>& x = *std::get<NestedItems>(va);
+      const std::vector<Literal>& y = *std::get<NestedItems>(vb);
+      for (size_t i = 0; i < x.size() && i < y.size(); ++i)
+        if (int c = Compare(x[i], y[i]); c != 0) return c;
       return three_way(x.size(), y.size());
     }
     default: return 0;

@@ -70,19 +70,26 @@ class Literal {
   Result<std::string> ToBinary() const;
   static Result<Literal> FromBinary(const TypePtr& type, std::string_view bytes);
 
-  // Iceberg's JSON single-value form (default values, partition stats, inspect output).
+  // Iceberg's JSON single-value form (default values, partition stats, inspect output). Nested:
+  // a struct is an object keyed by field id ("1"), a list an array, a map
+  // {"keys": [...], "values": [...]}; FromJson refuses unknown field ids and nulls in required places.
   nlohmann::json ToJson() const;
   static Result<Literal> FromJson(const TypePtr& type, const nlohmann::json& json);
 
   // Converts a literal to another type: a string to a date/time/timestamp/uuid/decimal/number,
   // int to long, float to double, date to timestamp, ...; InvalidArgument when impossible.
+  // Nested: to the same kind, items cast recursively (struct fields matched by id, else name;
+  // fields the value lacks are null); a string holding the human JSON (types/nested_json.h)
+  // to a nested type; a nested value to string as its ToString.
   Result<Literal> CastTo(const TypePtr& target) const;
 
-  // A human form: dates and timestamps in ISO 8601, binary in hex, strings unquoted.
+  // A human form: dates and timestamps in ISO 8601, binary in hex, strings unquoted; a nested
+  // value as its human JSON text (types/nested_json.h).
   std::string ToString() const;
 
   // Orders two non-null literals of the same type per Iceberg (strings and binary by unsigned
-  // bytes; -0.0 < 0.0; NaN greater than everything). Nulls compare first.
+  // bytes; -0.0 < 0.0; NaN greater than everything). Nulls compare first. Nested values compare
+  // item by item, a prefix before the longer value.
   static int Compare(const Literal& a, const Literal& b);
 
   friend bool operator==(const Literal& a, const Literal& b) {
@@ -92,6 +99,10 @@ class Literal {
   friend bool operator<(const Literal& a, const Literal& b) { return Compare(a, b) < 0; }
 
  private:
+  nlohmann::json NestedToJson() const;
+  static Result<Literal> NestedFromJson(const TypePtr& type, const nlohmann::json& json);
+  Result<Literal> NestedCastTo(const TypePtr& target) const;
+
   TypePtr type_;
   Value value_;
 };
