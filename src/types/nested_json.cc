@@ -202,9 +202,14 @@ std::string FieldPath(const std::string& path, std::string_view field) {
 }
 
 // A primitive as JSON-lines input reads it: JSON numbers, booleans and strings, each cast to
-// the type; a variant takes the JSON value itself.
+// the type; a variant takes the JSON value itself; binary and fixed are hex, as printed.
 Result<Literal> PrimitiveFromJson(const TypePtr& type, const nlohmann::json& v) {
   if (type->id() == TypeId::kVariant) return Literal::FromJson(type, v);
+  if ((type->id() == TypeId::kBinary || type->id() == TypeId::kFixed) && v.is_string()) {
+    auto bytes = Literal::FromJson(type, v);
+    if (!bytes) return InvalidArgument("expected the hex digits of a " + type->ToString() + ", got " + Describe(v));
+    return bytes;
+  }
   if (v.is_boolean()) return Literal::Boolean(v.get<bool>()).CastTo(type);
   if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
     return InvalidArgument(Describe(v) + " does not fit a " + type->ToString());

@@ -9,7 +9,9 @@
 //                              numbers, strings; dates, times, timestamps, decimals and UUIDs as
 //                              strings; binary as hex; variant as its JSON)
 //
-// Input accepts the same forms; a string-keyed map also accepts the array-of-entries form.
+// Input accepts the same forms (binary and fixed as hex, as printed; other primitives from a JSON
+// number, boolean or string cast to the type); a string-keyed map also accepts the
+// array-of-entries form, and a map with other primitive keys an object of their text.
 // This is not Iceberg's single-value JSON (Literal::ToJson), which keys structs by field id and
 // writes maps as {"keys": [...], "values": [...]} for default values and metadata.
 #pragma once
