@@ -20,11 +20,19 @@ class ChunkDecoder {
   static constexpr uint32_t kNullId = ColumnChunkDecoder::kNullId;
 
   ChunkDecoder(ColumnChunkInput in, const Conversion& conv)
-      : in_(std::move(in)), conv_(conv), max_def_(in_.leaf->max_def_level),
+      : in_(std::move(in)), conv_(conv), max_def_(in_.leaf->max_def_level), max_rep_(in_.leaf->max_rep_level),
+        entries_(max_rep_ > 0 ? static_cast<size_t>(std::max<int64_t>(in_.meta->num_values, 0)) : static_cast<size_t>(in_.num_rows)),
         pos_(reinterpret_cast<const uint8_t*>(in_.bytes.data())), left_(in_.bytes.size()) {}
 
   Status Check() const {
-    if (in_.leaf->max_rep_level > 0) return NotSupported("repeated columns (lists, maps) are not supported yet");
+    if (max_rep_ > 0) {
+      // A repeated column has a level entry per element (at least one per row): its pages
+      // hold num_values entries, and the rows are the entries of repetition level 0.
+      if (in_.meta->num_values < in_.num_rows || in_.meta->num_values > (1ll << 31))
+        return Corrupt("repeated column chunk has " + std::to_string(in_.meta->num_values) + " level entries for " +
+                       std::to_string(in_.num_rows) + " rows");
+      return Ok();
+    }
     if (in_.meta->num_values != in_.num_rows)
       return Corrupt("column chunk has " + std::to_string(in_.meta->num_values) + " values but the row group has " +
                      std::to_string(in_.num_rows) + " rows");
@@ -37,8 +45,8 @@ class ChunkDecoder {
   // and holds it as pending; false once the chunk's rows are all read.
   Result<bool> PeekPage() {
     while (!pending_) {
-      if (rows_ >= static_cast<size_t>(in_.num_rows)) return false;
-      if (left_ == 0) return Corrupt("column chunk ends after " + std::to_string(rows_) + " of " + std::to_string(in_.num_rows) + " values");
+      if (rows_ >= entries_) return false;
+      if (left_ == 0) return Corrupt("column chunk ends after " + std::to_string(rows_) + " of " + std::to_string(entries_) + " values");
       size_t header_size = 0;
       auto ph = ReadPageHeader(pos_, left_, &header_size);
       if (!ph) return std::unexpected(ph.error().WithContext("page header"));
@@ -94,14 +102,21 @@ class ChunkDecoder {
   }
 
   // Appends the next page's rows to *out (and their definition levels to *def_out).
-  Status ReadPage(Column* out, std::vector<uint8_t>* def_out) { return DecodeInto(out, def_out, nullptr, nullptr); }
+  // A repeated column's repetition levels go to *rep_out (required for one).
+  Status ReadPage(Column* out, std::vector<uint8_t>* def_out, std::vector<uint8_t>* rep_out = nullptr) {
+    rep_out_ = rep_out;
+    return DecodeInto(out, def_out, nullptr, nullptr);
+  }
 
   // (*match)[i] = 1 when row i of the next page is not null and equals a predicate value.
-  Status MatchPage(std::vector<uint8_t>* match) { return DecodeInto(nullptr, nullptr, match, nullptr); }
+  Status MatchPage(std::vector<uint8_t>* match) {
+    if (max_rep_ > 0) return NotSupported("value predicates on repeated columns");
+    return DecodeInto(nullptr, nullptr, match, nullptr); }
 
   // A dictionary-encoded page: its ids into *ids (kNullId for a null row), *as_ids = true.
   // Any other page: its values appended to *out, *as_ids = false.
   Status ReadPageOrIds(Column* out, std::vector<uint32_t>* ids, bool* as_ids) {
+    if (max_rep_ > 0) return NotSupported("dictionary-id reads of repeated columns");
     FLOE_ASSIGN_OR_RETURN(bool more, PeekPage());
     if (!more) return Corrupt("read past the last page of the column chunk");
     *as_ids = PendingHoldsIds();
@@ -229,6 +244,11 @@ class ChunkDecoder {
         size_t n = 0;
         FLOE_RETURN_IF_ERROR(CheckCount(h.num_values, &n));
         size_t len = ph.uncompressed_page_size, used = 0;
+        if (max_rep_ > 0) {
+          FLOE_RETURN_IF_ERROR(RepLevelsV1(h.repetition_level_encoding, body, len, n, &used));
+          body += used;
+          len -= used;
+        }
         FLOE_RETURN_IF_ERROR(LevelsV1(h.definition_level_encoding, body, len, n, &used));
         return Values(h.encoding, body + used, len - used, n);
       }
@@ -237,12 +257,18 @@ class ChunkDecoder {
         const DataPageHeaderV2& h = *ph.data_page_header_v2;
         size_t n = 0;
         FLOE_RETURN_IF_ERROR(CheckCount(h.num_values, &n));
-        if (h.repetition_levels_byte_length != 0) return NotSupported("repeated columns are not supported yet");
+        if (h.repetition_levels_byte_length < 0 || static_cast<size_t>(h.repetition_levels_byte_length) > size)
+          return Corrupt("v2 page levels reach past the end of the page");
+        size_t rep_len = static_cast<size_t>(h.repetition_levels_byte_length);
+        if (max_rep_ == 0 && rep_len != 0) return Corrupt("v2 page of a column that is not repeated has repetition levels");
+        if (max_rep_ > 0) FLOE_RETURN_IF_ERROR(RepLevels(data, rep_len, n));
+        data += rep_len;
+        size -= rep_len;
         if (h.definition_levels_byte_length < 0 || static_cast<size_t>(h.definition_levels_byte_length) > size)
           return Corrupt("v2 page levels reach past the end of the page");
         size_t def_len = static_cast<size_t>(h.definition_levels_byte_length);
         FLOE_RETURN_IF_ERROR(LevelsRle(data, def_len, n));
-        int64_t value_bytes = static_cast<int64_t>(ph.uncompressed_page_size) - static_cast<int64_t>(def_len);
+        int64_t value_bytes = static_cast<int64_t>(ph.uncompressed_page_size) - static_cast<int64_t>(def_len + rep_len);
         if (value_bytes < 0) return Corrupt("v2 page: levels longer than the page");
         const uint8_t* body = data + def_len;
         size_t body_size = size - def_len;
@@ -262,7 +288,10 @@ class ChunkDecoder {
   Status CheckCount(int32_t num_values, size_t* n) {
     if (num_values < 0 || num_values > kMaxPageValues) return Corrupt("page claims an implausible number of values");
     *n = static_cast<size_t>(num_values);
-    if (rows_ + *n > static_cast<size_t>(in_.num_rows)) return Corrupt("pages hold more values than the row group has rows");
+    if (rows_ + *n > entries_) {
+      return Corrupt(max_rep_ > 0 ? "pages hold more level entries than the column chunk's value count"
+                                  : "pages hold more values than the row group has rows");
+    }
     return Ok();
   }
 
@@ -325,6 +354,43 @@ class ChunkDecoder {
     RleDecoder d(p, size, BitWidth(static_cast<uint64_t>(max_def_)));
     FLOE_RETURN_IF_ERROR(d.Decode(levels_.data(), n));
     return CountPresent(n);
+  }
+
+  // Repetition levels of a v1 page (RLE with a length prefix, or BIT_PACKED).
+  Status RepLevelsV1(int32_t enc, const uint8_t* p, size_t size, size_t n, size_t* used) {
+    *used = 0;
+    if (enc == encoding::kRle) {
+      if (size < 4) return Corrupt("repetition levels length reaches past the end of the page");
+      uint32_t len;
+      std::memcpy(&len, p, 4);
+      if (len > size - 4) return Corrupt("repetition levels reach past the end of the page");
+      *used = 4 + len;
+      return RepLevels(p + 4, len, n);
+    }
+    if (enc == encoding::kBitPacked) {
+      rep_levels_.resize(n);
+      FLOE_RETURN_IF_ERROR(BitPackedMsbDecode(p, size, BitWidth(static_cast<uint64_t>(max_rep_)), rep_levels_.data(), n, used));
+      return CheckRepLevels(n);
+    }
+    return NotSupported("repetition level encoding " + EncodingName(enc));
+  }
+
+  // RLE repetition levels (no length prefix), checked and handed to rep_out_.
+  Status RepLevels(const uint8_t* p, size_t size, size_t n) {
+    rep_levels_.resize(n);
+    RleDecoder d(p, size, BitWidth(static_cast<uint64_t>(max_rep_)));
+    FLOE_RETURN_IF_ERROR(d.Decode(rep_levels_.data(), n));
+    return CheckRepLevels(n);
+  }
+
+  Status CheckRepLevels(size_t n) {
+    uint8_t highest = 0;
+    for (size_t i = 0; i < n; ++i) highest = rep_levels_[i] > highest ? rep_levels_[i] : highest;
+    if (highest > max_rep_) return Corrupt("repetition level above the column's maximum");
+    // The chunk's first entry starts a row.
+    if (rows_ == 0 && n > 0 && rep_levels_[0] != 0) return Corrupt("column chunk starts inside a row (repetition level not 0)");
+    if (rep_out_) rep_out_->insert(rep_out_->end(), rep_levels_.begin(), rep_levels_.begin() + n);
+    return Ok();
   }
 
   Status LevelsNone(size_t n) {
@@ -599,6 +665,8 @@ class ChunkDecoder {
   ColumnChunkInput in_;
   Conversion conv_;
   int max_def_;
+  int max_rep_;
+  size_t entries_;      // level entries of the chunk: its rows, or for a repeated column its values
   const uint8_t* pos_;  // the next page header
   size_t left_;         // bytes from pos_ to the chunk's end
   size_t rows_ = 0;     // rows of the pages read or skipped
@@ -610,6 +678,8 @@ class ChunkDecoder {
   // The current page's destination: values into out_ (levels into def_out_), or match flags.
   Column* out_ = nullptr;
   std::vector<uint8_t>* def_out_ = nullptr;
+  std::vector<uint8_t>* rep_out_ = nullptr;
+  std::vector<uint8_t> rep_levels_;
   std::vector<uint8_t>* match_ = nullptr;
   std::vector<uint32_t>* ids_ = nullptr;
   std::vector<uint32_t> id_scratch_;
@@ -668,8 +738,8 @@ Result<bool> ColumnChunkDecoder::PeekPage() {
 size_t ColumnChunkDecoder::page_rows() const { return impl_->pending_rows(); }
 bool ColumnChunkDecoder::PageCannotMatch() const { return impl_->PendingCannotMatch(); }
 Status ColumnChunkDecoder::SkipPage() { return Named(impl_->SkipPage(), *impl_); }
-Status ColumnChunkDecoder::ReadPage(Column* out, std::vector<uint8_t>* def_levels) {
-  return Named(impl_->ReadPage(out, def_levels), *impl_);
+Status ColumnChunkDecoder::ReadPage(Column* out, std::vector<uint8_t>* def_levels, std::vector<uint8_t>* rep_levels) {
+  return Named(impl_->ReadPage(out, def_levels, rep_levels), *impl_);
 }
 Status ColumnChunkDecoder::ReadPageOrIds(Column* out, std::vector<uint32_t>* ids, bool* as_ids) {
   return Named(impl_->ReadPageOrIds(out, ids, as_ids), *impl_);
@@ -681,13 +751,15 @@ Status ColumnChunkDecoder::SetPredicate(const Column& values) { return Named(imp
 Status ColumnChunkDecoder::MatchPage(std::vector<uint8_t>* match) { return Named(impl_->MatchPage(match), *impl_); }
 
 Status ReadColumnChunk(const ColumnChunkInput& input, const TypePtr& target, Column* out,
-                       std::vector<uint8_t>* def_levels) {
+                       std::vector<uint8_t>* def_levels, std::vector<uint8_t>* rep_levels) {
+  if (input.leaf->max_rep_level > 0 && rep_levels == nullptr)
+    return InvalidArgument(input.context + ": a repeated column is read with its repetition levels");
   FLOE_ASSIGN_OR_RETURN(auto decoder, ColumnChunkDecoder::Make(input, target));
   out->Reserve(static_cast<size_t>(std::min<int64_t>(input.num_rows, 1 << 20)));
   while (true) {
     FLOE_ASSIGN_OR_RETURN(bool more, decoder->PeekPage());
     if (!more) return Ok();
-    FLOE_RETURN_IF_ERROR(decoder->ReadPage(out, def_levels));
+    FLOE_RETURN_IF_ERROR(decoder->ReadPage(out, def_levels, rep_levels));
   }
 }
 

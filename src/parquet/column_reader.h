@@ -29,9 +29,12 @@ struct ColumnChunkInput {
 };
 
 // Reads the chunk into *out (a fresh Column of the target type). When def_levels is not
-// null it receives one definition level per row (for rebuilding struct nulls).
+// null it receives one definition level per row (for rebuilding struct nulls). A repeated
+// column (max_rep_level > 0) yields one entry per level entry instead of per row: *out holds
+// a slot per entry (null where the definition level is below the leaf's maximum), and
+// rep_levels, required then, receives each entry's repetition level (nested_assembly.h).
 Status ReadColumnChunk(const ColumnChunkInput& input, const TypePtr& target, Column* out,
-                       std::vector<uint8_t>* def_levels);
+                       std::vector<uint8_t>* def_levels, std::vector<uint8_t>* rep_levels = nullptr);
 
 // Decodes a column chunk one data page at a time, for readers that stream (column_cursor.h).
 // Usage: PeekPage(); then exactly one of SkipPage, ReadPage, ReadPageOrIds or MatchPage for
@@ -53,7 +56,9 @@ class ColumnChunkDecoder {
   Status SkipPage();
   // Appends the page's rows to *out (a Column of the target type); their definition levels
   // to *def_levels when it is not null.
-  Status ReadPage(Column* out, std::vector<uint8_t>* def_levels = nullptr);
+  // A repeated column's pages give level entries, not rows: their repetition levels go to
+  // *rep_levels. (ReadPageOrIds and MatchPage are NotSupported for repeated columns.)
+  Status ReadPage(Column* out, std::vector<uint8_t>* def_levels = nullptr, std::vector<uint8_t>* rep_levels = nullptr);
 
   // Dictionary ids instead of values, so that a filtered scan looks up only the rows it
   // keeps. A dictionary-encoded page yields one id per row in *ids (kNullId for a null;

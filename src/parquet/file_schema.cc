@@ -1,6 +1,8 @@
 #include "parquet/file_schema.h"
 
+#include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace floe::parquet {
 
@@ -45,15 +47,72 @@ Status BuildNode(const std::vector<SchemaElement>& elements, size_t* next, Schem
   return Ok();
 }
 
-bool IsList(const SchemaNode& n) {
+bool IsListAnnotated(const SchemaNode& n) {
   return n.element.converted_type == converted::kList || n.element.logical_type.kind == LogicalType::kList;
 }
-bool IsMap(const SchemaNode& n) {
+bool IsMapAnnotated(const SchemaNode& n) {
   return n.element.converted_type == converted::kMap || n.element.converted_type == converted::kMapKeyValue ||
          n.element.logical_type.kind == LogicalType::kMap;
 }
 
 }  // namespace
+
+NodeKind KindOf(const SchemaNode& node, bool as_element) {
+  if (!as_element && node.element.repetition_type == repetition::kRepeated) return NodeKind::kList;
+  if (node.is_leaf()) return NodeKind::kPrimitive;
+  if (IsListAnnotated(node)) return NodeKind::kList;
+  if (IsMapAnnotated(node)) return NodeKind::kMap;
+  if (node.element.logical_type.kind == LogicalType::kVariant) return NodeKind::kVariant;
+  return NodeKind::kStruct;
+}
+
+Result<RepeatedShape> ListShapeOf(const SchemaNode& node, bool as_element) {
+  const std::string& name = node.element.name;
+  RepeatedShape shape;
+  if (!as_element && node.element.repetition_type == repetition::kRepeated) {
+    // A repeated field outside a LIST group: a required list of required elements.
+    shape.repeated = &node;
+    shape.element = &node;
+    return shape;
+  }
+  if (node.children.size() != 1 || node.children[0].element.repetition_type != repetition::kRepeated)
+    return Corrupt("list '" + name + "' must hold exactly one repeated field");
+  const SchemaNode& rep = node.children[0];
+  shape.repeated = &rep;
+  // LogicalTypes.md's backward-compatibility rules: the repeated field is itself the element
+  // (required) when it is a primitive, a group of several fields, or a one-field group named
+  // "array" or "<list>_tuple"; otherwise it is the middle level and its one child the element.
+  if (rep.is_leaf() || rep.children.size() > 1 || rep.element.name == "array" || rep.element.name == name + "_tuple") {
+    shape.element = &rep;
+    return shape;
+  }
+  if (rep.children.size() != 1) return Corrupt("list '" + name + "': its repeated group is empty");
+  if (rep.children[0].element.repetition_type == repetition::kRepeated)
+    return Corrupt("list '" + name + "': its element is repeated again without a LIST group");
+  shape.element = &rep.children[0];
+  return shape;
+}
+
+Result<RepeatedShape> MapShapeOf(const SchemaNode& node) {
+  const std::string& name = node.element.name;
+  if (node.element.repetition_type == repetition::kRepeated) return Corrupt("map '" + name + "' is itself repeated");
+  if (node.children.size() != 1 || node.children[0].element.repetition_type != repetition::kRepeated ||
+      node.children[0].is_leaf())
+    return Corrupt("map '" + name + "' must hold exactly one repeated group of key and value");
+  const SchemaNode& kv = node.children[0];
+  if (kv.children.size() != 2) {
+    return Corrupt("map '" + name + "': its repeated group has " + std::to_string(kv.children.size()) +
+                   " fields, not a key and a value");
+  }
+  RepeatedShape shape;
+  shape.repeated = &kv;
+  shape.key = &kv.children[0];
+  shape.value = &kv.children[1];
+  if (shape.key->element.repetition_type != repetition::kRequired) return Corrupt("map '" + name + "': its key is not required");
+  if (shape.value->element.repetition_type == repetition::kRepeated)
+    return Corrupt("map '" + name + "': its value is repeated without a LIST group");
+  return shape;
+}
 
 int TimeUnitOf(const SchemaElement& e) {
   const LogicalType& lt = e.logical_type;
@@ -99,24 +158,69 @@ Result<FileSchema> BuildFileSchema(const std::vector<SchemaElement>& elements) {
   return out;
 }
 
-Result<TypePtr> IcebergTypeOf(const SchemaNode& node) {
+namespace {
+
+// Field ids for the nodes a file leaves without one: counted up from above every id the file
+// holds, so that none collides.
+struct IdSource {
+  int next = 1;
+  int Take(const SchemaNode& n) { return n.field_id() >= 0 ? n.field_id() : next++; }
+};
+
+void MaxFieldId(const SchemaNode& node, int* max) {
+  *max = std::max(*max, node.field_id());
+  for (const auto& c : node.children) MaxFieldId(c, max);
+}
+
+Result<TypePtr> PrimitiveTypeOf(const SchemaNode& node);
+
+// The Iceberg type of `node` (as a list element when as_element: its repetition is the
+// enclosing list's). Ids of the nested fields are taken as Iceberg assigns fresh ones: all
+// of a struct's fields first, then each field's own nested fields, in order.
+Result<TypePtr> TypeOf(const SchemaNode& node, bool as_element, IdSource* ids) {
+  const std::string& name = node.element.name;
+  switch (KindOf(node, as_element)) {
+    case NodeKind::kPrimitive: return PrimitiveTypeOf(node);
+    case NodeKind::kVariant: return Type::Variant();
+    case NodeKind::kStruct: {
+      std::vector<int> field_ids;
+      for (const auto& c : node.children) field_ids.push_back(ids->Take(c));
+      std::vector<NestedField> fields;
+      for (size_t i = 0; i < node.children.size(); ++i) {
+        const SchemaNode& c = node.children[i];
+        auto t = TypeOf(c, false, ids);
+        if (!t) return std::unexpected(t.error().WithContext("in '" + name + "'"));
+        fields.push_back(NestedField{field_ids[i], c.element.name, *t, c.element.repetition_type == repetition::kRequired, ""});
+      }
+      return Type::Struct(std::move(fields));
+    }
+    case NodeKind::kList: {
+      FLOE_ASSIGN_OR_RETURN(RepeatedShape shape, ListShapeOf(node, as_element));
+      const bool self = shape.element == shape.repeated;
+      int id = ids->Take(*shape.element);
+      auto t = TypeOf(*shape.element, self, ids);
+      if (!t) return std::unexpected(t.error().WithContext("in list '" + name + "'"));
+      bool required = self || shape.element->element.repetition_type == repetition::kRequired;
+      return Type::List(NestedField{id, "element", *t, required, ""});
+    }
+    case NodeKind::kMap: {
+      FLOE_ASSIGN_OR_RETURN(RepeatedShape shape, MapShapeOf(node));
+      int key_id = ids->Take(*shape.key);
+      int value_id = ids->Take(*shape.value);
+      auto k = TypeOf(*shape.key, false, ids);
+      if (!k) return std::unexpected(k.error().WithContext("in map '" + name + "'"));
+      auto v = TypeOf(*shape.value, false, ids);
+      if (!v) return std::unexpected(v.error().WithContext("in map '" + name + "'"));
+      bool value_required = shape.value->element.repetition_type == repetition::kRequired;
+      return Type::Map(NestedField{key_id, "key", *k, true, ""}, NestedField{value_id, "value", *v, value_required, ""});
+    }
+  }
+  return Corrupt("column '" + name + "' has an unknown shape");
+}
+
+Result<TypePtr> PrimitiveTypeOf(const SchemaNode& node) {
   const SchemaElement& e = node.element;
   const std::string& name = e.name;
-  if (e.repetition_type == repetition::kRepeated) return NotSupported("column '" + name + "' is repeated (lists are not supported yet)");
-  if (!node.is_leaf()) {
-    if (IsList(node)) return NotSupported("column '" + name + "' is a list (not supported yet)");
-    if (IsMap(node)) return NotSupported("column '" + name + "' is a map (not supported yet)");
-    if (e.logical_type.kind == LogicalType::kVariant) return Type::Variant();
-    std::vector<NestedField> fields;
-    int id = 1;
-    for (const auto& c : node.children) {
-      FLOE_ASSIGN_OR_RETURN(TypePtr t, IcebergTypeOf(c));
-      fields.push_back(NestedField{c.field_id() >= 0 ? c.field_id() : id, c.element.name, t,
-                                   c.element.repetition_type == repetition::kRequired, ""});
-      ++id;
-    }
-    return Type::Struct(std::move(fields));
-  }
   const LogicalType& lt = e.logical_type;
   int32_t ct = e.converted_type.value_or(-1);
   bool is_decimal = lt.kind == LogicalType::kDecimal || ct == converted::kDecimal;
@@ -168,20 +272,52 @@ Result<TypePtr> IcebergTypeOf(const SchemaNode& node) {
   return Corrupt("column '" + name + "' has an unknown physical type");
 }
 
+}  // namespace
+
+Result<TypePtr> IcebergTypeOf(const SchemaNode& node) {
+  IdSource ids;
+  int max = 0;
+  MaxFieldId(node, &max);
+  ids.next = max + 1;
+  return TypeOf(node, false, &ids);
+}
+
+namespace {
+
+// Every field id of a type, to find duplicates.
+Status CheckUniqueIds(const Type& type, std::set<int>* seen, const std::string& path) {
+  for (const auto& f : type.fields()) {
+    std::string where = path.empty() ? f.name : path + "." + f.name;
+    if (!seen->insert(f.id).second) return Corrupt("parquet schema: field id " + std::to_string(f.id) + " appears twice (at '" + where + "')");
+    if (f.type->is_nested()) FLOE_RETURN_IF_ERROR(CheckUniqueIds(*f.type, seen, where));
+  }
+  return Ok();
+}
+
+}  // namespace
+
 Result<Schema> InferIcebergSchema(const FileSchema& schema, std::vector<std::string>* skipped) {
+  int max = 0;
+  MaxFieldId(schema.root, &max);
+  if (max > (1 << 30)) return Corrupt("parquet schema: field id " + std::to_string(max) + " is implausibly large");
+  IdSource ids;
+  ids.next = max + 1;
+  // The top-level fields' ids first, then their nested fields' (as Iceberg assigns them).
+  std::vector<int> top_ids;
+  for (const auto& c : schema.root.children) top_ids.push_back(ids.Take(c));
   std::vector<NestedField> fields;
-  int next_id = 1;
-  for (const auto& c : schema.root.children) {
-    int id = next_id++;
-    auto t = IcebergTypeOf(c);
+  for (size_t i = 0; i < schema.root.children.size(); ++i) {
+    const SchemaNode& c = schema.root.children[i];
+    auto t = TypeOf(c, false, &ids);
     if (!t) {
-      if (t.error().kind != ErrorKind::kNotSupported) return std::unexpected(t.error());
+      if (t.error().kind != ErrorKind::kNotSupported) return std::unexpected(t.error().WithContext("column '" + c.element.name + "'"));
       if (skipped) skipped->push_back(c.element.name);
       continue;
     }
-    fields.push_back(NestedField{c.field_id() >= 0 ? c.field_id() : id, c.element.name, *t,
-                                 c.element.repetition_type == repetition::kRequired, ""});
+    fields.push_back(NestedField{top_ids[i], c.element.name, *t, c.element.repetition_type == repetition::kRequired, ""});
   }
+  std::set<int> seen;
+  FLOE_RETURN_IF_ERROR(CheckUniqueIds(*Type::Struct(fields), &seen, ""));
   return Schema(0, std::move(fields));
 }
 

@@ -39,13 +39,37 @@ struct FileSchema {
 // Rebuilds the tree from a footer's schema list; Corrupt when the list is malformed.
 Result<FileSchema> BuildFileSchema(const std::vector<SchemaElement>& elements);
 
-// The Iceberg type a Parquet node holds, from its physical type and annotations;
-// NotSupported for lists, maps and types Iceberg lacks (e.g. INTERVAL).
+// What a node holds. A repeated node outside a LIST group is a list (of itself, as_element);
+// as_element asks for the node as a list's element, whose repetition is the list's.
+enum class NodeKind { kPrimitive, kStruct, kList, kMap, kVariant };
+NodeKind KindOf(const SchemaNode& node, bool as_element = false);
+
+// Where a list's or map's parts are: the repeated node (one entry per element / key-value
+// pair), and the element (list; `repeated` itself for the legacy forms, then read as_element)
+// or the key and value (map).
+struct RepeatedShape {
+  const SchemaNode* repeated = nullptr;
+  const SchemaNode* element = nullptr;
+  const SchemaNode* key = nullptr;
+  const SchemaNode* value = nullptr;
+};
+// A list node's shape, by LogicalTypes.md's rules (3-level, and the backward-compatible
+// 2-level forms); Corrupt, naming the list, when it has none of them.
+Result<RepeatedShape> ListShapeOf(const SchemaNode& node, bool as_element = false);
+// A MAP (or MAP_KEY_VALUE) group's shape; Corrupt unless it holds one repeated group of a
+// required key and a value.
+Result<RepeatedShape> MapShapeOf(const SchemaNode& node);
+
+// The Iceberg type a Parquet node holds, from its physical type and annotations, lists and
+// maps included; nested fields without a field id get ids above the node's highest.
+// NotSupported for types Iceberg lacks (e.g. INTERVAL); Corrupt for malformed nesting.
 Result<TypePtr> IcebergTypeOf(const SchemaNode& node);
 
-// An Iceberg schema for a file: its field ids where present, else ids assigned in schema
-// order starting at 1 (files written by engines that do not know Iceberg). Columns whose
-// type Iceberg cannot hold (lists, maps, intervals) are left out and named in *skipped.
+// An Iceberg schema for a file: its field ids where present; a field without one gets an id
+// above every id the file holds (from 1 in a file without ids), top-level fields first, then
+// nested ones as Iceberg assigns fresh ids. Columns whose type Iceberg cannot hold
+// (intervals, unsigned 64-bit) are left out and named in *skipped. A file holding one id
+// twice is Corrupt.
 Result<Schema> InferIcebergSchema(const FileSchema& schema, std::vector<std::string>* skipped = nullptr);
 
 // The Parquet schema floe writes for an Iceberg schema: field ids on every element,

@@ -10,6 +10,7 @@
 
 #include "parquet/batch_append.h"
 #include "parquet/column_reader.h"
+#include "parquet/nested_assembly.h"
 #include "parquet/value_conversion.h"
 #include "parquet/variant_shredded.h"
 
@@ -183,8 +184,24 @@ Status ParquetFile::ReadField(int rg_index, const NestedField& field, const Sche
   const RowGroup& rg = meta_.row_groups[rg_index];
   size_t rows = static_cast<size_t>(rg.num_rows);
   if (node == nullptr) {
-    FillNulls(out, rows);
+    if (HoldsRepeated(*field.type)) {
+      AppendNullRows(out, rows);
+    } else {
+      FillNulls(out, rows);
+    }
     return Ok();
+  }
+  if (HoldsRepeated(*field.type)) {
+    // Lists and maps, and structs holding them: rebuilt from their leaves' levels.
+    NestedReadContext ctx;
+    ctx.rows = rows;
+    ctx.match_by_id = has_field_ids_;
+    ctx.where = name() + ", row group " + std::to_string(rg_index);
+    ctx.load = [&](int leaf_index, const TypePtr& type, LeafEntries* entries) -> Status {
+      FLOE_ASSIGN_OR_RETURN(ColumnChunkInput in, ChunkInput(rg_index, leaf_index));
+      return ReadColumnChunk(in, type, &entries->values, &entries->def, &entries->rep);
+    };
+    return ReadNestedField(ctx, field, *node, out);
   }
   if (field.type->id() == TypeId::kStruct) {
     if (node->is_leaf()) return InvalidArgument(name() + ": column '" + field.name + "' is not a struct in the file");
