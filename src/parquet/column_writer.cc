@@ -33,9 +33,25 @@ class ChunkWriterBase : public ColumnChunkWriter {
  public:
   ChunkWriterBase(const LeafDescriptor& leaf, TypePtr type, const ColumnWriterOptions& opts)
       : leaf_(leaf), type_(std::move(type)), opts_(opts), max_def_(leaf.max_def_level),
-        level_width_(BitWidth(static_cast<uint64_t>(leaf.max_def_level))) {}
+        level_width_(BitWidth(static_cast<uint64_t>(leaf.max_def_level))), max_rep_(leaf.max_rep_level),
+        rep_level_width_(BitWidth(static_cast<uint64_t>(leaf.max_rep_level))) {}
+
+  Status AppendRepeated(const Column& entries, const uint8_t* def_levels, const uint8_t* rep_levels,
+                        size_t count) override {
+    if (max_rep_ == 0 || def_levels == nullptr || rep_levels == nullptr)
+      return InvalidArgument("parquet writer: column '" + Name() + "' is not repeated or lacks its levels");
+    if (count > 0 && rep_levels[0] != 0)
+      return InvalidArgument("parquet writer: levels of column '" + Name() + "' do not start a record");
+    rep_ = rep_levels;
+    Status st = Append(entries, def_levels, 0, count);
+    rep_ = nullptr;
+    return st;
+  }
 
  protected:
+  // Whether a page may end before entry e of a call covering [.., end): pages split only
+  // between records (a record starts where the repetition level is 0; each call ends one).
+  bool RecordEndsAt(size_t e, size_t end) const { return rep_ == nullptr || e >= end || rep_[e] == 0; }
 
   std::string Name() const {
     std::string n;
@@ -48,6 +64,7 @@ class ChunkWriterBase : public ColumnChunkWriter {
     size_t n = end - begin;
     page_num_values_ += n;
     chunk_num_values_ += n;
+    if (rep_ != nullptr) page_rep_levels_.insert(page_rep_levels_.end(), rep_ + begin, rep_ + end);
     if (max_def_ == 0) return n;
     if (def_levels == nullptr) {
       page_levels_.insert(page_levels_.end(), n, static_cast<uint8_t>(max_def_));
@@ -60,14 +77,20 @@ class ChunkWriterBase : public ColumnChunkWriter {
     return present;
   }
 
-  // Starts a page body: the definition levels, length-prefixed (data page v1).
+  // Starts a page body: the repetition levels, then the definition levels, each
+  // length-prefixed (data page v1); a level whose maximum is 0 is left out.
   void BeginPageBody() {
     body_.clear();
-    if (max_def_ == 0) return;
-    body_.resize(4);
-    RleEncode(page_levels_.data(), page_levels_.size(), level_width_, &body_);
-    uint32_t len = static_cast<uint32_t>(body_.size() - 4);
-    std::memcpy(body_.data(), &len, 4);
+    if (max_rep_ > 0) AppendLevelRun(page_rep_levels_, rep_level_width_);
+    if (max_def_ > 0) AppendLevelRun(page_levels_, level_width_);
+  }
+
+  void AppendLevelRun(const std::vector<uint8_t>& levels, int width) {
+    const size_t start = body_.size();
+    body_.resize(start + 4);
+    RleEncode(levels.data(), levels.size(), width, &body_);
+    uint32_t len = static_cast<uint32_t>(body_.size() - start - 4);
+    std::memcpy(body_.data() + start, &len, 4);
   }
 
   void SetDeferCompression(bool on) override { defer_ = on; }
@@ -195,6 +218,7 @@ class ChunkWriterBase : public ColumnChunkWriter {
 
   void ResetPage() {
     page_levels_.clear();
+    page_rep_levels_.clear();
     page_num_values_ = 0;
   }
 
@@ -221,7 +245,11 @@ class ChunkWriterBase : public ColumnChunkWriter {
   ColumnWriterOptions opts_;
   int max_def_;
   int level_width_;
+  int max_rep_;
+  int rep_level_width_;
+  const uint8_t* rep_ = nullptr;  // the repetition levels of the call in progress (repeated leaves)
   std::vector<uint8_t> page_levels_;
+  std::vector<uint8_t> page_rep_levels_;
   size_t page_num_values_ = 0;
   std::string body_, probe_;
   std::vector<std::string> data_pages_;  // each page's header, then its compressed body
@@ -265,7 +293,7 @@ class NumericWriter : public ChunkWriterBase {
           if (def_levels[i] == max_def_) Add(static_cast<P>(s[i]));
       }
       if (dict_mode_ && (dict_.byte_size() > opts_.dict_size_limit || AllDistinctSoFar())) FallBackToPlain();
-      if (PageBytes() >= opts_.page_size) FLOE_RETURN_IF_ERROR(FlushPage());
+      if (PageBytes() >= opts_.page_size && RecordEndsAt(e, end)) FLOE_RETURN_IF_ERROR(FlushPage());
     }
     return Ok();
   }
@@ -452,7 +480,7 @@ class BytesWriter : public ChunkWriterBase {
         Add(v);
       }
       if (dict_mode_ && (dict_.byte_size() > opts_.dict_size_limit || AllDistinctSoFar())) FallBackToPlain();
-      if (PageBytes() >= opts_.page_size) FLOE_RETURN_IF_ERROR(FlushPage());
+      if (PageBytes() >= opts_.page_size && RecordEndsAt(e, end)) FLOE_RETURN_IF_ERROR(FlushPage());
     }
     return Ok();
   }
@@ -614,7 +642,7 @@ class BoolWriter : public ChunkWriterBase {
         values_.push_back(v);
         seen_[v] = true;
       }
-      if (values_.size() / 8 >= opts_.page_size) FLOE_RETURN_IF_ERROR(FlushPage());
+      if (values_.size() / 8 >= opts_.page_size && RecordEndsAt(e, end)) FLOE_RETURN_IF_ERROR(FlushPage());
     }
     return Ok();
   }

@@ -50,6 +50,12 @@ class ColumnChunkWriter {
   // column (indexed like it) or is null when the leaf and its ancestors are all required.
   // A value is present at a row whose level is the leaf's max definition level.
   virtual Status Append(const Column& column, const uint8_t* def_levels, size_t begin, size_t end) = 0;
+  // Appends `count` level entries of a leaf under a list or map (max_rep_level > 0), starting
+  // a record. entries holds one row per entry (indexed like the levels); the value of entry i
+  // is read only where def_levels[i] is the leaf's max definition level. Pages end only
+  // where a record does (repetition level 0), and a call ends a record.
+  virtual Status AppendRepeated(const Column& entries, const uint8_t* def_levels, const uint8_t* rep_levels,
+                                size_t count) = 0;
   // Bytes this chunk will take, roughly (finished pages + the open page + the dictionary).
   virtual size_t EstimatedSize() const = 0;
   // Closes the chunk and resets the writer for the next row group. Deferral must be off.

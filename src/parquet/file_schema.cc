@@ -422,11 +422,35 @@ Status AppendField(const NestedField& f, std::vector<SchemaElement>* out) {
       return Ok();
     }
     case TypeId::kList:
-      return NotSupported("parquet writer: column '" + f.name + "' (id " + std::to_string(f.id) +
-                          ") is a list; lists are not supported yet");
-    case TypeId::kMap:
-      return NotSupported("parquet writer: column '" + f.name + "' (id " + std::to_string(f.id) +
-                          ") is a map; maps are not supported yet");
+    case TypeId::kMap: {
+      // Iceberg's three-level form: the annotated group, one repeated group, then the element
+      // (list) or the key and value (map), each carrying its own field id.
+      const bool list = t.id() == TypeId::kList;
+      for (const auto& child : t.fields()) {
+        if (child.type->id() == TypeId::kUnknown)
+          return NotSupported("parquet writer: column '" + f.name + "' (id " + std::to_string(f.id) + ") has a " +
+                              (list ? "list element" : "map key or value") + " of type unknown, which has no Parquet column");
+      }
+      e.num_children = 1;
+      e.converted_type = list ? converted::kList : converted::kMap;
+      lt.kind = list ? LogicalType::kList : LogicalType::kMap;
+      out->push_back(e);
+      SchemaElement repeated;
+      repeated.name = list ? "list" : "key_value";
+      repeated.repetition_type = repetition::kRepeated;
+      repeated.num_children = static_cast<int32_t>(t.fields().size());
+      out->push_back(std::move(repeated));
+      const char* list_names[] = {"element"};
+      const char* map_names[] = {"key", "value"};
+      for (size_t i = 0; i < t.fields().size(); ++i) {
+        NestedField child = t.fields()[i];
+        child.name = list ? list_names[0] : map_names[i];
+        if (!list && i == 0) child.required = true;  // map keys are never null
+        auto st = AppendField(child, out);
+        if (!st) return std::unexpected(st.error().WithContext("in " + std::string(list ? "list" : "map") + " '" + f.name + "'"));
+      }
+      return Ok();
+    }
     case TypeId::kVariant: {
       // Unshredded: a group annotated VARIANT of two required binaries, metadata and value.
       e.num_children = 2;

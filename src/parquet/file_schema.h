@@ -73,7 +73,7 @@ Result<TypePtr> IcebergTypeOf(const SchemaNode& node);
 Result<Schema> InferIcebergSchema(const FileSchema& schema, std::vector<std::string>* skipped = nullptr);
 
 // The Parquet schema floe writes for an Iceberg schema: field ids on every element,
-// annotations per the Iceberg spec. Lists and maps are refused, naming the column.
+// annotations per the Iceberg spec; lists and maps in the three-level LIST / MAP form.
 Result<std::vector<SchemaElement>> ToParquetSchema(const Schema& schema);
 
 // The time unit of a time/timestamp leaf: LogicalType::kMillis/kMicros/kNanos, 0 when the

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "parquet/compression.h"
+#include "parquet/nested_levels.h"
 #include "parquet/round_queue.h"
 
 namespace floe::parquet {
@@ -48,6 +49,9 @@ struct ParquetWriter::Leaf {
   // A variant column is written as a group of two required binaries: 1 = its metadata, 2 = its
   // value (field_ids end at the variant; the part is split out of the packed bytes per write).
   int variant_part = 0;
+  // Under a list or map: written with repetition levels, and given no bounds (a bound of an
+  // element says nothing about which rows hold it, as Iceberg's own writers also judge).
+  bool repeated = false;
   LeafDescriptor descriptor;
   std::unique_ptr<ColumnChunkWriter> writer;
   // Accumulated over row groups for the metrics.
@@ -108,16 +112,20 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(OutputSink* sink, con
 
   w->codec_ = opts.codec;
   // Walk the Iceberg schema in the same depth-first order as the Parquet leaves.
-  std::function<void(const std::vector<NestedField>&, std::vector<int>&, std::vector<bool>&, const std::string&)> walk =
-      [&](const std::vector<NestedField>& fields, std::vector<int>& ids, std::vector<bool>& opt, const std::string& prefix) {
+  std::function<Status(const std::vector<NestedField>&, std::vector<int>&, std::vector<bool>&, const std::string&, bool)>
+      walk = [&](const std::vector<NestedField>& fields, std::vector<int>& ids, std::vector<bool>& opt,
+                 const std::string& prefix, bool repeated) -> Status {
         for (const auto& f : fields) {
           if (f.type->id() == TypeId::kUnknown) continue;  // no column in the file (always null)
           ids.push_back(f.id);
           opt.push_back(!f.required);
           std::string name = prefix.empty() ? f.name : prefix + "." + f.name;
-          if (f.type->id() == TypeId::kStruct) {
-            walk(f.type->fields(), ids, opt, name);
+          if (f.type->is_nested()) {
+            const bool is_struct = f.type->id() == TypeId::kStruct;
+            FLOE_RETURN_IF_ERROR(walk(f.type->fields(), ids, opt, name, repeated || !is_struct));
           } else if (f.type->id() == TypeId::kVariant) {
+            if (repeated)
+              return NotSupported("parquet writer: column '" + name + "' is a variant inside a list or map, which floe cannot write yet");
             for (int part : {1, 2}) {
               Leaf leaf;
               leaf.field_id = f.id;
@@ -136,15 +144,17 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(OutputSink* sink, con
             leaf.type = f.type;
             leaf.field_ids = ids;
             leaf.optional = opt;
+            leaf.repeated = repeated;
             w->leaves_.push_back(std::move(leaf));
           }
           ids.pop_back();
           opt.pop_back();
         }
+        return Ok();
       };
   std::vector<int> ids;
   std::vector<bool> opt;
-  walk(schema.fields(), ids, opt, "");
+  FLOE_RETURN_IF_ERROR(walk(schema.fields(), ids, opt, "", false));
   if (w->leaves_.size() != fs.leaves.size()) return InvalidArgument("parquet writer: schema and Parquet leaves disagree");
   for (size_t i = 0; i < w->leaves_.size(); ++i) {
     Leaf& leaf = w->leaves_[i];
@@ -177,8 +187,12 @@ Status ParquetWriter::Write(const ColumnBatch& batch, size_t first_row, size_t e
     const Column* col = &batch.columns[top];
     const std::vector<NestedField>* fields = nullptr;
     chains[li].push_back(col);
+    size_t aligned = 1;  // chain nodes with one row per batch row (no list or map above them)
     for (size_t d = 1; d < leaf.field_ids.size(); ++d) {
-      if (!col->type || col->type->id() != TypeId::kStruct) return InvalidArgument("parquet writer: column '" + leaf.name + "' is not a struct in the batch");
+      if (!col->type || !col->type->is_nested())
+        return InvalidArgument("parquet writer: column '" + leaf.name + "' is not a struct, list or map in the batch");
+      if (col->type->id() == TypeId::kStruct && aligned == d) ++aligned;
+      // A struct's children are its fields; a list's child is its element, a map's its key and value.
       fields = &col->type->fields();
       size_t k = 0;
       while (k < fields->size() && (*fields)[k].id != leaf.field_ids[d]) ++k;
@@ -196,9 +210,10 @@ Status ParquetWriter::Write(const ColumnBatch& batch, size_t first_row, size_t e
       variant_parts.push_back(std::move(part));
       continue;
     }
-    for (const Column* c : chains[li]) {
-      if (c->length < batch.num_rows) return InvalidArgument("parquet writer: column '" + leaf.name + "' is shorter than the batch");
-      if (!c->nulls.empty() && c->nulls.size() < batch.num_rows) return InvalidArgument("parquet writer: column '" + leaf.name + "' has too few null flags");
+    for (size_t d = 0; d < chains[li].size(); ++d) {
+      const Column* c = chains[li][d];
+      if (d < aligned && c->length < batch.num_rows) return InvalidArgument("parquet writer: column '" + leaf.name + "' is shorter than the batch");
+      if (!c->nulls.empty() && c->nulls.size() < c->length) return InvalidArgument("parquet writer: column '" + leaf.name + "' has too few null flags");
     }
     if (!chains[li].back()->type || chains[li].back()->type->id() != leaf.type->id())
       return InvalidArgument("parquet writer: column '" + leaf.name + "' has type " +
@@ -276,6 +291,17 @@ Status ParquetWriter::AppendRows(const std::vector<std::vector<const Column*>>& 
 
 Status ParquetWriter::AppendLeaf(Leaf& leaf, const std::vector<const Column*>& chain, size_t begin, size_t end,
                                  std::vector<uint8_t>* levels_buffer) {
+  if (leaf.repeated) {
+    // A few thousand records at a time bounds the entries held; each call ends a record.
+    ShreddedLeaf shredded;
+    for (size_t b = begin; b < end; b += kRowGroupCheckRows) {
+      const size_t e = std::min(end, b + kRowGroupCheckRows);
+      FLOE_RETURN_IF_ERROR(ShredLeaf(chain, leaf.optional, b, e, leaf.descriptor.max_def_level, leaf.name, &shredded));
+      FLOE_RETURN_IF_ERROR(leaf.writer->AppendRepeated(shredded.entries, shredded.def_levels.data(),
+                                                       shredded.rep_levels.data(), shredded.def_levels.size()));
+    }
+    return Ok();
+  }
   bool any_nulls = false;
   for (const Column* c : chain) any_nulls |= !c->nulls.empty();
   const uint8_t* levels = nullptr;
@@ -413,7 +439,7 @@ Result<DataFileMetrics> ParquetWriter::Close() {
     m.null_value_counts[leaf.field_id] = leaf.null_count;
     TypeId t = leaf.type->id();
     if (t == TypeId::kFloat || t == TypeId::kDouble) m.nan_value_counts[leaf.field_id] = leaf.nan_count;
-    if (mode.kind == MetricsMode::kCounts || leaf.min.is_null()) continue;
+    if (mode.kind == MetricsMode::kCounts || leaf.min.is_null() || leaf.repeated) continue;
     // Geospatial bounds are bounding-box points, not byte order: floe writes none.
     if (t == TypeId::kGeometry || t == TypeId::kGeography) continue;
     if (mode.kind == MetricsMode::kTruncate && (t == TypeId::kString || t == TypeId::kBinary)) {

@@ -31,7 +31,7 @@ namespace floe::parquet {
 
 class ParquetWriter {
  public:
-  // The sink must outlive the writer. Lists and maps in the schema are refused, naming the column.
+  // The sink must outlive the writer.
   static Result<std::unique_ptr<ParquetWriter>> Open(OutputSink* sink, const Schema& schema,
                                                      const std::map<std::string, std::string>& properties = {});
   ~ParquetWriter();

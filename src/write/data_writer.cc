@@ -10,6 +10,7 @@
 #include "meta/table_properties.h"
 #include "parquet/parquet_writer.h"
 #include "util/strings.h"
+#include "write/column_conform.h"
 #include "write/file_sink.h"
 #include "write/parquet_data_file.h"
 #include "write/partition_rows.h"
@@ -112,13 +113,9 @@ Result<ColumnBatch> DataWriter::ConformToSchema(ColumnBatch batch) const {
       continue;
     }
     if (index >= 0) {
-      // Different but convertible type (e.g. int into long): convert value by value.
-      Column converted(field.type);
-      for (size_t r = 0; r < batch.num_rows; ++r) {
-        auto st = converted.Append(batch.columns[index].Get(r));
-        if (!st) return std::unexpected(st.error().WithContext("column '" + field.name + "'"));
-      }
-      out.columns[i] = std::move(converted);
+      // Different but convertible type (int into long; a struct without a field added since):
+      // converted column by column, nested values kept.
+      FLOE_ASSIGN_OR_RETURN(out.columns[i], ConformColumn(batch.columns[index], field.type, field.name));
       continue;
     }
     // A column the rows leave out holds the field's write-default (format 3), else null.
@@ -126,6 +123,10 @@ Result<ColumnBatch> DataWriter::ConformToSchema(ColumnBatch batch) const {
     if (!fill) return std::unexpected(fill.error());
     if (!*fill && field.required)
       return InvalidArgument("required column '" + field.name + "' is missing from the rows");
+    if (!*fill) {
+      out.columns[i] = NullColumn(field.type, batch.num_rows);
+      continue;
+    }
     Column filled(field.type);
     for (size_t r = 0; r < batch.num_rows; ++r) {
       if (*fill) {
