@@ -20,7 +20,9 @@
 namespace floe {
 
 // How a scan is written as text. Cells are written as Iceberg's single-value JSON form gives
-// them (dates, timestamps, decimals and UUIDs as strings, binary as hex); nested columns as null.
+// them (dates, timestamps, decimals and UUIDs as strings, binary as hex); a struct as an object
+// keyed by field name in field order, a list as an array, a map with string keys as an object and
+// any other map as an array of {"key": K, "value": V}; in CSV that JSON is the cell's text.
 //   kCsv    a header line of the column names, then one line per row; null is the empty field,
 //           the empty string "" (so that readers tell them apart)
 //   kJsonl  one JSON object per line, keys in column order
@@ -32,8 +34,8 @@ enum class ScanTextFormat { kCsv, kJsonl, kJson };
 void AppendCsvField(std::string_view s, std::string* out);
 
 // One cell of a listed row (a scan's or a metadata table's): a string as its bytes, which need
-// not be UTF-8; any other value as JSON text ("null", "true", "42", "1.5", "{\"country\":\"DE\"}").
-// Cells of nested columns are null.
+// not be UTF-8; any other value as JSON text ("null", "true", "42", "1.5", "{\"country\":\"DE\"}"),
+// nested values in the form ScanTextFormat describes.
 struct ListedCell {
   std::string text;
   bool is_string = false;

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "types/nested_json.h"
 #include "types/value_text.h"
 #include "util/utf8.h"
 
@@ -109,8 +110,19 @@ BatchText::BatchText(const std::vector<std::string>& columns, Format format) : f
 
 void BatchText::AppendValue(const Column& c, size_t row, std::string* out) const {
   const bool csv = format_ == Format::kCsv;
-  if (c.IsNull(row) || c.type->is_nested()) {
+  if (c.IsNull(row)) {
     if (!csv) *out += "null";
+    return;
+  }
+  if (c.type->is_nested()) {
+    // JSON and JSON lines hold the value as nested JSON; a CSV cell holds that JSON's text.
+    if (!csv) {
+      AppendCellJson(c, row, out);
+      return;
+    }
+    std::string text;
+    AppendCellJson(c, row, &text);
+    AppendCsvField(text, out);
     return;
   }
   switch (c.type->id()) {

@@ -140,7 +140,7 @@ Status ParquetFileRows::ForEachRow(int64_t limit, const ListedRowConsumer& consu
       std::vector<ListedCell> cells;
       cells.reserve(batch->columns.size());
       for (const auto& c : batch->columns)
-        cells.push_back(c.type->is_nested() ? ListedCell{"null", false} : ToListedCell(c.Get(r).ToJson()));
+        cells.push_back(ToListedCell(c, r));
       FLOE_ASSIGN_OR_RETURN(bool more, consume(std::move(cells)));
       if (!more) return {};
     }

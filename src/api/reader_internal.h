@@ -50,6 +50,9 @@ ScanOptions ToScanOptions(const ScanRequest& request);
 // A JSON value as a listing cell: a string as its bytes, anything else as its JSON text
 // (ill-formed UTF-8 inside an object printed as U+FFFD, never thrown on).
 ListedCell ToListedCell(const nlohmann::json& value);
+// Row `row` of `column` as a listing cell: nested values as their compact human JSON text
+// (types/nested_json.h), struct fields in field order.
+ListedCell ToListedCell(const Column& column, size_t row);
 
 // `error`, or when it is a file missing mid-read of a catalog's table whose snapshot is no
 // longer in the table, NotFound saying that snapshot was expired while the read ran.

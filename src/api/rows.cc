@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "api/api_internal.h"
+#include "types/nested_json.h"
 
 namespace floe {
 namespace {
@@ -26,7 +27,15 @@ Result<Literal> CellLiteral(const Cell& cell, const TypePtr& type) {
     if (type->id() == TypeId::kDecimal) return Literal::String(fmt::format("{:.{}f}", *d, type->scale())).CastTo(type);
     return Literal::Double(*d).CastTo(type);
   }
-  return Literal::String(std::get<std::string>(cell)).CastTo(type);
+  const std::string& text = std::get<std::string>(cell);
+  if (type->is_nested()) {
+    // A struct, list or map cell is the value's human JSON text (types/nested_json.h).
+    nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
+    if (value.is_discarded())
+      return InvalidArgument("not JSON text; a " + type->ToString() + " cell is given as its JSON (an object or an array)");
+    return LiteralFromCellJson(type, value);
+  }
+  return Literal::String(text).CastTo(type);
 }
 
 Cell LiteralCell(const Literal& value) {
@@ -38,6 +47,13 @@ Cell LiteralCell(const Literal& value) {
     case TypeId::kFloat: return static_cast<double>(value.AsFloat());
     case TypeId::kDouble: return value.AsDouble();
     case TypeId::kString: return value.AsBytes();
+    case TypeId::kStruct:
+    case TypeId::kList:
+    case TypeId::kMap: {
+      std::string text;
+      AppendLiteralJson(value, &text);
+      return text;
+    }
     default: return value.ToString();
   }
 }

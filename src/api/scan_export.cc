@@ -92,7 +92,7 @@ Status ScanExport::ForEachRow(const ListedRowConsumer& consume) const {
       std::vector<ListedCell> cells;
       cells.reserve(rows.columns.size());
       for (const auto& c : rows.columns) {
-        cells.push_back(c.type->is_nested() ? ListedCell{"null", false} : ToListedCell(c.Get(r).ToJson()));
+        cells.push_back(ToListedCell(c, r));
       }
       auto more = consume(std::move(cells));
       if (!more) {

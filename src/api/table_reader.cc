@@ -8,6 +8,7 @@
 #include "floe/table_folder.h"
 #include "scan/metadata_tables.h"
 #include "scan/snapshot_selection.h"
+#include "types/nested_json.h"
 
 namespace floe {
 
@@ -26,6 +27,13 @@ ScanOptions ToScanOptions(const ScanRequest& request) {
 ListedCell ToListedCell(const nlohmann::json& value) {
   if (value.is_string()) return ListedCell{value.get<std::string>(), true};
   return ListedCell{value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), false};
+}
+
+ListedCell ToListedCell(const Column& column, size_t row) {
+  if (column.IsNull(row) || !column.type->is_nested()) return ToListedCell(column.Get(row).ToJson());
+  ListedCell cell;
+  AppendCellJson(column, row, &cell.text);
+  return cell;
 }
 
 Error ExplainMissingFile(const TableReader::Impl& table, const ScanOptions& options, const Error& error) {

@@ -66,7 +66,7 @@ std::string Listed(const Schema& schema, const ColumnBatch& batch, OutputFormat 
   Listing listing;
   for (const auto& f : schema.fields()) listing.columns.push_back(f.name);
   for (size_t r = 0; r < batch.num_rows; ++r) {
-    std::vector<nlohmann::json> row;
+    std::vector<nlohmann::ordered_json> row;
     for (const Column& c : batch.columns) row.push_back(c.Get(r).ToJson());
     listing.rows.push_back(std::move(row));
   }

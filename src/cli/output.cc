@@ -25,7 +25,7 @@ std::optional<ScanTextFormat> StreamedFormat(OutputFormat format) {
   return std::nullopt;
 }
 
-std::string CellText(const nlohmann::json& value, bool for_csv) {
+std::string CellText(const nlohmann::ordered_json& value, bool for_csv) {
   if (value.is_null()) return for_csv ? "" : "null";
   if (value.is_string()) return value.get<std::string>();
   return JsonText(value);
@@ -41,18 +41,18 @@ std::string CsvQuote(const std::string& s) {
 
 // A value as a CSV field: null is the empty field, the empty string "", so that floe (and
 // DuckDB, Spark, PostgreSQL) read back what was written.
-std::string CsvCell(const nlohmann::json& value) {
+std::string CsvCell(const nlohmann::ordered_json& value) {
   if (value.is_null()) return "";
   return CsvQuote(CellText(value, true));
 }
 
 // One row as a JSON object on one line, keys in the order of `columns`.
-void AppendJsonObject(const std::vector<std::string>& columns, const std::vector<nlohmann::json>& row,
+void AppendJsonObject(const std::vector<std::string>& columns, const std::vector<nlohmann::ordered_json>& row,
                       std::string* out) {
   out->push_back('{');
   for (size_t i = 0; i < columns.size(); ++i) {
     if (i) out->push_back(',');
-    *out += JsonText(nlohmann::json(columns[i]));
+    *out += JsonText(nlohmann::ordered_json(columns[i]));
     out->push_back(':');
     *out += JsonText(row[i]);
   }
@@ -84,7 +84,7 @@ void PrintListing(const Listing& listing, OutputFormat format, std::ostream& out
           continue;
         }
         nlohmann::ordered_json obj = nlohmann::ordered_json::object();
-        for (size_t i = 0; i < listing.columns.size(); ++i) obj[listing.columns[i]] = nlohmann::ordered_json(row[i]);
+        for (size_t i = 0; i < listing.columns.size(); ++i) obj[listing.columns[i]] = row[i];
         all.push_back(std::move(obj));
       }
       if (format == OutputFormat::kJson) out << JsonText(all, 2) << "\n";
@@ -129,21 +129,22 @@ void PrintListing(const Listing& listing, OutputFormat format, std::ostream& out
 }
 
 // A cell's JSON text as a JSON value; null, booleans and integers (most cells) without the parser.
-static nlohmann::json ParsedCell(const std::string& text) {
+// Objects keep their keys' order (a struct's fields in field order).
+static nlohmann::ordered_json ParsedCell(const std::string& text) {
   if (text == "null") return nullptr;
   if (text == "true") return true;
   if (text == "false") return false;
   int64_t integer = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), integer);
   if (ec == std::errc() && end == text.data() + text.size()) return integer;
-  return nlohmann::json::parse(text);
+  return nlohmann::ordered_json::parse(text);
 }
 
 // A row's cells as the listing takes them: strings as they are, other values parsed from their JSON.
-std::vector<nlohmann::json> ListingRow(std::vector<ListedCell>&& cells) {
-  std::vector<nlohmann::json> out;
+std::vector<nlohmann::ordered_json> ListingRow(std::vector<ListedCell>&& cells) {
+  std::vector<nlohmann::ordered_json> out;
   out.reserve(cells.size());
-  for (auto& cell : cells) out.push_back(cell.is_string ? nlohmann::json(std::move(cell.text)) : ParsedCell(cell.text));
+  for (auto& cell : cells) out.push_back(cell.is_string ? nlohmann::ordered_json(std::move(cell.text)) : ParsedCell(cell.text));
   return out;
 }
 

@@ -19,7 +19,9 @@ Result<OutputFormat> ParseOutputFormat(const std::string& text);
 
 struct Listing {
   std::vector<std::string> columns;
-  std::vector<std::vector<nlohmann::json>> rows;  // parallel to columns; null prints empty / null
+  // Parallel to columns; null prints empty / null. Ordered so that a struct value's fields print
+  // in field order.
+  std::vector<std::vector<nlohmann::ordered_json>> rows;
 };
 
 // kJson prints one array of objects; kJsonl one object per line.
@@ -30,10 +32,10 @@ void PrintListing(const Listing& listing, OutputFormat format, std::ostream& out
 std::optional<ScanTextFormat> StreamedFormat(OutputFormat format);
 
 // A JSON value as a table or CSV cell: strings unquoted, null as "null" (table) or "" (csv).
-std::string CellText(const nlohmann::json& value, bool for_csv);
+std::string CellText(const nlohmann::ordered_json& value, bool for_csv);
 
 // A listed row (a scan's, a metadata table's, a file's) as the listing takes it: strings as they
 // are, other values parsed from their JSON text.
-std::vector<nlohmann::json> ListingRow(std::vector<ListedCell>&& cells);
+std::vector<nlohmann::ordered_json> ListingRow(std::vector<ListedCell>&& cells);
 
 }  // namespace floe::cli

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "types/field_defaults.h"
+#include "types/nested_json.h"
+#include "write/json_type_guess.h"
 #include "write/text_values.h"
 #include "util/strings.h"
 
@@ -21,11 +23,14 @@ int FieldIndexByName(const Schema& schema, const std::string& name) {
   return -1;
 }
 
-Result<Literal> FromJsonValue(const nlohmann::json& v, const TypePtr& type) {
+Result<Literal> FromJsonValue(const nlohmann::json& v, const TypePtr& type, const std::string& column) {
   if (v.is_null()) return Literal::Null(type);
   // A variant takes the JSON value itself (an object, array, number or string); a CSV cell's
   // text is parsed as JSON by the cast instead.
   if (type->id() == TypeId::kVariant) return Literal::FromJson(type, v);
+  // A struct, list or map takes its human JSON form (objects and arrays); errors name the place
+  // inside the value.
+  if (type->is_nested()) return LiteralFromCellJson(type, v, column);
   if (v.is_boolean()) return Literal::Boolean(v.get<bool>()).CastTo(type);
   if (v.is_number_integer()) return Literal::Long(v.get<int64_t>()).CastTo(type);
   if (v.is_number_float()) {
@@ -152,7 +157,7 @@ Status TextRowReader::AppendJsonLine(const std::string& line, ColumnBatch* out) 
     int index = FieldIndexByName(schema_, it.key());
     if (index < 0) return InvalidArgument(Where("") + ": field '" + it.key() + "' is not in the table's schema");
     const NestedField& field = schema_.fields()[index];
-    auto v = FromJsonValue(it.value(), field.type);
+    auto v = FromJsonValue(it.value(), field.type, field.name);
     if (!v) return InvalidArgument(Where(field.name) + ": " + v.error().message);
     row[index] = std::move(*v);
   }
@@ -185,78 +190,45 @@ Result<bool> TextRowReader::Next(size_t max_rows, ColumnBatch* out) {
   return out->num_rows > 0;
 }
 
-namespace {
-
-// The narrowest of long < double < string (and boolean, date, timestamp) that holds every value.
-struct ColumnGuess {
-  std::string name;
-  bool any = false, is_long = true, is_double = true, is_bool = true, is_date = true, is_timestamp = true;
-  void See(const std::string& text) {
-    if (text.empty()) return;
-    any = true;
-    is_long = is_long && Literal::String(text).CastTo(Type::Long()).has_value();
-    is_double = is_double && Literal::String(text).CastTo(Type::Double()).has_value();
-    std::string l = AsciiLower(text);
-    is_bool = is_bool && (l == "true" || l == "false");
-    is_date = is_date && Literal::String(text).CastTo(Type::Date()).has_value();
-    is_timestamp = is_timestamp && text.size() > 10 && Literal::String(text).CastTo(Type::Timestamp()).has_value();
-  }
-  TypePtr Guess() const {
-    if (!any) return Type::String();
-    if (is_bool) return Type::Boolean();
-    if (is_long) return Type::Long();
-    if (is_double) return Type::Double();
-    if (is_date) return Type::Date();
-    if (is_timestamp) return Type::Timestamp();
-    return Type::String();
-  }
-};
-
-}  // namespace
-
 Result<Schema> InferSchema(std::istream& in, TextFormat format, const std::string& source_name, size_t sample_rows) {
-  std::vector<ColumnGuess> guesses;
-  std::string line;
-  int64_t line_no = 0;
-  auto guess_for = [&](const std::string& name) -> ColumnGuess& {
-    for (auto& g : guesses)
-      if (g.name == name) return g;
-    guesses.push_back(ColumnGuess{name});
-    return guesses.back();
-  };
-  if (format == TextFormat::kCsv) {
-    CsvRecordReader records(in, source_name);
-    std::vector<CsvField> fields;
-    FLOE_ASSIGN_OR_RETURN(bool any, records.Next(&fields));
-    if (!any) return InvalidArgument(source_name + ": empty CSV file (a header line is needed)");
-    for (const auto& f : fields) guess_for(std::string(f.text));
-    for (size_t rows = 0; rows < sample_rows; ++rows) {
-      FLOE_ASSIGN_OR_RETURN(bool more, records.Next(&fields));
-      if (!more) break;
-      if (fields.size() != guesses.size())
-        return InvalidArgument(source_name + " line " + std::to_string(records.record_line()) +
-                               ": does not match the header");
-      for (size_t i = 0; i < fields.size(); ++i) guesses[i].See(std::string(fields[i].text));
-    }
-  } else {
+  if (format == TextFormat::kJsonLines) {
+    JsonTypeGuess row;
+    std::string line;
+    int64_t line_no = 0;
+    bool any = false;
     while (line_no < static_cast<int64_t>(sample_rows) && std::getline(in, line)) {
       ++line_no;
-      if (line.empty()) continue;
+      if (line.empty() || (line.size() == 1 && line[0] == '\r')) continue;
       nlohmann::json obj = nlohmann::json::parse(line, nullptr, false);
-      if (obj.is_discarded() || !obj.is_object())
-        return InvalidArgument(source_name + " line " + std::to_string(line_no) + ": not a JSON object");
-      for (auto it = obj.begin(); it != obj.end(); ++it) {
-        ColumnGuess& g = guess_for(it.key());
-        if (it.value().is_null()) continue;
-        g.See(it.value().is_string() ? it.value().get<std::string>() : it.value().dump());
-      }
+      const std::string where = source_name + " line " + std::to_string(line_no);
+      if (obj.is_discarded() || !obj.is_object()) return InvalidArgument(where + ": not a JSON object");
+      any = any || !obj.empty();
+      FLOE_RETURN_IF_ERROR(row.See(obj, "", where));
     }
+    if (!any) return InvalidArgument(source_name + ": no columns found");
+    FLOE_ASSIGN_OR_RETURN(std::vector<NestedField> fields, row.Columns());
+    return Schema(0, std::move(fields));
   }
-  if (guesses.empty()) return InvalidArgument(source_name + ": no columns found");
-  std::vector<NestedField> fields;
+  CsvRecordReader records(in, source_name);
+  std::vector<CsvField> fields;
+  FLOE_ASSIGN_OR_RETURN(bool any, records.Next(&fields));
+  if (!any) return InvalidArgument(source_name + ": empty CSV file (a header line is needed)");
+  std::vector<std::string> names;
+  for (const auto& f : fields) names.emplace_back(f.text);
+  std::vector<ScalarGuess> guesses(names.size());
+  for (size_t rows = 0; rows < sample_rows; ++rows) {
+    FLOE_ASSIGN_OR_RETURN(bool more, records.Next(&fields));
+    if (!more) break;
+    if (fields.size() != guesses.size())
+      return InvalidArgument(source_name + " line " + std::to_string(records.record_line()) +
+                             ": does not match the header");
+    for (size_t i = 0; i < fields.size(); ++i) guesses[i].See(std::string(fields[i].text));
+  }
+  if (names.empty()) return InvalidArgument(source_name + ": no columns found");
+  std::vector<NestedField> columns;
   int id = 1;
-  for (const auto& g : guesses) fields.push_back(NestedField{id++, g.name, g.Guess(), false, ""});
-  return Schema(0, std::move(fields));
+  for (size_t i = 0; i < names.size(); ++i) columns.push_back(NestedField{id++, names[i], guesses[i].Guess(), false, ""});
+  return Schema(0, std::move(columns));
 }
 
 }  // namespace floe

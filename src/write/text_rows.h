@@ -65,7 +65,8 @@ class TextRowReader {
 };
 
 // Infers a schema from a CSV or JSON-lines sample: long, double, boolean, date, timestamp or
-// string per column, every field optional (for `floe create --like`).
+// string per column, every field optional (for `floe create --like`); in JSON lines an object
+// is a struct and an array a list (write/json_type_guess.h).
 Result<Schema> InferSchema(std::istream& in, TextFormat format, const std::string& source_name, size_t sample_rows = 1000);
 
 }  // namespace floe

@@ -3,6 +3,9 @@
 #include <charconv>
 #include <limits>
 
+#include <nlohmann/json.hpp>
+
+#include "types/nested_json.h"
 #include "types/temporal.h"
 
 namespace floe {
@@ -33,6 +36,16 @@ bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
 Status AppendByCast(Column* column, std::string_view text) {
   FLOE_ASSIGN_OR_RETURN(Literal v, Literal::String(std::string(text)).CastTo(column->type));
   return column->Append(v);
+}
+
+// A struct, list or map cell holds the value's human JSON text (types/nested_json.h), as a scan
+// to CSV writes it.
+Status AppendNestedJsonText(Column* column, std::string_view text) {
+  nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
+  if (value.is_discarded())
+    return InvalidArgument("not JSON text; a " + column->type->ToString() +
+                           " cell holds the value as JSON (an object for a struct or a map, an array for a list)");
+  return AppendJsonValue(value, column);
 }
 
 }  // namespace
@@ -90,6 +103,9 @@ Status AppendTextValue(Column* column, std::string_view text) {
       Push(column, column->longs, micros);
       return Ok();
     }
+    case TypeId::kStruct:
+    case TypeId::kList:
+    case TypeId::kMap: return AppendNestedJsonText(column, text);
     default: return AppendByCast(column, text);
   }
 }
