@@ -264,7 +264,7 @@ std::string TypeToText(const Type& type) {
     case TypeId::kMap:
       return "map<" + TypeToText(*fields[0].type) + ", " + TypeToText(*fields[1].type) + NullText(fields[1].required) +
              ">";
-    default: return type.ToString();
+    default: return type.ToString();  // a primitive
   }
 }
 

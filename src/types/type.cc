@@ -3,6 +3,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "types/schema_text.h"
 #include "util/strings.h"
 
 namespace floe {
@@ -219,17 +220,9 @@ std::string Type::ToString() const {
     case TypeId::kGeography:
       if (crs_.empty() && algorithm_.empty()) return "geography";
       return "geography(" + crs() + (algorithm_.empty() ? "" : ", " + algorithm_) + ")";
-    case TypeId::kStruct: {
-      std::string s = "struct<";
-      for (size_t i = 0; i < fields_.size(); ++i) {
-        if (i) s += ", ";
-        s += std::to_string(fields_[i].id) + ": " + fields_[i].name + ": " +
-             (fields_[i].required ? "required " : "optional ") + fields_[i].type->ToString();
-      }
-      return s + ">";
-    }
-    case TypeId::kList: return "list<" + fields_[0].type->ToString() + ">";
-    case TypeId::kMap: return "map<" + fields_[0].type->ToString() + ", " + fields_[1].type->ToString() + ">";
+    case TypeId::kStruct:
+    case TypeId::kList:
+    case TypeId::kMap: return TypeToText(*this);  // the schema text form, without field ids
   }
   return "unknown";
 }

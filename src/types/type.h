@@ -112,7 +112,8 @@ class Type {
   const NestedField* FieldByName(std::string_view name) const;
   const NestedField* FieldById(int id) const;
 
-  // Iceberg's name for a primitive ("decimal(9,2)", "fixed[16]"); nested types print as struct<...>.
+  // Iceberg's name for a primitive ("decimal(9,2)", "fixed[16]"); a nested type in the schema
+  // text form (types/schema_text.h: "struct<a: int not null, tags: list<string>>").
   std::string ToString() const;
 
   bool Equals(const Type& other) const;
