@@ -161,15 +161,29 @@ Result<FileSchema> BuildFileSchema(const std::vector<SchemaElement>& elements) {
 namespace {
 
 // Field ids for the nodes a file leaves without one: counted up from above every id the file
-// holds, so that none collides.
+// holds (from 1 when the highest is a reserved one, as in delete files), skipping ids in use.
 struct IdSource {
+  std::set<int> used;
   int next = 1;
-  int Take(const SchemaNode& n) { return n.field_id() >= 0 ? n.field_id() : next++; }
+  int Take(const SchemaNode& n) {
+    if (n.field_id() >= 0) return n.field_id();
+    while (used.count(next)) ++next;
+    used.insert(next);
+    return next++;
+  }
 };
 
-void MaxFieldId(const SchemaNode& node, int* max) {
-  *max = std::max(*max, node.field_id());
-  for (const auto& c : node.children) MaxFieldId(c, max);
+void CollectFieldIds(const SchemaNode& node, std::set<int>* ids) {
+  if (node.field_id() >= 0) ids->insert(node.field_id());
+  for (const auto& c : node.children) CollectFieldIds(c, ids);
+}
+
+IdSource IdsFor(const SchemaNode& root) {
+  IdSource ids;
+  CollectFieldIds(root, &ids.used);
+  const int max = ids.used.empty() ? 0 : *ids.used.rbegin();
+  ids.next = max < (1 << 30) ? max + 1 : 1;
+  return ids;
 }
 
 Result<TypePtr> PrimitiveTypeOf(const SchemaNode& node);
@@ -275,10 +289,7 @@ Result<TypePtr> PrimitiveTypeOf(const SchemaNode& node) {
 }  // namespace
 
 Result<TypePtr> IcebergTypeOf(const SchemaNode& node) {
-  IdSource ids;
-  int max = 0;
-  MaxFieldId(node, &max);
-  ids.next = max + 1;
+  IdSource ids = IdsFor(node);
   return TypeOf(node, false, &ids);
 }
 
@@ -297,11 +308,7 @@ Status CheckUniqueIds(const Type& type, std::set<int>* seen, const std::string& 
 }  // namespace
 
 Result<Schema> InferIcebergSchema(const FileSchema& schema, std::vector<std::string>* skipped) {
-  int max = 0;
-  MaxFieldId(schema.root, &max);
-  if (max > (1 << 30)) return Corrupt("parquet schema: field id " + std::to_string(max) + " is implausibly large");
-  IdSource ids;
-  ids.next = max + 1;
+  IdSource ids = IdsFor(schema.root);
   // The top-level fields' ids first, then their nested fields' (as Iceberg assigns them).
   std::vector<int> top_ids;
   for (const auto& c : schema.root.children) top_ids.push_back(ids.Take(c));

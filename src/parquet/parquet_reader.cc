@@ -256,7 +256,14 @@ Status ParquetFile::ReadVariant(int rg_index, const NestedField& field, const Sc
       FLOE_ASSIGN_OR_RETURN(ColumnChunkInput in, ChunkInput(rg_index, leaf.leaf_index));
       return ReadColumnChunk(in, type, column, levels);
     };
-    return ReadShreddedVariant(node, rows, where, load, field.type, out, def_levels);
+    NestedReadContext nested;
+    nested.rows = rows;
+    nested.where = where;
+    nested.load = [&](int leaf_index, const TypePtr& type, LeafEntries* entries) -> Status {
+      FLOE_ASSIGN_OR_RETURN(ColumnChunkInput in, ChunkInput(rg_index, leaf_index));
+      return ReadColumnChunk(in, type, &entries->values, &entries->def, &entries->rep);
+    };
+    return ReadShreddedVariant(node, nested, where, load, field.type, out, def_levels);
   }
   if (!parts[0] || !parts[1] || !parts[0]->is_leaf() || !parts[1]->is_leaf())
     return Corrupt(where + " lacks its binary 'metadata' or 'value' column");

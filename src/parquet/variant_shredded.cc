@@ -1,30 +1,29 @@
 #include "parquet/variant_shredded.h"
 
-#include <map>
 
+#include "parquet/nested_assembly.h"
 #include "types/variant.h"
 #include "types/variant_builder.h"
 
 namespace floe::parquet {
 namespace {
 
-// One (value, typed_value) pair of the layout: the variant itself, or one shredded object field.
+// One (value, typed_value) pair of the layout: the variant itself, one shredded object field,
+// or the elements of a shredded array.
 struct Shred {
-  std::string name;  // an object field's key ("" for the variant itself)
+  std::string name;  // an object field's key ("" for the variant itself and array elements)
   std::string path;  // e.g. "typed_value.a." : the prefix of this pair's children, for messages
   const SchemaNode* value = nullptr;
   const SchemaNode* typed = nullptr;
-  enum Kind { kNone, kPrimitive, kObject } kind = kNone;
+  enum Kind { kNone, kPrimitive, kObject, kArray } kind = kNone;
   TypePtr type;      // a primitive typed_value's Iceberg type
   int int_bits = 32;  // the width an int typed_value had (8, 16 or 32)
-  std::vector<Shred> fields;  // an object typed_value's fields (a vector may hold its own incomplete type)
-  const SchemaNode* typed_leaf = nullptr;             // a leaf under an object typed_value: its presence
+  std::vector<Shred> fields;  // an object typed_value's fields; an array's one element pair
+  // The pair's columns once read (nested_assembly.h), indexed by row at the top and in objects
+  // there, by element inside an array.
+  const Column* value_column = nullptr;
+  const Column* typed_column = nullptr;
 };
-
-const SchemaNode* FirstLeaf(const SchemaNode& n) {
-  if (n.is_leaf()) return &n;
-  return n.children.empty() ? nullptr : FirstLeaf(n.children.front());
-}
 
 bool IsBinaryLeaf(const SchemaNode& n) {
   return n.is_leaf() && n.element.type && *n.element.type == physical::kByteArray &&
@@ -68,9 +67,19 @@ Status Plan(const SchemaNode& group, const std::string& path, const std::string&
   if (out->typed == nullptr) return Ok();
   const SchemaNode& t = *out->typed;
   const std::string typed_path = path + "typed_value";
-  if (t.element.repetition_type == repetition::kRepeated || t.element.logical_type.kind == LogicalType::kList ||
-      t.element.converted_type == converted::kList)
-    return NotSupported(where + ": '" + typed_path + "' is a shredded array; floe does not read shredded arrays yet");
+  if (t.element.repetition_type == repetition::kRepeated)
+    return Corrupt(where + ": '" + typed_path + "' is repeated outside a LIST group");
+  if (KindOf(t) == NodeKind::kList) {
+    // A shredded array: a LIST whose element is a group of value and typed_value.
+    auto shape = ListShapeOf(t);
+    if (!shape) return Corrupt(where + ": '" + typed_path + "': " + shape.error().message);
+    const SchemaNode& element = *shape->element;
+    if (element.is_leaf() || shape->element == shape->repeated)
+      return Corrupt(where + ": '" + typed_path + "' is a list whose element is not a group of value and typed_value");
+    out->kind = Shred::kArray;
+    Shred& e = out->fields.emplace_back();
+    return Plan(element, typed_path + ".element.", where, false, &e);
+  }
   if (t.is_leaf()) {
     auto type = IcebergTypeOf(t);
     if (!type) return Corrupt(where + ": '" + typed_path + "': " + type.error().message);
@@ -82,8 +91,7 @@ Status Plan(const SchemaNode& group, const std::string& path, const std::string&
     return Ok();
   }
   out->kind = Shred::kObject;
-  out->typed_leaf = FirstLeaf(t);
-  if (out->typed_leaf == nullptr) return Corrupt(where + ": '" + typed_path + "' is a group without columns");
+  if (t.children.empty()) return Corrupt(where + ": '" + typed_path + "' is a group without columns");
   for (const auto& field : t.children) {
     const std::string field_path = typed_path + "." + field.element.name;
     if (field.is_leaf() || field.element.repetition_type == repetition::kRepeated)
@@ -95,67 +103,106 @@ Status Plan(const SchemaNode& group, const std::string& path, const std::string&
   return Ok();
 }
 
-struct Leaf {
-  Column column;
-  std::vector<uint8_t> levels;
-};
-using Leaves = std::map<int, Leaf>;
+// The Iceberg type a pair's typed_value is read as: its primitive type, a struct of the
+// object's field pairs, or a list of the element pair (fields matched by name).
+TypePtr TypedType(const Shred& s);
 
-Status LoadLeaf(const SchemaNode& node, const TypePtr& type, size_t rows, const std::string& where,
-                const VariantLeafLoader& load, Leaves* leaves) {
-  Leaf leaf{Column(type), {}};
-  FLOE_RETURN_IF_ERROR(load(node, type, &leaf.column, &leaf.levels));
-  if (leaf.column.length < rows || leaf.levels.size() < rows)
-    return Corrupt(where + ": column '" + node.element.name + "' holds fewer values than the row group's " +
-                   std::to_string(rows) + " rows");
-  leaves->emplace(node.leaf_index, std::move(leaf));
-  return Ok();
+TypePtr PairType(const Shred& s) {
+  std::vector<NestedField> parts;
+  if (s.value) parts.push_back(NestedField{0, "value", Type::Binary(), false, ""});
+  if (s.typed) parts.push_back(NestedField{0, "typed_value", TypedType(s), false, ""});
+  return Type::Struct(std::move(parts));
 }
 
-Status LoadAll(const Shred& s, size_t rows, const std::string& where, const VariantLeafLoader& load, Leaves* leaves) {
-  if (s.value) FLOE_RETURN_IF_ERROR(LoadLeaf(*s.value, Type::Binary(), rows, where, load, leaves));
-  if (s.kind == Shred::kPrimitive) FLOE_RETURN_IF_ERROR(LoadLeaf(*s.typed, s.type, rows, where, load, leaves));
-  for (const auto& field : s.fields) FLOE_RETURN_IF_ERROR(LoadAll(field, rows, where, load, leaves));
-  // An object's presence is read from one leaf under it; a primitive leaf there is loaded above,
-  // a binary value leaf too, so the leaf is always among the loaded ones.
-  return Ok();
+TypePtr TypedType(const Shred& s) {
+  if (s.kind == Shred::kPrimitive) return s.type;
+  std::vector<NestedField> fields;
+  for (const auto& f : s.fields) fields.push_back(NestedField{0, f.name, PairType(f), false, ""});
+  if (s.kind == Shred::kArray) return Type::List(NestedField{0, "element", fields[0].type, true, ""});
+  return Type::Struct(std::move(fields));
 }
 
-// The row's variant of this pair into *out; false when it is missing (both columns null).
-Result<bool> Assemble(const Shred& s, size_t row, const Leaves& leaves, const std::string& where,
+// Points each pair at its columns: a pair struct's children are value then typed_value (those
+// it has).
+void Bind(Shred* s, const Column* value, const Column* typed) {
+  s->value_column = value;
+  s->typed_column = typed;
+  if (typed == nullptr) return;
+  for (size_t k = 0; k < s->fields.size(); ++k) {
+    Shred& f = s->fields[k];
+    const Column& pair = s->kind == Shred::kArray ? typed->children[0] : typed->children[k];
+    const Column* v = f.value ? &pair.children[0] : nullptr;
+    const Column* t = f.typed ? &pair.children[f.value ? 1 : 0] : nullptr;
+    Bind(&f, v, t);
+  }
+}
+
+// A variant array of these encoded elements.
+std::string BuildVariantArray(const std::vector<std::string>& elements) {
+  uint64_t total = 0;
+  for (const auto& e : elements) total += e.size();
+  const int offset_size = total <= 0xff ? 1 : total <= 0xffff ? 2 : total <= 0xffffff ? 3 : 4;
+  const bool large = elements.size() > 255;
+  std::string out;
+  out.push_back(static_cast<char>(((large ? 1 : 0) << 2 | (offset_size - 1)) << 2 | 3));  // basic type 3: array
+  auto put = [&](uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  };
+  put(elements.size(), large ? 4 : 1);
+  uint64_t at = 0;
+  for (const auto& e : elements) put(at, offset_size), at += e.size();
+  put(at, offset_size);
+  for (const auto& e : elements) out += e;
+  return out;
+}
+
+// The variant of this pair at `index` (a row, or an array element) into *out; false when it
+// is missing (both columns null).
+Result<bool> Assemble(const Shred& s, size_t index, const std::string& where, size_t row,
                       VariantMetadataBuilder* metadata, std::string* out) {
   auto fail = [&](const std::string& what) {
     const std::string at = s.path.empty() ? std::string("variant") : s.path.substr(0, s.path.size() - 1);
     return Corrupt(where + ", row " + std::to_string(row) + ", '" + at + "': " + what);
   };
-  const Column* value = s.value ? &leaves.at(s.value->leaf_index).column : nullptr;
-  const bool value_present = value && !value->IsNull(row);
-  bool typed_present = false;
-  if (s.kind == Shred::kPrimitive) {
-    typed_present = !leaves.at(s.typed->leaf_index).column.IsNull(row);
-  } else if (s.kind == Shred::kObject) {
-    typed_present = leaves.at(s.typed_leaf->leaf_index).levels[row] >= s.typed->def_level;
-  }
+  const Column* value = s.value_column;
+  const bool value_present = value && !value->IsNull(index);
+  const bool typed_present = s.typed_column && !s.typed_column->IsNull(index);
   if (!typed_present) {
     if (!value_present) return false;
-    *out = std::string(value->BytesAt(row));
+    *out = std::string(value->BytesAt(index));
     return true;
   }
   if (s.kind == Shred::kPrimitive) {
     if (value_present) return fail("both value and typed_value are set, which only an object may have");
-    auto encoded = EncodeVariantPrimitive(leaves.at(s.typed->leaf_index).column.Get(row), s.int_bits);
+    auto encoded = EncodeVariantPrimitive(s.typed_column->Get(index), s.int_bits);
     if (!encoded) return fail(encoded.error().message);
     *out = std::move(*encoded);
+    return true;
+  }
+  if (s.kind == Shred::kArray) {
+    if (value_present) return fail("both value and typed_value are set, which only an object may have");
+    const Column& list = *s.typed_column;
+    std::vector<std::string> elements;
+    for (uint32_t j = list.offsets[index]; j < list.offsets[index + 1]; ++j) {
+      std::string v;
+      FLOE_ASSIGN_OR_RETURN(bool present, Assemble(s.fields[0], j, where, row, metadata, &v));
+      if (!present) {
+        return fail("typed_value.element " + std::to_string(j - list.offsets[index]) +
+                    " (an array element) is missing: its value and typed_value are both null");
+      }
+      elements.push_back(std::move(v));
+    }
+    *out = BuildVariantArray(elements);
     return true;
   }
   std::vector<VariantField> fields;
   for (const auto& field : s.fields) {
     std::string v;
-    FLOE_ASSIGN_OR_RETURN(bool present, Assemble(field, row, leaves, where, metadata, &v));
+    FLOE_ASSIGN_OR_RETURN(bool present, Assemble(field, index, where, row, metadata, &v));
     if (present) fields.push_back(VariantField{metadata->KeyId(field.name), std::move(v)});
   }
   if (value_present) {
-    auto rest = VariantObjectFields(value->BytesAt(row));
+    auto rest = VariantObjectFields(value->BytesAt(index));
     if (!rest) return fail("value is " + rest.error().message + " while typed_value holds an object");
     for (auto& f : *rest) fields.push_back(std::move(f));
   }
@@ -174,8 +221,10 @@ bool IsShreddedVariant(const SchemaNode& group) {
   return false;
 }
 
-Status ReadShreddedVariant(const SchemaNode& group, size_t rows, const std::string& where, const VariantLeafLoader& load,
-                           const TypePtr& variant_type, Column* out, std::vector<uint8_t>* def_levels) {
+Status ReadShreddedVariant(const SchemaNode& group, const NestedReadContext& nested, const std::string& where,
+                           const VariantLeafLoader& load, const TypePtr& variant_type, Column* out,
+                           std::vector<uint8_t>* def_levels) {
+  const size_t rows = nested.rows;
   const SchemaNode* metadata_node = nullptr;
   for (const auto& c : group.children) {
     if (c.element.name == "metadata") metadata_node = &c;
@@ -183,27 +232,35 @@ Status ReadShreddedVariant(const SchemaNode& group, size_t rows, const std::stri
   if (metadata_node == nullptr || !IsBinaryLeaf(*metadata_node)) return Corrupt(where + " lacks its binary 'metadata' column");
   Shred top;
   FLOE_RETURN_IF_ERROR(Plan(group, "", where, true, &top));
-  Leaves leaves;
-  FLOE_RETURN_IF_ERROR(LoadLeaf(*metadata_node, Type::Binary(), rows, where, load, &leaves));
-  FLOE_RETURN_IF_ERROR(LoadAll(top, rows, where, load, &leaves));
-  const Leaf& metadata = leaves.at(metadata_node->leaf_index);
+  Column metadata(Type::Binary());
+  std::vector<uint8_t> levels;
+  FLOE_RETURN_IF_ERROR(load(*metadata_node, Type::Binary(), &metadata, &levels));
+  if (metadata.length < rows || levels.size() < rows)
+    return Corrupt(where + ": column 'metadata' holds fewer values than the row group's " + std::to_string(rows) + " rows");
+  // value and typed_value, read as columns of the nested layout (fields matched by name).
+  NestedReadContext by_name = nested;
+  by_name.match_by_id = false;
+  Column value_column(Type::Binary()), typed_column(top.typed ? TypedType(top) : Type::Binary());
+  if (top.value) FLOE_RETURN_IF_ERROR(ReadNestedField(by_name, {0, "value", Type::Binary(), false, ""}, *top.value, &value_column));
+  if (top.typed) FLOE_RETURN_IF_ERROR(ReadNestedField(by_name, {0, "typed_value", typed_column.type, false, ""}, *top.typed, &typed_column));
+  Bind(&top, top.value ? &value_column : nullptr, top.typed ? &typed_column : nullptr);
   out->Reserve(rows);
   for (size_t r = 0; r < rows; ++r) {
-    if (metadata.column.IsNull(r)) {
+    if (metadata.IsNull(r)) {
       out->AppendNull();
       continue;
     }
-    auto builder = VariantMetadataBuilder::FromMetadata(metadata.column.BytesAt(r));
+    auto builder = VariantMetadataBuilder::FromMetadata(metadata.BytesAt(r));
     if (!builder) return Corrupt(where + ", row " + std::to_string(r) + ": " + builder.error().message);
     std::string value;
-    FLOE_ASSIGN_OR_RETURN(bool present, Assemble(top, r, leaves, where, &*builder, &value));
+    FLOE_ASSIGN_OR_RETURN(bool present, Assemble(top, r, where, r, &*builder, &value));
     if (!present) value = VariantNullValue();  // a variant that is there but holds nothing reads as null
     const std::string bytes = builder->Finish();
     auto text = VariantToJsonText(bytes, value);
     if (!text) return Corrupt(where + ", row " + std::to_string(r) + ": " + text.error().message);
     FLOE_RETURN_IF_ERROR(out->Append(Literal(variant_type, PackVariant(bytes, value))));
   }
-  if (def_levels) *def_levels = metadata.levels;
+  if (def_levels) *def_levels = std::move(levels);
   return Ok();
 }
 

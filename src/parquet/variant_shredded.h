@@ -11,9 +11,9 @@
 //   non-null  non-null      an object: the shredded fields plus those of `value` (which must be an
 //                           object without them); anything else is malformed
 //
-// Shredded arrays (a typed_value that is a LIST) are refused as NotSupported: floe's Parquet
-// reader has no repeated columns yet. Every mismatch between the layout and the rules above is
-// Corrupt, naming the file, the column and the path inside it.
+// A shredded array is a typed_value that is a LIST whose element is a (value, typed_value) pair
+// again; every element must be present. Every mismatch between the layout and the rules above
+// is Corrupt, naming the file, the column and the path inside it.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "parquet/file_schema.h"
+#include "parquet/nested_assembly.h"
 #include "types/column_batch.h"
 
 namespace floe::parquet {
@@ -33,11 +34,12 @@ using VariantLeafLoader =
 // True when the variant group is shredded (it has a typed_value child).
 bool IsShreddedVariant(const SchemaNode& group);
 
-// Reassembles `rows` rows of the shredded variant group into *out (packed variants, as
-// types/variant.h lays them out); *def_levels, when not null, receives the metadata column's
-// definition levels (the group's nulls, for an enclosing struct). `where` names the file and
-// column for errors.
-Status ReadShreddedVariant(const SchemaNode& group, size_t rows, const std::string& where, const VariantLeafLoader& load,
-                           const TypePtr& variant_type, Column* out, std::vector<uint8_t>* def_levels);
+// Reassembles the rows of the shredded variant group (nested.rows of them; value and
+// typed_value are read through nested.load) into *out (packed variants, as types/variant.h
+// lays them out); *def_levels, when not null, receives the metadata column's definition levels
+// (the group's nulls, for an enclosing struct). `where` names the file and column for errors.
+Status ReadShreddedVariant(const SchemaNode& group, const NestedReadContext& nested, const std::string& where,
+                           const VariantLeafLoader& load, const TypePtr& variant_type, Column* out,
+                           std::vector<uint8_t>* def_levels);
 
 }  // namespace floe::parquet

@@ -18,9 +18,20 @@ bool Contains(const Type& type, int id) {
 }
 
 // `field` pruned to the selected ids: whole when selected itself, else a struct of only the
-// children that are or hold selections.
+// children that are or hold selections (through lists' elements and maps' values too).
 NestedField Prune(const NestedField& field, const std::set<int>& selected) {
-  if (selected.count(field.id) || field.type->id() != TypeId::kStruct) return field;
+  if (selected.count(field.id) || field.type->is_primitive()) return field;
+  if (field.type->id() == TypeId::kList || field.type->id() == TypeId::kMap) {
+    // A list's element, a map's value: pruned in turn (a map's key is always read whole).
+    NestedField out = field;
+    std::vector<NestedField> parts = field.type->fields();
+    NestedField& inner = parts.back();
+    bool holds = false;
+    for (int id : selected) holds |= id == inner.id || (inner.type->is_nested() && Contains(*inner.type, id));
+    if (holds) inner = Prune(inner, selected);
+    out.type = parts.size() == 1 ? Type::List(parts[0]) : Type::Map(parts[0], parts[1]);
+    return out;
+  }
   std::vector<NestedField> children;
   for (const auto& c : field.type->fields()) {
     if (selected.count(c.id)) {

@@ -101,7 +101,15 @@ Result<Column> ConstantColumn(const NestedField& field, const Literal& value, si
 
 // A column shaped like `out` (a possibly pruned version of the field `in` was read as).
 Column ProjectColumn(const Column& in, const NestedField& in_field, const NestedField& out_field) {
-  if (in_field.type->id() != TypeId::kStruct || in_field.type->Equals(*out_field.type)) return in;
+  if (in_field.type->is_primitive() || in_field.type->Equals(*out_field.type)) return in;
+  if (in_field.type->id() == TypeId::kList || in_field.type->id() == TypeId::kMap) {
+    // Same rows and offsets; the element (a map's value) projected in turn.
+    Column out = in;
+    out.type = out_field.type;
+    const size_t last = in.children.size() - 1;
+    out.children[last] = ProjectColumn(in.children[last], in_field.type->fields()[last], out_field.type->fields()[last]);
+    return out;
+  }
   Column out(out_field.type);
   out.length = in.length;
   out.nulls = in.nulls;
@@ -282,7 +290,7 @@ Status ReadBatches(FileIO& io, const TableMetadata& table, const FileScanTask& t
       const NestedField& want = projection.fields()[i];
       int index = kept.ColumnIndexById(want.id);
       Column& column = kept.columns[index];  // each projected field is read once: moved, not copied
-      const bool pruned = kept.fields[index].type->id() == TypeId::kStruct && !kept.fields[index].type->Equals(*want.type);
+      const bool pruned = kept.fields[index].type->is_nested() && !kept.fields[index].type->Equals(*want.type);
       shaped.columns[i] = pruned ? ProjectColumn(column, kept.fields[index], want) : std::move(column);
     }
     if (shaped.num_rows == 0) return Ok();

@@ -65,21 +65,24 @@ scanned.sort(key=lambda r: r["id"])
 failures.check("floe reads variant values back as JSON", [r["doc"] for r in scanned] == docs, repr(scanned))
 
 # Shredded variants from Spark 4.0: Spark's Parquet writer with shredding on, an object schema
-# forced for the column (a: int, b: string, c: {d: double, e: date}), so rows land in typed_value
-# columns, in `value`, or in both (a partly shredded object). floe reads the file (floe append
-# reads it through its Parquet reader) and must give back each row's whole value.
+# forced for the column (a: int, b: string, c: {d: double, e: date}, arr: array of int), so rows
+# land in typed_value columns, in `value`, or in both (a partly shredded object); arr is a
+# shredded array (a LIST typed_value, each element its own value / typed_value pair). floe reads
+# the file (floe append reads it through its Parquet reader) and must give back each row's whole
+# value.
 SHREDDED = [
-    (1, '{"a": 1, "b": "x", "c": {"d": 2.5, "e": "2024-01-02"}, "z": [1, 2]}'),  # z: residual
-    (2, '{"a": "not an int", "b": null}'),  # a: the wrong type stays in value; c missing
+    (1, '{"a": 1, "b": "x", "c": {"d": 2.5, "e": "2024-01-02"}, "z": [1, 2], "arr": [1, 2, 3]}'),  # z: residual
+    (2, '{"a": "not an int", "b": null, "arr": [4, "five", null, {"six": 6}, [7]]}'),  # arr elements off type
     (3, '7'),  # not an object: all in value
     (4, None),
-    (5, '{"c": {"d": 1.5e0, "e": 3}, "q": {"r": true}}'),  # d a double, shredded; e not a date
+    (5, '{"c": {"d": 1.5e0, "e": 3}, "q": {"r": true}, "arr": []}'),  # d a double, shredded; e not a date
+    (6, '{"arr": "not an array"}'),  # arr in value
 ]
 if spark_available():
     spark = start_spark({}, app="floe-v3-shredded")
     try:
         spark.conf.set("spark.sql.variant.writeShredding.enabled", "true")
-        spark.conf.set("spark.sql.variant.forceShreddingSchemaForTest", "a int, b string, c struct<d double, e date>")
+        spark.conf.set("spark.sql.variant.forceShreddingSchemaForTest", "a int, b string, c struct<d double, e date>, arr array<int>")
         rows = ", ".join("(%d, %s)" % (i, "NULL" if j is None else "'%s'" % j) for i, j in SHREDDED)
         out = os.path.join(work, "shredded")
         spark.sql("SELECT CAST(id AS BIGINT) AS id, parse_json(j) AS doc FROM VALUES %s AS t(id, j)" % rows) \
@@ -90,6 +93,7 @@ if spark_available():
     import pyarrow.parquet as pq  # noqa: E402
     layout = str(pq.ParquetFile(files[0]).schema)
     failures.check("Spark wrote the variant shredded (typed_value columns)", "typed_value" in layout, layout)
+    failures.check("Spark shredded the array field as a LIST", "arr" in layout and "list" in layout.lower(), layout)
     floe.run("create", "t.shredded", "--format-version", "3", "--schema", "id long, doc variant")
     floe.run("append", "t.shredded", *files)
     got = {r["id"]: r["doc"] for r in
