@@ -49,6 +49,14 @@ class ChunkWriterBase : public ColumnChunkWriter {
   }
 
  protected:
+  // Where the slice of rows (entries) starting at b ends: kSliceRows on, stretched to the next
+  // record's start for a repeated leaf, so that a page, checked at slice ends, ends a record.
+  size_t SliceEnd(size_t b, size_t end) const {
+    size_t e = std::min(end, b + kSliceRows);
+    if (rep_ != nullptr)
+      while (e < end && rep_[e] != 0) ++e;
+    return e;
+  }
   // Whether a page may end before entry e of a call covering [.., end): pages split only
   // between records (a record starts where the repetition level is 0; each call ends one).
   bool RecordEndsAt(size_t e, size_t end) const { return rep_ == nullptr || e >= end || rep_[e] == 0; }
@@ -282,8 +290,8 @@ class NumericWriter : public ChunkWriterBase {
   Status Append(const Column& column, const uint8_t* def_levels, size_t begin, size_t end) override {
     const std::vector<S>& src = column.*source_;
     if (src.size() < end) return InvalidArgument("parquet writer: column '" + Name() + "' holds fewer values than rows");
-    for (size_t b = begin; b < end; b += kSliceRows) {
-      size_t e = std::min(end, b + kSliceRows);
+    for (size_t b = begin, e; b < end; b = e) {
+      e = SliceEnd(b, end);
       size_t present = AddLevels(def_levels, b, e);
       const S* s = src.data();
       if (def_levels == nullptr || present == e - b) {
@@ -462,8 +470,8 @@ class BytesWriter : public ChunkWriterBase {
     if (decimal_ ? column.decimals.size() < end : column.offsets.size() < end + 1)
       return InvalidArgument("parquet writer: column '" + Name() + "' holds fewer values than rows");
     char dec[16];
-    for (size_t b = begin; b < end; b += kSliceRows) {
-      size_t e = std::min(end, b + kSliceRows);
+    for (size_t b = begin, e; b < end; b = e) {
+      e = SliceEnd(b, end);
       AddLevels(def_levels, b, e);
       for (size_t i = b; i < e; ++i) {
         if (def_levels != nullptr && def_levels[i] != max_def_) continue;
@@ -633,8 +641,8 @@ class BoolWriter : public ChunkWriterBase {
 
   Status Append(const Column& column, const uint8_t* def_levels, size_t begin, size_t end) override {
     if (column.bools.size() < end) return InvalidArgument("parquet writer: column '" + Name() + "' holds fewer values than rows");
-    for (size_t b = begin; b < end; b += kSliceRows) {
-      size_t e = std::min(end, b + kSliceRows);
+    for (size_t b = begin, e; b < end; b = e) {
+      e = SliceEnd(b, end);
       AddLevels(def_levels, b, e);
       for (size_t i = b; i < e; ++i) {
         if (def_levels != nullptr && def_levels[i] != max_def_) continue;

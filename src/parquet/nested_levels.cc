@@ -86,6 +86,10 @@ Status ShredLeaf(const std::vector<const Column*>& chain, const std::vector<bool
   out->def_levels.clear();
   out->rep_levels.clear();
   Shredder shredder(chain, optional, name, out);
+  // At least one entry per record.
+  out->def_levels.reserve(end - begin);
+  out->rep_levels.reserve(end - begin);
+  shredder.leaf_rows.reserve(end - begin);
   for (size_t r = begin; r < end; ++r) {
     shredder.record = r;
     FLOE_RETURN_IF_ERROR(shredder.Visit(0, r, 0, 0, 0));

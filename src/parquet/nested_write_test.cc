@@ -3,14 +3,18 @@
 // FLOE_NESTED_PARQUET_OUT set and has pyarrow read the file back against the rows it records.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 
 #include "parquet/file_schema.h"
 #include "parquet/nested_levels.h"
+#include "parquet/parquet_format.h"
 #include "parquet/parquet_writer.h"
+#include "parquet/rle.h"
 
 namespace floe::parquet {
 namespace {
@@ -274,6 +278,29 @@ TEST(NestedWrite, NullInARequiredElementIsRefusedNamingTheColumn) {
   EXPECT_NE(st.error().message.find("req.element"), std::string::npos) << st.error().message;
 }
 
+TEST(NestedWrite, NullMapKeyIsRefusedNamingTheKey) {
+  Schema schema(0, {F(1, "m", Type::Map(F(2, "key", Type::String(), true), F(3, "value", Type::Int())))});
+  ColumnBatch b = BatchOf(schema, {json{{"m", json::array({json::array({"a", 1})})}}});
+  Column& keys = b.columns[0].children[0];
+  keys.nulls.assign(1, 1);  // a key may never be null
+  std::string bytes;
+  StringSink sink(&bytes);
+  auto w = ParquetWriter::Open(&sink, schema);
+  ASSERT_TRUE(w);
+  Status st = (*w)->Write(b);
+  ASSERT_FALSE(st);
+  EXPECT_NE(st.error().message.find("m.key"), std::string::npos) << st.error().message;
+}
+
+TEST(NestedWrite, VariantInsideAListIsRefusedNamingIt) {
+  Schema schema(0, {F(1, "vs", Type::List(F(2, "element", Type::Variant())))});
+  std::string bytes;
+  StringSink sink(&bytes);
+  auto w = ParquetWriter::Open(&sink, schema);
+  ASSERT_FALSE(w);
+  EXPECT_NE(w.error().message.find("vs.element"), std::string::npos) << w.error().message;
+}
+
 TEST(NestedWrite, OffsetsPastTheElementsAreRefused) {
   Schema schema(0, {F(1, "l", Type::List(F(2, "element", Type::Int())))});
   ColumnBatch b = BatchOf(schema, {json{{"l", {1, 2}}}});
@@ -286,7 +313,7 @@ TEST(NestedWrite, OffsetsPastTheElementsAreRefused) {
 }
 
 // Writes the every-shape file (small pages and row groups, so that both split often) and checks
-// its metrics: records counted once, counts for every leaf, bounds only outside lists and maps.
+// its metrics: records counted once; counts and bounds only for leaves outside lists and maps.
 TEST(NestedWrite, EveryShapeFile) {
   const Schema schema = EveryShapeSchema();
   const int kRows = 20000;
@@ -312,28 +339,21 @@ TEST(NestedWrite, EveryShapeFile) {
   ASSERT_TRUE(m) << m.error().message;
   EXPECT_EQ(m->record_count, kRows);
   EXPECT_GT(m->split_offsets.size(), 1u);
-  // Leaf 10 (tags' element): one entry per element, null row or empty list.
-  int64_t tag_entries = 0, tag_nulls = 0;
-  for (const json& row : rows) {
-    if (row["tags"].is_null() || row["tags"].empty()) {
-      ++tag_entries;
-      ++tag_nulls;
-      continue;
-    }
-    for (const json& t : row["tags"]) {
-      ++tag_entries;
-      tag_nulls += t.is_null();
-    }
-  }
-  EXPECT_EQ(m->value_counts[10], tag_entries);
-  EXPECT_EQ(m->null_value_counts[10], tag_nulls);
+  // Leaves under a list or map get their column size and nothing else (Iceberg's Parquet
+  // metrics): their entries are not rows.
   for (int id : {10, 11, 12, 14, 16, 17, 19, 22, 23, 25}) {
-    EXPECT_TRUE(m->value_counts.count(id)) << id;
     EXPECT_TRUE(m->column_sizes.count(id)) << id;
-    EXPECT_FALSE(m->lower_bounds.count(id)) << "leaf " << id << " is under a list or map";
+    EXPECT_FALSE(m->value_counts.count(id)) << "leaf " << id << " is under a list or map";
+    EXPECT_FALSE(m->null_value_counts.count(id)) << id;
+    EXPECT_FALSE(m->nan_value_counts.count(id)) << id;
+    EXPECT_FALSE(m->lower_bounds.count(id)) << id;
     EXPECT_FALSE(m->upper_bounds.count(id)) << id;
   }
-  EXPECT_TRUE(m->nan_value_counts.count(25));
+  // s.name (20): under a struct only, so counted per row and bounded.
+  int64_t name_nulls = 0;
+  for (const json& row : rows) name_nulls += row["s"].is_null() || row["s"]["name"].is_null();
+  EXPECT_EQ(m->value_counts[20], kRows);
+  EXPECT_EQ(m->null_value_counts[20], name_nulls);
   EXPECT_EQ(m->lower_bounds[1].AsInt64(), 0);   // id, a top-level column
   EXPECT_EQ(m->upper_bounds[1].AsInt64(), kRows - 1);
   EXPECT_TRUE(m->lower_bounds.count(20));       // s.name: under a struct only
@@ -341,6 +361,66 @@ TEST(NestedWrite, EveryShapeFile) {
     std::ofstream expected(std::string(out_env) + ".jsonl");
     for (const json& row : rows) expected << row.dump() << "\n";
   }
+}
+
+}  // namespace
+}  // namespace floe::parquet
+
+namespace floe::parquet {
+namespace {
+
+// Every data page of a repeated leaf starts a record, even when one record holds more entries
+// than a page and than the writer's slices (5,000 elements); the pages' record starts add up to
+// the row group's rows; the leaf is dictionary-encoded. Read from the file's own bytes.
+TEST(NestedWrite, PagesStartRecordsAndNestedLeavesUseTheDictionary) {
+  Schema schema(0, {F(1, "l", Type::List(F(2, "element", Type::String())))});
+  std::vector<json> rows;
+  for (int r = 0; r < 3000; ++r) {
+    json l = json::array();
+    const int n = r == 1000 ? 5000 : r % 17;
+    for (int k = 0; k < n; ++k) l.push_back("v" + std::to_string((r + k) % 40));
+    rows.push_back({{"l", r % 13 == 6 ? json() : l}});
+  }
+  std::string bytes;
+  StringSink sink(&bytes);
+  auto w = ParquetWriter::Open(&sink, schema, {{"write.parquet.page-size-bytes", "256"},
+                                               {"write.parquet.compression-codec", "uncompressed"}});
+  ASSERT_TRUE(w) << w.error().message;
+  ASSERT_TRUE((*w)->Write(BatchOf(schema, rows)));
+  ASSERT_TRUE((*w)->Close());
+
+  const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+  uint32_t footer_len;
+  std::memcpy(&footer_len, data + bytes.size() - 8, 4);
+  auto footer = ReadFileMetaData(data + bytes.size() - 8 - footer_len, footer_len);
+  ASSERT_TRUE(footer) << footer.error().message;
+  ASSERT_EQ(footer->row_groups.size(), 1u);
+  const ColumnMetaData& md = *footer->row_groups[0].columns[0].meta_data;
+  EXPECT_NE(std::find(md.encodings.begin(), md.encodings.end(), encoding::kRleDictionary), md.encodings.end());
+  size_t pos = static_cast<size_t>(md.dictionary_page_offset.value_or(md.data_page_offset));
+  const size_t end = pos + static_cast<size_t>(md.total_compressed_size);
+  int64_t records = 0, entries = 0, pages = 0;
+  while (pos < end) {
+    size_t header_size = 0;
+    auto ph = ReadPageHeader(data + pos, end - pos, &header_size);
+    ASSERT_TRUE(ph) << ph.error().message;
+    const uint8_t* body = data + pos + header_size;
+    pos += header_size + static_cast<size_t>(ph->compressed_page_size);
+    if (ph->type != page_type::kDataPage) continue;
+    ++pages;
+    const auto n = static_cast<size_t>(ph->data_page_header->num_values);
+    uint32_t rep_len;
+    std::memcpy(&rep_len, body, 4);
+    std::vector<uint8_t> rep(n);
+    RleDecoder decoder(body + 4, rep_len, 1);
+    ASSERT_TRUE(decoder.Decode(rep.data(), n));
+    EXPECT_EQ(rep[0], 0) << "page " << pages << " starts inside a record";
+    for (uint8_t level : rep) records += level == 0;
+    entries += static_cast<int64_t>(n);
+  }
+  EXPECT_GE(pages, 5);  // a page holds at least one slice of the writer's (4,096 entries)
+  EXPECT_EQ(records, 3000);
+  EXPECT_EQ(entries, md.num_values);
 }
 
 }  // namespace

@@ -49,8 +49,7 @@ struct ParquetWriter::Leaf {
   // A variant column is written as a group of two required binaries: 1 = its metadata, 2 = its
   // value (field_ids end at the variant; the part is split out of the packed bytes per write).
   int variant_part = 0;
-  // Under a list or map: written with repetition levels, and given no bounds (a bound of an
-  // element says nothing about which rows hold it, as Iceberg's own writers also judge).
+  // Under a list or map: written with repetition levels; its metrics are its size alone.
   bool repeated = false;
   LeafDescriptor descriptor;
   std::unique_ptr<ColumnChunkWriter> writer;
@@ -434,12 +433,14 @@ Result<DataFileMetrics> ParquetWriter::Close() {
       continue;  // a variant has no bounds
     }
     m.column_sizes[leaf.field_id] = leaf.column_size;
-    if (mode.kind == MetricsMode::kNone) continue;
+    // A leaf under a list or map gets its size only, as Iceberg's own Parquet metrics give it:
+    // its entries are not rows, so counts and bounds of them would mislead row-level pruning.
+    if (mode.kind == MetricsMode::kNone || leaf.repeated) continue;
     m.value_counts[leaf.field_id] = leaf.value_count;
     m.null_value_counts[leaf.field_id] = leaf.null_count;
     TypeId t = leaf.type->id();
     if (t == TypeId::kFloat || t == TypeId::kDouble) m.nan_value_counts[leaf.field_id] = leaf.nan_count;
-    if (mode.kind == MetricsMode::kCounts || leaf.min.is_null() || leaf.repeated) continue;
+    if (mode.kind == MetricsMode::kCounts || leaf.min.is_null()) continue;
     // Geospatial bounds are bounding-box points, not byte order: floe writes none.
     if (t == TypeId::kGeometry || t == TypeId::kGeography) continue;
     if (mode.kind == MetricsMode::kTruncate && (t == TypeId::kString || t == TypeId::kBinary)) {
