@@ -6,6 +6,7 @@
 
 #include "api/api_internal.h"
 #include "types/nested_json.h"
+#include "types/schema_text.h"
 
 namespace floe {
 namespace {
@@ -32,7 +33,7 @@ Result<Literal> CellLiteral(const Cell& cell, const TypePtr& type) {
     // A struct, list or map cell is the value's human JSON text (types/nested_json.h).
     nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
     if (value.is_discarded())
-      return InvalidArgument("not JSON text; a " + type->ToString() + " cell is given as its JSON (an object or an array)");
+      return InvalidArgument("not JSON text; a " + TypeToText(*type) + " cell is given as its JSON (an object or an array)");
     return LiteralFromCellJson(type, value);
   }
   return Literal::String(text).CastTo(type);

@@ -7,6 +7,7 @@
 #include "commit/schema_update.h"
 #include "commit/spec_update.h"
 #include "types/literal.h"
+#include "types/schema_text.h"
 
 namespace floe {
 
@@ -26,12 +27,12 @@ Result<Literal> ReadValue(const std::string& value, const TypePtr& type) {
 }  // namespace
 
 Result<std::string> CheckColumnType(const std::string& type) {
-  FLOE_ASSIGN_OR_RETURN(TypePtr parsed, Type::ParsePrimitive(type));
+  FLOE_ASSIGN_OR_RETURN(TypePtr parsed, ParseTypeText(type));
   return parsed->ToString();
 }
 
 Status CheckColumnValue(const std::string& value, const std::string& type) {
-  FLOE_ASSIGN_OR_RETURN(TypePtr parsed, Type::ParsePrimitive(type));
+  FLOE_ASSIGN_OR_RETURN(TypePtr parsed, ParseTypeText(type));
   FLOE_ASSIGN_OR_RETURN(Literal read, ReadValue(value, parsed));
   (void)read;
   return Ok();
@@ -40,7 +41,9 @@ Status CheckColumnValue(const std::string& value, const std::string& type) {
 SchemaChange SchemaChange::AddColumn(const std::string& name, const std::string& type, const std::string& doc,
                                      const std::optional<std::string>& default_value) {
   auto impl = std::make_shared<Impl>();
-  auto parsed = Type::ParsePrimitive(type);
+  // Any type the schema text takes: "list<string>", "struct<a: int>"; the nested ids are
+  // assigned when the change is applied.
+  auto parsed = ParseTypeText(type);
   if (!parsed) {
     impl->error = std::unexpected(parsed.error());
     return SchemaChange(impl);

@@ -6,6 +6,7 @@
 
 #include "api/api_internal.h"
 #include "meta/metadata_json.h"
+#include "types/schema_text.h"
 
 namespace floe {
 namespace {
@@ -15,7 +16,10 @@ void AddColumns(const Schema& schema, const std::vector<NestedField>& fields, co
   const std::vector<int>& identifiers = schema.identifier_field_ids();
   for (const auto& f : fields) {
     bool identifier = std::find(identifiers.begin(), identifiers.end(), f.id) != identifiers.end();
-    out.push_back({f.id, prefix + f.name, f.type->ToString(), f.required, identifier, f.doc});
+    // A nested type in the schema text's form ("struct<street: string, zip int>"), which
+    // `floe create --schema` and `schema add-column` take back; its fields follow on their own rows.
+    std::string type = f.type->is_nested() ? TypeToText(*f.type) : f.type->ToString();
+    out.push_back({f.id, prefix + f.name, std::move(type), f.required, identifier, f.doc});
     if (f.type->is_nested()) AddColumns(schema, f.type->fields(), prefix + f.name + ".", out);
   }
 }

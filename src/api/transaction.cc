@@ -1,12 +1,13 @@
 #include "api/api_internal.h"
 #include "floe/file_io.h"
 #include "commit/operations.h"
+#include "types/schema_text.h"
 #include "write/data_writer.h"
 
 namespace floe {
 
 Status TableTransaction::AddColumn(const std::string& name, const std::string& type) {
-  FLOE_ASSIGN_OR_RETURN(TypePtr parsed, Type::ParsePrimitive(type));
+  FLOE_ASSIGN_OR_RETURN(TypePtr parsed, ParseTypeText(type));
   return impl_->tx.UpdateSchema(SchemaUpdate().AddColumn(name, std::move(parsed)));
 }
 

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/output.h"
+#include "types/nested_json.h"
 
 namespace floe::cli {
 namespace {
@@ -173,6 +174,52 @@ TEST(BatchText, TemporalAndDecimalTextAsUsersReadIt) {
             "{\"d\":\"2024-01-01\",\"ts\":\"2024-01-01T00:00:00.000001\",\"tz\":\"1969-12-31T23:59:59.999999+00:00\","
             "\"m\":\"-0.05\",\"s\":\"x,\\\"y\\\"\"}\n"
             "{\"d\":null,\"ts\":null,\"tz\":null,\"m\":null,\"s\":\"\"}\n");
+}
+
+// Struct, list and map columns: JSON and JSON lines hold the nested JSON, a CSV cell its text, and
+// the streamed text is what the listing (the table format's path) prints of the same cells.
+TEST(BatchText, PrintsNestedValuesAsTheListingDoes) {
+  TypePtr addr = Type::Struct({NestedField{5, "street", Type::String(), false, ""},
+                               NestedField{6, "zip", Type::Int(), false, ""}});
+  TypePtr tags = Type::List(NestedField{7, "element", Type::String(), false, ""});
+  TypePtr by_day = Type::Map(NestedField{8, "key", Type::Date(), true, ""}, NestedField{9, "value", Type::Long(), false, ""});
+  Schema schema(0, {NestedField{1, "id", Type::Long(), false, ""}, NestedField{2, "addr", addr, false, ""},
+                    NestedField{3, "tags", tags, false, ""}, NestedField{4, "by_day", by_day, false, ""}});
+  ColumnBatch batch(schema);
+  const char* rows[] = {R"({"id": 1, "addr": {"zip": 5, "street": "a,\"b\""}, "tags": ["x", null], "by_day": [{"key": "2026-01-02", "value": 3}]})",
+                        R"({"id": 2, "addr": null, "tags": [], "by_day": null})"};
+  for (const char* row : rows) {
+    auto json = nlohmann::json::parse(row);
+    for (size_t c = 0; c < schema.fields().size(); ++c)
+      ASSERT_TRUE(AppendJsonValue(json[schema.fields()[c].name], &batch.columns[c], schema.fields()[c].name));
+    ++batch.num_rows;
+  }
+  std::vector<std::string> columns{"id", "addr", "tags", "by_day"};
+  EXPECT_EQ(Streamed(columns, BatchText::Format::kJsonl, batch, 2, 1),
+            R"({"id":1,"addr":{"street":"a,\"b\"","zip":5},"tags":["x",null],"by_day":[{"key":"2026-01-02","value":3}]})" "\n"
+            R"({"id":2,"addr":null,"tags":[],"by_day":null})" "\n");
+  EXPECT_EQ(Streamed(columns, BatchText::Format::kCsv, batch, 2, 2),
+            "id,addr,tags,by_day\n"
+            R"(1,"{""street"":""a,\""b\"""",""zip"":5}","[""x"",null]","[{""key"":""2026-01-02"",""value"":3}]")" "\n"
+            "2,,[],\n");
+  Listing listing{columns, {}};
+  for (size_t r = 0; r < batch.num_rows; ++r) {
+    std::vector<ListedCell> cells;
+    for (const Column& c : batch.columns) {
+      ListedCell cell;
+      AppendCellJson(c, r, &cell.text);
+      cells.push_back(std::move(cell));
+    }
+    listing.rows.push_back(ListingRow(std::move(cells)));
+  }
+  for (auto [format, listed] : kFormats) {
+    std::ostringstream want;
+    PrintListing(listing, listed, want);
+    EXPECT_EQ(Streamed(columns, format, batch, 2, 1), want.str());
+  }
+  std::ostringstream table;
+  PrintListing(listing, OutputFormat::kTable, table);
+  EXPECT_NE(table.str().find(R"({"street":"a,\"b\"","zip":5})"), std::string::npos) << table.str();
 }
 
 }  // namespace

@@ -71,23 +71,34 @@ size_t Width(const std::string& s) {
 
 void PrintListing(const Listing& listing, OutputFormat format, std::ostream& out) {
   switch (format) {
-    case OutputFormat::kJson:
     case OutputFormat::kJsonl: {
-      // Keys in the listing's column order (ordered_json: nlohmann::json would sort them).
-      nlohmann::ordered_json all = nlohmann::ordered_json::array();
       std::string line;
       for (const auto& row : listing.rows) {
-        if (format == OutputFormat::kJsonl) {
-          line.clear();
-          AppendJsonObject(listing.columns, row, &line);
-          out << line << "\n";
-          continue;
-        }
-        nlohmann::ordered_json obj = nlohmann::ordered_json::object();
-        for (size_t i = 0; i < listing.columns.size(); ++i) obj[listing.columns[i]] = row[i];
-        all.push_back(std::move(obj));
+        line.clear();
+        AppendJsonObject(listing.columns, row, &line);
+        out << line << "\n";
       }
-      if (format == OutputFormat::kJson) out << JsonText(all, 2) << "\n";
+      return;
+    }
+    case OutputFormat::kJson: {
+      // Laid out as dump(2) lays out an array of flat objects, each value on one line: a nested
+      // value stays compact, as the streamed scan output (floe/scan_export.h) prints it.
+      if (listing.rows.empty()) {
+        out << "[]\n";
+        return;
+      }
+      std::string text = "[";
+      for (size_t r = 0; r < listing.rows.size(); ++r) {
+        text += r ? ",\n  {" : "\n  {";
+        for (size_t i = 0; i < listing.columns.size(); ++i) {
+          text += i ? ",\n    " : "\n    ";
+          text += JsonText(nlohmann::ordered_json(listing.columns[i]));
+          text += ": ";
+          text += JsonText(listing.rows[r][i]);
+        }
+        text += listing.columns.empty() ? "}" : "\n  }";
+      }
+      out << text << "\n]\n";
       return;
     }
     case OutputFormat::kCsv: {

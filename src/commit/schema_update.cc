@@ -1,6 +1,7 @@
 #include "commit/schema_update.h"
 
 #include "types/field_defaults.h"
+#include "types/schema_text.h"
 
 #include <algorithm>
 #include <set>
@@ -200,9 +201,9 @@ SchemaUpdate& SchemaUpdate::AddColumn(std::string name, TypePtr type, std::strin
                                       std::optional<Literal> default_value) {
   steps_.push_back([=](Working& w) -> Status {
     if (!type) return InvalidArgument("Cannot add column " + Quoted(name) + ": no type given");
-    if (!type->is_primitive())
-      return InvalidArgument("Cannot add column " + Quoted(name) + ": only primitive types can be added (got " +
-                             type->ToString() + ")");
+    if (type->is_nested() && default_value && !default_value->is_null())
+      return InvalidArgument("Cannot add column " + Quoted(name) + ": a " + type->ToString() +
+                             " column cannot have a default value");
     std::optional<std::string> default_json;
     if (default_value && !default_value->is_null()) {
       auto cast = default_value->CastTo(type);
@@ -233,7 +234,9 @@ SchemaUpdate& SchemaUpdate::AddColumn(std::string name, TypePtr type, std::strin
       for (const auto& f : siblings)
         if (f.name == leaf)
           return InvalidArgument("Cannot add column " + Quoted(name) + ": a column of that name already exists");
-      NestedField added{++w.last_column_id, leaf, type, false, doc};
+      // The column's id first, then what it nests, as Iceberg assigns fresh ids.
+      const int added_id = ++w.last_column_id;
+      NestedField added{added_id, leaf, AssignFreshIds(type, &w.last_column_id), false, doc};
       added.initial_default = default_json;  // v1/v2 tables refuse these (meta/builder_finish.h)
       added.write_default = default_json;
       siblings.push_back(std::move(added));

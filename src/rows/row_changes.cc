@@ -9,6 +9,7 @@
 #include "expr/decimal_arithmetic.h"
 #include "expr/value_ops.h"
 #include "types/nested_json.h"
+#include "types/schema_text.h"
 
 namespace floe {
 
@@ -45,13 +46,14 @@ Result<Literal> ToColumnType(Literal v, const NestedField& field) {
   const TypeId from = v.type() ? v.type()->id() : TypeId::kString;
   if (field.type->is_nested()) {
     if (from != TypeId::kString)
-      return InvalidArgument("column '" + field.name + "' is a " + field.type->ToString() + "; give its value as JSON text, e.g. '" +
+      return InvalidArgument("column '" + field.name + "' is a " + TypeToText(*field.type) +
+                             "; give its value as JSON text, e.g. '" +
                              std::string(field.type->id() == TypeId::kList ? "[...]" : "{...}") + "'");
     nlohmann::json json = nlohmann::json::parse(v.AsBytes(), nullptr, false);
     if (json.is_discarded())
       return InvalidArgument("'" + v.AsBytes() + "' is not JSON text; column '" + field.name + "' is a " +
-                             field.type->ToString() + " and takes its value as JSON");
-    return LiteralFromCellJson(field.type, json);
+                             TypeToText(*field.type) + " and takes its value as JSON");
+    return LiteralFromCellJson(field.type, json, field.name);
   }
   bool to_decimal = field.type->id() == TypeId::kDecimal &&
                     (from == TypeId::kDecimal || from == TypeId::kInt || from == TypeId::kLong);

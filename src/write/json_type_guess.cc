@@ -28,7 +28,7 @@ TypePtr ScalarGuess::Guess() const {
 
 namespace {
 
-const char* KindName(const nlohmann::json& value) {
+const char* KindName(const nlohmann::ordered_json& value) {
   if (value.is_object()) return "an object";
   if (value.is_array()) return "an array";
   return "a scalar";
@@ -36,7 +36,7 @@ const char* KindName(const nlohmann::json& value) {
 
 }  // namespace
 
-Status JsonTypeGuess::See(const nlohmann::json& value, const std::string& path, const std::string& where) {
+Status JsonTypeGuess::See(const nlohmann::ordered_json& value, const std::string& path, const std::string& where) {
   if (value.is_null()) return Ok();
   Kind kind = value.is_object() ? Kind::kObject : value.is_array() ? Kind::kArray : Kind::kScalar;
   if (kind_ != Kind::kNone && kind_ != kind) {

@@ -28,8 +28,9 @@ struct ScalarGuess {
 
 class JsonTypeGuess {
  public:
-  // Widens the guess by one value; `where` (e.g. "data.jsonl line 3") names it in errors.
-  Status See(const nlohmann::json& value, const std::string& path, const std::string& where);
+  // Widens the guess by one value (ordered_json: keys keep the file's order); `where` (e.g.
+  // "data.jsonl line 3") names it in errors.
+  Status See(const nlohmann::ordered_json& value, const std::string& path, const std::string& where);
 
   // The top-level fields of an object guess (the columns), with fresh ids from 1.
   Result<std::vector<NestedField>> Columns() const;

@@ -199,7 +199,8 @@ Result<Schema> InferSchema(std::istream& in, TextFormat format, const std::strin
     while (line_no < static_cast<int64_t>(sample_rows) && std::getline(in, line)) {
       ++line_no;
       if (line.empty() || (line.size() == 1 && line[0] == '\r')) continue;
-      nlohmann::json obj = nlohmann::json::parse(line, nullptr, false);
+      // Ordered: the columns and struct fields come in the order the file first names them.
+      nlohmann::ordered_json obj = nlohmann::ordered_json::parse(line, nullptr, false);
       const std::string where = source_name + " line " + std::to_string(line_no);
       if (obj.is_discarded() || !obj.is_object()) return InvalidArgument(where + ": not a JSON object");
       any = any || !obj.empty();

@@ -70,7 +70,7 @@ TEST(TextRowsNested, JsonLinesFillStructListAndMapColumns) {
 
 TEST(TextRowsNested, JsonLinesErrorsNameTheLineTheColumnAndThePlace) {
   auto error = [](const std::string& text) { return ReadAll("{\"id\": 1}\n" + text + "\n", TextFormat::kJsonLines); };
-  std::string e = error("{\"tags\": [\"a\", \"b\", 5]}");
+  std::string e = error("{\"tags\": [\"a\", \"b\", [5]]}");
   EXPECT_NE(e.find("in line 2, column 'tags'"), std::string::npos) << e;
   EXPECT_NE(e.find("tags[2]"), std::string::npos) << e;
   e = error("{\"addr\": {\"street\": \"x\"}}");  // zip is required inside addr

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "types/nested_json.h"
+#include "types/schema_text.h"
 #include "types/temporal.h"
 
 namespace floe {
@@ -43,7 +44,7 @@ Status AppendByCast(Column* column, std::string_view text) {
 Status AppendNestedJsonText(Column* column, std::string_view text) {
   nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
   if (value.is_discarded())
-    return InvalidArgument("not JSON text; a " + column->type->ToString() +
+    return InvalidArgument("not JSON text; a " + TypeToText(*column->type) +
                            " cell holds the value as JSON (an object for a struct or a map, an array for a list)");
   return AppendJsonValue(value, column);
 }
