@@ -58,6 +58,13 @@ def spark_writes(spark):
         own = nc.spark_rows(spark, "floe." + table, COLUMNS)
         failures.same_rows("spark reads its own %s as written" % table, EXPECTED, own)
         floe_reads_table(table, own, "written by Spark (format %d)" % version)
+        if version == 2:
+            # Filters on struct fields (and on a struct itself): the rows Spark's WHERE keeps.
+            for where in ("s.a = 3", "s.a IS NULL", "n.inner.z > 2", "s IS NULL", "s.b = 'b21' OR n.inner IS NULL"):
+                theirs = nc.engine_rows(COLUMNS, [tuple(r) for r in spark.sql(
+                    "SELECT * FROM floe.%s WHERE %s" % (table, where)).collect()], nc.from_spark)
+                floe_reads(table, theirs, "where %s (Spark's WHERE: %d rows)" % (where, len(theirs)), COLUMNS,
+                           "--where", where)
         names = [n for n, _ in floe.schema(table) if "." not in n]  # it lists nested fields by path too
         failures.check("floe lists %s's columns" % table, names == [n for n, _ in COLUMNS], repr(names))
 
