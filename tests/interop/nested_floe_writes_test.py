@@ -253,6 +253,43 @@ def spark_writes_more(table, model):
     print("info %s delete file formats after Spark's merge-on-read writes: %s" % (table, kinds), flush=True)
 
 
+def nested_schema_evolution(table, model):
+    """floe adds a field to a struct and a nested column (schema text for add-column); floe and
+    Spark read the old rows with nulls there; then Spark adds a struct field and inserts, and
+    floe reads what Spark reads."""
+    floe.run("schema", "add-column", table, "s.c", "list<struct<q: long>>")
+    floe.run("schema", "add-column", table, "extra", "map<string, list<int>>")
+    s_type = nc.struct(("a", "int"), ("b", "string"), ("c", nc.list_of(nc.struct(("q", "long")))))
+    columns = [(n, s_type if n == "s" else t) for n, t in COLUMNS] + [("extra", nc.map_of("string", nc.list_of("int")))]
+
+    def widen(row):
+        s = row[NAMES.index("s")]
+        return changed_row(row, s=None if s is None else dict(s, c=None)) + [None]
+    rows = {i: widen(r) for i, r in model.items()}
+    new = [[400, "evolved", {"a": 4, "b": None, "c": [{"q": 1}, None, {"q": None}]}, [4], [], [], [], None,
+            [("e", [1, None]), ("f", []), ("g", None)]],
+           [401, None, {"a": None, "b": None, "c": []}, None, None, None, None, None, []]]
+    floe.run("append", table, nc.floe_write_jsonl(floe, columns, new, table + "-evolved.jsonl"))
+    for r in new:
+        rows[r[0]] = r
+    expected = nc.canon_rows(columns, list(rows.values()))
+    failures.same_rows("floe reads %s after adding nested columns" % table, expected, nc.floe_scan(floe, table, columns))
+    spark.sql("REFRESH TABLE floe.%s" % table)
+    failures.same_rows("spark reads %s after floe added nested columns" % table, expected,
+                       nc.spark_rows(spark, "floe." + table, columns))
+
+    spark.sql("ALTER TABLE floe.%s ADD COLUMN s.d string" % table)
+    d_type = nc.struct(*(s_type[1] + (("d", "string"),)))
+    columns = [(n, d_type if n == "s" else t) for n, t in columns]
+    row = [500, None, {"a": 5, "b": "five", "c": [{"q": 50}], "d": "dee"}] + [None] * (len(columns) - 3)
+    nc.spark_dataframe(spark, columns, [row]).writeTo("floe." + table).append()
+    own = nc.spark_rows(spark, "floe." + table, columns)
+    failures.check("spark reads its row with the struct field it added",
+                   any(r[0] == 500 and r[2] == ("struct", 5, "five", ("list", ("struct", 50)), "dee") for r in own),
+                   repr([r for r in own if r[0] == 500]))
+    failures.same_rows("floe reads %s after Spark added a struct field" % table, own, nc.floe_scan(floe, table, columns))
+
+
 def run(version):
     created = []
     failures.run("floe creates a nested v%d table" % version,
@@ -274,6 +311,8 @@ def run(version):
         failures.run("floe prints %s as CSV" % table, lambda: floe_prints_csv(table, expected))
     failures.run("floe changes rows of %s" % table, lambda: floe_changes_rows(table, control, model))
     failures.run("spark writes more to %s" % table, lambda: spark_writes_more(table, model))
+    if version == 2:
+        failures.run("nested schema evolution of %s" % table, lambda: nested_schema_evolution(table, model))
 
 
 for version in (2, 3):
