@@ -82,7 +82,7 @@ Status GatherVector(const std::vector<T>& src, const std::vector<int64_t>& rows,
 }  // namespace
 
 Status ShredLeaf(const std::vector<const Column*>& chain, const std::vector<bool>& optional, size_t begin,
-                 size_t end, int max_def_level, const std::string& name, ShreddedLeaf* out) {
+                 size_t end, const std::string& name, ShreddedLeaf* out) {
   out->def_levels.clear();
   out->rep_levels.clear();
   Shredder shredder(chain, optional, name, out);
@@ -95,14 +95,11 @@ Status ShredLeaf(const std::vector<const Column*>& chain, const std::vector<bool
     FLOE_RETURN_IF_ERROR(shredder.Visit(0, r, 0, 0, 0));
   }
   const Column& leaf = *chain.back();
-  const std::vector<int64_t>& rows = shredder.leaf_rows;
-  // Only entries defined to the leaf carry its value.
-  std::vector<int64_t> present(rows.size(), kAbsent);
-  for (size_t i = 0; i < rows.size(); ++i)
-    if (out->def_levels[i] == max_def_level) present[i] = rows[i];
+  // An entry has a leaf row exactly when it is defined down to the leaf (its level is the maximum).
+  const std::vector<int64_t>& present = shredder.leaf_rows;
   out->entries = Column(leaf.type);
   Column& e = out->entries;
-  e.length = rows.size();
+  e.length = present.size();
   // The vector the leaf's type keeps its values in (types/literal.h), sized even when the
   // batch holds no value of it.
   switch (leaf.type->id()) {
@@ -123,7 +120,7 @@ Status ShredLeaf(const std::vector<const Column*>& chain, const std::vector<bool
   }
   {
     e.offsets.assign(1, 0);
-    e.offsets.reserve(rows.size() + 1);
+    e.offsets.reserve(present.size() + 1);
     for (int64_t r : present) {
       if (r != kAbsent) {
         if (static_cast<size_t>(r) + 1 >= leaf.offsets.size() || leaf.offsets[r] > leaf.offsets[r + 1] ||

@@ -28,6 +28,6 @@ struct ShreddedLeaf {
 // field may be null. InvalidArgument, naming `name`, when a required value is null or the
 // offsets do not fit the children.
 Status ShredLeaf(const std::vector<const Column*>& chain, const std::vector<bool>& optional, size_t begin,
-                 size_t end, int max_def_level, const std::string& name, ShreddedLeaf* out);
+                 size_t end, const std::string& name, ShreddedLeaf* out);
 
 }  // namespace floe::parquet

@@ -244,7 +244,7 @@ TEST(NestedWrite, LevelsTellNullsFromEmptiesAndRecordsApart) {
                                    json{{"l", {nullptr, 3}}}});
   ShreddedLeaf out;
   std::vector<const Column*> chain = {&b.columns[0], &b.columns[0].children[0]};
-  ASSERT_TRUE(ShredLeaf(chain, {true, true}, 0, 4, 3, "l.element", &out));
+  ASSERT_TRUE(ShredLeaf(chain, {true, true}, 0, 4, "l.element", &out));
   EXPECT_EQ(out.def_levels, (std::vector<uint8_t>{3, 3, 0, 1, 2, 3}));
   EXPECT_EQ(out.rep_levels, (std::vector<uint8_t>{0, 1, 0, 0, 0, 1}));
   ASSERT_EQ(out.entries.ints.size(), 6u);
@@ -261,7 +261,7 @@ TEST(NestedWrite, LevelsOfAListOfLists) {
   const Column& outer = b.columns[0];
   std::vector<const Column*> chain = {&outer, &outer.children[0], &outer.children[0].children[0]};
   // g required (no level), g.list (1), inner optional (2), inner.list (3), element required.
-  ASSERT_TRUE(ShredLeaf(chain, {false, true, false}, 0, 2, 3, "g.element.element", &out));
+  ASSERT_TRUE(ShredLeaf(chain, {false, true, false}, 0, 2, "g.element.element", &out));
   EXPECT_EQ(out.def_levels, (std::vector<uint8_t>{3, 3, 2, 3, 0}));
   EXPECT_EQ(out.rep_levels, (std::vector<uint8_t>{0, 2, 1, 1, 0}));
 }
@@ -316,7 +316,7 @@ TEST(NestedWrite, OffsetsPastTheElementsAreRefused) {
 // its metrics: records counted once; counts and bounds only for leaves outside lists and maps.
 TEST(NestedWrite, EveryShapeFile) {
   const Schema schema = EveryShapeSchema();
-  const int kRows = 20000;
+  const int kRows = 70000;
   std::vector<json> rows;
   for (int r = 0; r < kRows; ++r) rows.push_back(EveryShapeRow(r));
   const char* out_env = std::getenv("FLOE_NESTED_PARQUET_OUT");
@@ -325,11 +325,12 @@ TEST(NestedWrite, EveryShapeFile) {
   auto sink = FileSink::Create(path);
   ASSERT_TRUE(sink) << sink.error().message;
   auto w = ParquetWriter::Open(sink->get(), schema,
-                               {{"write.parquet.page-size-bytes", "2048"}, {"write.parquet.row-group-size-bytes", "200000"}});
+                               {{"write.parquet.page-size-bytes", "2048"}, {"write.parquet.row-group-size-bytes", "800000"}});
   ASSERT_TRUE(w) << w.error().message;
-  // Batches of uneven sizes, so that writes start and end anywhere.
+  // Batches of uneven sizes, so that writes start and end anywhere; then one of 50,000 rows,
+  // whose later rounds are large enough for the writer to encode its columns on two threads.
   for (size_t begin = 0; begin < rows.size();) {
-    size_t end = std::min(rows.size(), begin + 1 + begin % 3001);
+    size_t end = begin < 20000 ? std::min<size_t>(20000, begin + 1 + begin % 3001) : rows.size();
     ColumnBatch b = BatchOf(schema, std::vector<json>(rows.begin() + begin, rows.begin() + end));
     Status st = (*w)->Write(b);
     ASSERT_TRUE(st) << st.error().message;

@@ -295,7 +295,7 @@ Status ParquetWriter::AppendLeaf(Leaf& leaf, const std::vector<const Column*>& c
     ShreddedLeaf shredded;
     for (size_t b = begin; b < end; b += kRowGroupCheckRows) {
       const size_t e = std::min(end, b + kRowGroupCheckRows);
-      FLOE_RETURN_IF_ERROR(ShredLeaf(chain, leaf.optional, b, e, leaf.descriptor.max_def_level, leaf.name, &shredded));
+      FLOE_RETURN_IF_ERROR(ShredLeaf(chain, leaf.optional, b, e, leaf.name, &shredded));
       FLOE_RETURN_IF_ERROR(leaf.writer->AppendRepeated(shredded.entries, shredded.def_levels.data(),
                                                        shredded.rep_levels.data(), shredded.def_levels.size()));
     }

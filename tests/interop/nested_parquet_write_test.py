@@ -1,7 +1,8 @@
 """floe's Parquet writer on nested columns, judged by pyarrow and DuckDB: lists, maps and structs
 nested in each other (list<struct<x, ys list<int>>>, map<string, list<string>>, struct<list>,
 list<list<double>>, a required list), with nulls and empties at every level, written in small
-pages and row groups so that both split often. The rows come from floe's own test
+pages and row groups so that both split often, partly in small batches and partly in one large
+one that the writer encodes on two threads. The rows come from floe's own test
 (src/parquet/nested_write_test.cc, NestedWrite.EveryShapeFile), which writes the file through the
 library and records the rows it was given; both readers must return exactly those rows, and the
 file's schema must be Iceberg's three-level LIST / MAP form with a field id on every element.
