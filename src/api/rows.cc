@@ -12,7 +12,7 @@ namespace floe {
 namespace {
 
 // The cell as a literal of `type`: numbers narrowed where they fit, strings parsed by CastTo.
-Result<Literal> CellLiteral(const Cell& cell, const TypePtr& type) {
+Result<Literal> CellLiteral(const Cell& cell, const TypePtr& type, const std::string& column) {
   if (std::holds_alternative<std::monostate>(cell)) return Literal::Null(type);
   if (const bool* b = std::get_if<bool>(&cell)) return Literal::Boolean(*b).CastTo(type);
   if (const int64_t* i = std::get_if<int64_t>(&cell)) {
@@ -34,7 +34,7 @@ Result<Literal> CellLiteral(const Cell& cell, const TypePtr& type) {
     nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
     if (value.is_discarded())
       return InvalidArgument("not JSON text; a " + TypeToText(*type) + " cell is given as its JSON (an object or an array)");
-    return LiteralFromCellJson(type, value);
+    return LiteralFromCellJson(type, value, column);
   }
   return Literal::String(text).CastTo(type);
 }
@@ -98,7 +98,7 @@ Result<ColumnBatch> RowsToBatch(const Rows& rows, const Schema& schema) {
         row.push_back(Literal::Null(type));
         continue;
       }
-      auto cast = CellLiteral(rows.rows[r][source[f]], type);
+      auto cast = CellLiteral(rows.rows[r][source[f]], type, fields[f].name);
       if (!cast) return std::unexpected(cast.error().WithContext("row " + std::to_string(r) + ", column '" + fields[f].name + "'"));
       row.push_back(std::move(*cast));
     }

@@ -28,7 +28,7 @@ Result<Literal> ReadValue(const std::string& value, const TypePtr& type) {
 
 Result<std::string> CheckColumnType(const std::string& type) {
   FLOE_ASSIGN_OR_RETURN(TypePtr parsed, ParseTypeText(type));
-  return parsed->ToString();
+  return parsed->is_nested() ? TypeToText(*parsed) : parsed->ToString();
 }
 
 Status CheckColumnValue(const std::string& value, const std::string& type) {

@@ -169,6 +169,7 @@ TEST_F(FloeNested, JsonLinesInputErrorsNameTheLineColumnAndPlaceAndChangeNothing
 
 TEST_F(FloeNested, KeysAndPartitionsRefuseListsAndMapsByName) {
   ASSERT_EQ(Floe("namespace create db").status, 0);
+  Write("rows.jsonl", R"({"id": 1, "tags": ["a"]})" "\n");
   auto r = Floe("create db.k --schema 'id long, tags list<string>' --identifier tags");
   EXPECT_NE(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("'tags'"), std::string::npos) << r.out;
@@ -178,6 +179,17 @@ TEST_F(FloeNested, KeysAndPartitionsRefuseListsAndMapsByName) {
   r = Floe("create db.m --schema 'id long, attrs map<string, int>' --partition-by 'bucket(4, attrs)'");
   EXPECT_NE(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("'attrs'"), std::string::npos) << r.out;
+  // And at schema and spec changes of an existing table.
+  ASSERT_EQ(Floe("create db.s --schema 'id long, tags list<string>'").status, 0);
+  r = Floe("schema set-identifier db.s tags");
+  EXPECT_NE(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("identifier field 'tags' must be a primitive type"), std::string::npos) << r.out;
+  r = Floe("partition-spec add db.s tags");
+  EXPECT_NE(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("column 'tags' of type list<string>"), std::string::npos) << r.out;
+  r = Floe("upsert db.s rows.jsonl --key tags");
+  EXPECT_NE(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("'tags'"), std::string::npos) << r.out;
 }
 
 TEST_F(FloeNested, LikeJsonLinesAndAddColumnMakeNestedColumns) {

@@ -82,8 +82,9 @@ Status Schema::Validate() const {
     const NestedField* f = FindField(id);
     if (!f) return InvalidArgument("identifier field id " + std::to_string(id) + " is not in the schema");
     std::string name = FindColumnName(id);
-    if (!f->required) return InvalidArgument("identifier field '" + name + "' must be required");
+    // The type first: a list, map or struct never qualifies, required or not.
     if (!f->type->is_primitive()) return InvalidArgument("identifier field '" + name + "' must be a primitive type");
+    if (!f->required) return InvalidArgument("identifier field '" + name + "' must be required");
     if (f->type->id() == TypeId::kFloat || f->type->id() == TypeId::kDouble)
       return InvalidArgument("identifier field '" + name + "' cannot be float or double");
     // An identifier field may not be nested inside a list or map.

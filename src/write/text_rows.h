@@ -6,6 +6,8 @@
 // column. In CSV an unquoted empty field is null and a quoted "" the empty string (as DuckDB,
 // Spark and PostgreSQL read CSV); `null_string` chooses another null marker (unquoted only).
 // For a column that is not a string, an empty field is null either way. JSON nulls are nulls.
+// A struct, list or map column takes its value's human JSON form (types/nested_json.h): in JSON
+// lines the value itself, in CSV that JSON's text; an error names the place inside the value.
 #pragma once
 
 #include <istream>
