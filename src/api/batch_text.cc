@@ -10,41 +10,6 @@
 #include "util/utf8.h"
 
 namespace floe {
-namespace {
-
-// JSON string escaping as nlohmann's dump writes it (UTF-8 kept as is, controls escaped). Bytes
-// that are not well-formed UTF-8 are printed as U+FFFD (nlohmann's replace handler).
-void AppendJsonString(std::string_view s, std::string* out) {
-  if (!IsValidUtf8(s)) {
-    *out += nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    return;
-  }
-  out->push_back('"');
-  for (char ch : s) {
-    auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"': *out += "\\\""; break;
-      case '\\': *out += "\\\\"; break;
-      case '\b': *out += "\\b"; break;
-      case '\f': *out += "\\f"; break;
-      case '\n': *out += "\\n"; break;
-      case '\r': *out += "\\r"; break;
-      case '\t': *out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          static const char kHex[] = "0123456789abcdef";
-          *out += "\\u00";
-          out->push_back(kHex[c >> 4]);
-          out->push_back(kHex[c & 15]);
-        } else {
-          out->push_back(ch);
-        }
-    }
-  }
-  out->push_back('"');
-}
-
-}  // namespace
 
 void AppendCsvField(std::string_view s, std::string* out) {
   if (!s.empty() && s.find_first_of(",\"\n\r") == std::string_view::npos) {

@@ -10,8 +10,26 @@
 namespace floe {
 namespace {
 
-// A JSON string as nlohmann's compact dump writes it: UTF-8 kept, controls escaped; bytes that
-// are not well-formed UTF-8 become U+FFFD (nlohmann's replace handler).
+template <typename T>
+void AppendInteger(T v, std::string* out) {
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out->append(buf, end);
+}
+
+// A non-null primitive literal as the JSON-lines output prints it: Literal::ToJson.
+void AppendPrimitiveJson(const Literal& v, std::string* out) {
+  if (v.type()->id() == TypeId::kString) {
+    AppendJsonString(v.AsBytes(), out);
+    return;
+  }
+  *out += v.ToJson().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+bool HasStringKeys(const Type& map) { return map.fields()[0].type->id() == TypeId::kString; }
+
+}  // namespace
+
 void AppendJsonString(std::string_view s, std::string* out) {
   if (!IsValidUtf8(s)) {
     *out += nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -41,26 +59,6 @@ void AppendJsonString(std::string_view s, std::string* out) {
   }
   out->push_back('"');
 }
-
-template <typename T>
-void AppendInteger(T v, std::string* out) {
-  char buf[24];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  out->append(buf, end);
-}
-
-// A non-null primitive literal as the JSON-lines output prints it: Literal::ToJson.
-void AppendPrimitiveJson(const Literal& v, std::string* out) {
-  if (v.type()->id() == TypeId::kString) {
-    AppendJsonString(v.AsBytes(), out);
-    return;
-  }
-  *out += v.ToJson().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-bool HasStringKeys(const Type& map) { return map.fields()[0].type->id() == TypeId::kString; }
-
-}  // namespace
 
 void AppendCellJson(const Column& c, size_t row, std::string* out) {
   if (c.IsNull(row)) {

@@ -27,6 +27,11 @@
 
 namespace floe {
 
+// Appends `s` as a JSON string, escaped as nlohmann's compact dump escapes it (UTF-8 kept,
+// controls escaped); bytes that are not well-formed UTF-8 print as U+FFFD. The one string
+// escaper of the scan output, nested or not.
+void AppendJsonString(std::string_view s, std::string* out);
+
 // Appends the compact JSON text of row `row` of `column` (any type; null -> "null") to *out.
 // Strings that are not well-formed UTF-8 print with U+FFFD, as the scan output does.
 void AppendCellJson(const Column& column, size_t row, std::string* out);
