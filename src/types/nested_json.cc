@@ -205,19 +205,19 @@ Result<Literal> PrimitiveFromJson(const TypePtr& type, const nlohmann::json& v) 
   if (type->id() == TypeId::kVariant) return Literal::FromJson(type, v);
   if ((type->id() == TypeId::kBinary || type->id() == TypeId::kFixed) && v.is_string()) {
     auto bytes = Literal::FromJson(type, v);
-    if (!bytes) return InvalidArgument("expected the hex digits of a " + type->ToString() + ", got " + Describe(v));
+    if (!bytes) return InvalidArgument("expected the hex digits of " + type->ToString() + ", got " + Describe(v));
     return bytes;
   }
   if (v.is_boolean()) return Literal::Boolean(v.get<bool>()).CastTo(type);
   if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
-    return InvalidArgument(Describe(v) + " does not fit a " + type->ToString());
+    return InvalidArgument(Describe(v) + " does not fit " + type->ToString());
   if (v.is_number_integer()) return Literal::Long(v.get<int64_t>()).CastTo(type);
   if (v.is_number_float()) {
     if (type->id() == TypeId::kDecimal) return Literal::String(v.dump()).CastTo(type);
     return Literal::Double(v.get<double>()).CastTo(type);
   }
   if (v.is_string()) return Literal::String(v.get<std::string>()).CastTo(type);
-  return InvalidArgument("expected a " + type->ToString() + ", got " + Describe(v));
+  return InvalidArgument("expected " + type->ToString() + ", got " + Describe(v));
 }
 
 Result<Literal> FromCell(const TypePtr& type, const nlohmann::json& v, const std::string& path);

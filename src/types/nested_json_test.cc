@@ -106,7 +106,7 @@ TEST(NestedJson, BadInputNamesThePlaceInsideTheValue) {
   };
   has(AppendError("list<int>", R"([1, 2, "x"])", "tags"), "tags[2]: ");
   has(AppendError("struct<street: string, zip: int not null>", R"({"street": "a"})", "addr"), "addr.zip: is required");
-  has(AppendError("struct<zip: int>", R"({"zip": [1]})", "addr"), "addr.zip: expected a int, got an array");
+  has(AppendError("struct<zip: int>", R"({"zip": [1]})", "addr"), "addr.zip: expected int, got an array");
   has(AppendError("map<string, int>", R"({"k": "v"})", "attrs"), "attrs['k']: ");
   has(AppendError("map<string, int>", R"([{"key": "k", "value": 1}, {"key": "k", "value": 2}])", "attrs"),
       "attrs: key 'k' appears twice");
