@@ -69,7 +69,11 @@ class WriteLoads : public ::testing::Test {
   std::optional<Connection> other_;
 };
 
-TEST_F(WriteLoads, EachAppendLoadsTheTableOnce) {
+// On a catalog the process commits to itself, an append loads twice: the writer's load (for
+// the schema) and the commit's own when it starts, because the process's other appends to the
+// table may land while its files are written (commit_engine.cc, Load). An overwrite starts
+// from the writer's load: one.
+TEST_F(WriteLoads, AppendsLoadForTheWriteAndForTheCommitAnOverwriteOnce) {
   for (int64_t i = 0; i < 3; ++i) {
     EXPECT_EQ(LoadsOf([&] {
                 InputFiles input;
@@ -78,7 +82,7 @@ TEST_F(WriteLoads, EachAppendLoadsTheTableOnce) {
                 ASSERT_TRUE(landed.has_value()) << landed.error().message;
                 EXPECT_EQ(landed->attempts, 1);
               }),
-              1)
+              2)
         << "AppendFiles of JSON lines, call " << i;
   }
   const std::string csv = WriteFile("in.csv", "id,country\n10,FR\n11,FR\n");
@@ -87,10 +91,10 @@ TEST_F(WriteLoads, EachAppendLoadsTheTableOnce) {
               ASSERT_TRUE(landed.has_value()) << landed.error().message;
               EXPECT_EQ(landed->rows_added, 2);
             }),
-            1)
+            2)
       << "AppendFiles of a CSV file";
   EXPECT_EQ(LoadsOf([&] { ASSERT_TRUE(table_->Append(Rows{{"id", "country"}, {{int64_t{20}, std::string("DE")}}})); }),
-            1)
+            2)
       << "Append";
   EXPECT_EQ(LoadsOf([&] {
               bool given = false;
@@ -102,7 +106,7 @@ TEST_F(WriteLoads, EachAppendLoadsTheTableOnce) {
               });
               ASSERT_TRUE(landed.has_value()) << landed.error().message;
             }),
-            1)
+            2)
       << "AppendBatches";
   EXPECT_EQ(LoadsOf([&] {
               const std::string fr = WriteFile("fr.csv", "id,country\n40,FR\n");
@@ -162,8 +166,8 @@ TEST_F(WriteLoads, RowChangesAndMetadataChangesLoadTheTableOnce) {
   ASSERT_EQ(rows->size(), 3u);  // 1 (now AT), 3 (now IT) and 5
 }
 
-// The other writer lands during this one's swap: the first attempt, built on the handed base,
-// loses; the retry reloads (a second load) and lands on top, once.
+// The other writer lands during this one's swap: the first attempt loses; the retry reloads (a
+// third load, after the writer's and the commit's) and lands on top, once.
 TEST_F(WriteLoads, ALostRaceReloadsAndLandsOnce) {
   WriteOptions options;
   options.before_swap = [&](int attempt) {
@@ -177,7 +181,7 @@ TEST_F(WriteLoads, ALostRaceReloadsAndLandsOnce) {
               ASSERT_TRUE(landed.has_value()) << landed.error().message;
               info = *landed;
             }),
-            2);
+            3);
   EXPECT_EQ(info.attempts, 2);
   EXPECT_EQ(info.conflicts, 1);
   auto snapshots = table_->Snapshots();
@@ -189,14 +193,15 @@ TEST_F(WriteLoads, ALostRaceReloadsAndLandsOnce) {
 }
 
 // The other writer lands after this one loaded the table and wrote its files, before its
-// commit starts: the handed base is stale, so the first attempt's swap is refused by its
-// requirements and the retry starts from a fresh load. An append lands on top.
+// commit starts. An overwrite's commit starts from the handed base, which is stale: its swap is
+// refused by its requirements and the retry starts from a fresh load (the other writer's row is
+// not one the overwrite's filter matches, so it lands on top). An append starts from the
+// commit's own load and lands at once.
 TEST_F(WriteLoads, AStaleHandedBaseLosesItsSwapAndTheRetryLands) {
   WriteOptions options;
-  options.before_commit = [&] { OtherAppends(100); };
-  InputFiles input;
-  input.json_lines = "{\"id\": 1, \"country\": \"DE\"}\n";
-  auto landed = table_->AppendFiles(input, options);
+  options.before_commit = [&] { OtherAppends(100); };  // country FR
+  const std::string de = WriteFile("de.csv", "id,country\n1,DE\n");
+  auto landed = table_->OverwriteFiles(InputFiles{.paths = {de}}, Filter::Parse("country = 'DE'").value(), options);
   ASSERT_TRUE(landed.has_value()) << landed.error().message;
   EXPECT_EQ(landed->attempts, 2);
   auto snapshots = table_->Snapshots();
@@ -204,6 +209,14 @@ TEST_F(WriteLoads, AStaleHandedBaseLosesItsSwapAndTheRetryLands) {
   ASSERT_EQ(snapshots->size(), 2u);
   EXPECT_EQ(snapshots->back().parent_id, snapshots->front().snapshot_id);
   EXPECT_EQ(RowCount(), 2u);
+
+  options.before_commit = [&] { OtherAppends(101); };
+  InputFiles input;
+  input.json_lines = "{\"id\": 2, \"country\": \"DE\"}\n";
+  auto appended = table_->AppendFiles(input, options);
+  ASSERT_TRUE(appended.has_value()) << appended.error().message;
+  EXPECT_EQ(appended->attempts, 1);
+  EXPECT_EQ(RowCount(), 4u);
 }
 
 // Validation is checked from the snapshot the writer read, whatever base the attempt starts

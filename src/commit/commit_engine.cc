@@ -277,11 +277,18 @@ Status CommitEngine::Load() {
   attempt_start_us_ = base_loaded_us_ = MonotonicMicros();
   if (parts_.size() == 1 && options_.base) {
     Part& part = *parts_.front();
-    if (auto handed = options_.base->Take(part.plan.id(), &base_loaded_us_)) {
+    // An append this process may group with its other appends to the table starts from a load
+    // of its own, taken when the commit starts: those appends land while its files are written,
+    // and a base loaded before that would be behind them and lose its swap (a retry costs more
+    // than the load). The handed base is still taken, so that nothing keeps it alive.
+    const bool groups = options_.coalesce_appends && part.plan.OnlyAppends() && !ThroughServer();
+    auto handed = options_.base->Take(part.plan.id(), &base_loaded_us_);
+    if (handed && !groups) {
       part.table = std::move(*handed);
       if (part.table.metadata && !ThroughServer()) part.pacer.Loaded(part.table.metadata->last_sequence_number);
       return Ok();
     }
+    base_loaded_us_ = attempt_start_us_;
   }
   for (const auto& part : parts_) {
     FLOE_ASSIGN_OR_RETURN(part->table, catalog_.LoadSharedTable(part->plan.id()));
