@@ -74,17 +74,13 @@ BatchText::BatchText(const std::vector<std::string>& columns, Format format) : f
 }
 
 void BatchText::AppendValue(const Column& c, size_t row, std::string* out) const {
-  const bool csv = format_ == Format::kCsv;
-  if (c.IsNull(row)) {
-    if (!csv) *out += "null";
+  // JSON and JSON lines: the one definition of a cell's JSON text, nested values included.
+  if (format_ != Format::kCsv) {
+    AppendCellJson(c, row, out);
     return;
   }
-  if (c.type->is_nested()) {
-    // JSON and JSON lines hold the value as nested JSON; a CSV cell holds that JSON's text.
-    if (!csv) {
-      AppendCellJson(c, row, out);
-      return;
-    }
+  if (c.IsNull(row)) return;
+  if (c.type->is_nested()) {  // a CSV cell holds the nested value's JSON text
     std::string text;
     AppendCellJson(c, row, &text);
     AppendCsvField(text, out);
@@ -94,13 +90,7 @@ void BatchText::AppendValue(const Column& c, size_t row, std::string* out) const
     case TypeId::kBoolean: *out += c.bools[row] ? "true" : "false"; return;
     case TypeId::kInt: AppendInteger(c.ints[row], out); return;
     case TypeId::kLong: AppendInteger(c.longs[row], out); return;
-    case TypeId::kString:
-      if (csv) {
-        AppendCsvField(c.BytesAt(row), out);
-      } else {
-        AppendJsonString(c.BytesAt(row), out);
-      }
-      return;
+    case TypeId::kString: AppendCsvField(c.BytesAt(row), out); return;
     case TypeId::kDate:
     case TypeId::kTime:
     case TypeId::kTimestamp:
@@ -108,26 +98,19 @@ void BatchText::AppendValue(const Column& c, size_t row, std::string* out) const
     case TypeId::kTimestampNs:
     case TypeId::kTimestampTzNs:
     case TypeId::kDecimal:
-      // Text of digits, '-', ':', '.', 'T' and '+': never quoted in CSV, never escaped in JSON.
-      if (!csv) out->push_back('"');
+      // Text of digits, '-', ':', '.', 'T' and '+': never quoted in CSV.
       AppendTemporalOrDecimal(c, row, out);
-      if (!csv) out->push_back('"');
       return;
     default: break;
   }
-  // The other types as the row listing shows them (floats as JSON numbers, UUIDs, hex bytes).
+  // The other types as the row listing shows them (floats as numbers, UUIDs, hex bytes).
   nlohmann::json value = c.Get(row).ToJson();
-  if (csv && c.type->id() == TypeId::kVariant && !value.is_string()) {
+  if (c.type->id() == TypeId::kVariant && !value.is_string()) {
     AppendCsvField(value.dump(), out);  // a variant's JSON holds commas and quotes
     return;
   }
   if (value.is_string()) {
-    const auto& text = value.get_ref<const std::string&>();
-    if (csv) {
-      AppendCsvField(text, out);
-    } else {
-      AppendJsonString(text, out);
-    }
+    AppendCsvField(value.get_ref<const std::string&>(), out);
     return;
   }
   *out += value.dump();

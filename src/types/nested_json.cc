@@ -120,6 +120,22 @@ void AppendCellJson(const Column& c, size_t row, std::string* out) {
       AppendDecimal(c.decimals[row], type.scale(), out);
       out->push_back('"');
       return;
+    case TypeId::kTime:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+    case TypeId::kTimestampNs:
+    case TypeId::kTimestampTzNs: {
+      const TypeId id = type.id();
+      const int64_t units = id == TypeId::kTimestampNs || id == TypeId::kTimestampTzNs ? 1000000000 : 1000000;
+      out->push_back('"');
+      if (id == TypeId::kTime) {
+        AppendTimeOfDay(c.longs[row], units, out);
+      } else {
+        AppendTimestamp(c.longs[row], units, id == TypeId::kTimestampTz || id == TypeId::kTimestampTzNs, out);
+      }
+      out->push_back('"');
+      return;
+    }
     default: AppendPrimitiveJson(c.Get(row), out); return;
   }
 }
