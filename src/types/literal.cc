@@ -140,11 +140,15 @@ std::string UuidToString(std::string_view b) {
 }
 
 Result<std::string> UuidFromString(std::string_view s) {
-  if (s.size() != 36 || s[8] != '-' || s[13] != '-' || s[18] != '-' || s[23] != '-')
-    return InvalidArgument("invalid uuid '" + std::string(s) + "'");
+  // Exactly the 8-4-4-4-12 form: dashes only at 8, 13, 18 and 23, hex digits everywhere else
+  // (a dash elsewhere would leave fewer than 16 bytes).
+  const auto is_dash_place = [](size_t i) { return i == 8 || i == 13 || i == 18 || i == 23; };
+  if (s.size() != 36) return InvalidArgument("invalid uuid '" + std::string(s) + "'");
   std::string hex;
-  for (char c : s)
-    if (c != '-') hex.push_back(c);
+  for (size_t i = 0; i < s.size(); ++i) {
+    if ((s[i] == '-') != is_dash_place(i)) return InvalidArgument("invalid uuid '" + std::string(s) + "'");
+    if (s[i] != '-') hex.push_back(s[i]);
+  }
   auto bytes = Unhex(hex);
   if (!bytes) return InvalidArgument("invalid uuid '" + std::string(s) + "'");
   return bytes;

@@ -75,6 +75,21 @@ TEST(LiteralBinary, RefusesWrongLengths) {
   EXPECT_FALSE(Literal::FromBinary(Type::Uuid(), "short").has_value());
 }
 
+// The fuzz target found a 36-character text with dashes at the right places and two more, which
+// was read as a 15-byte uuid; only the 8-4-4-4-12 form of 32 hex digits is a uuid.
+TEST(LiteralText, UuidIsOnlyTheDashedFormOf32HexDigits) {
+  auto read = [](std::string_view text) { return Literal::String(std::string(text)).CastTo(Type::Uuid()); };
+  ASSERT_TRUE(read("f79c3e09-677c-4bbd-a479-3f349cb785e7").has_value());
+  EXPECT_EQ(read("F79C3E09-677C-4BBD-A479-3F349CB785E7")->AsBytes().size(), 16u);
+  for (std::string_view bad : {"f79c3e44-677c-4bbd-a479-3f34-677c-43", "f79c3e09-677c-4bbd-a479-3f349cb785e",
+                               "f79c3e09-677c-4bbd-a4793-f349cb785e7", "f79c3e09x677c-4bbd-a479-3f349cb785e7",
+                               "f79c3e09-677c-4bbd-a479-3f349cb785eg", "------------------------------------"}) {
+    auto r = read(bad);
+    ASSERT_FALSE(r.has_value()) << bad;
+    EXPECT_NE(r.error().message.find(std::string(bad)), std::string::npos) << r.error().message;
+  }
+}
+
 TEST(LiteralJson, UsesTheSpecsForms) {
   EXPECT_EQ(Parse(Type::Date(), "2017-11-16").ToJson(), "2017-11-16");
   EXPECT_EQ(Parse(Type::Time(), "22:31:08.123456").ToJson(), "22:31:08.123456");
