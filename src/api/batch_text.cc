@@ -26,13 +26,6 @@ void AppendCsvField(std::string_view s, std::string* out) {
 
 namespace {
 
-template <typename T>
-void AppendInteger(T v, std::string* out) {
-  char buf[24];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  out->append(buf, end);
-}
-
 // A date, time, timestamp or decimal value as Literal::ToJson's string gives it (value_text.h).
 void AppendTemporalOrDecimal(const Column& c, size_t row, std::string* out) {
   switch (c.type->id()) {

@@ -10,13 +10,6 @@
 namespace floe {
 namespace {
 
-template <typename T>
-void AppendInteger(T v, std::string* out) {
-  char buf[24];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  out->append(buf, end);
-}
-
 // A non-null primitive literal as the JSON-lines output prints it: Literal::ToJson.
 void AppendPrimitiveJson(const Literal& v, std::string* out) {
   if (v.type()->id() == TypeId::kString) {

@@ -34,6 +34,12 @@ void AppendTwoDigits(int64_t v, std::string* out) {
 
 }  // namespace
 
+void AppendInteger(int64_t v, std::string* out) {
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out->append(buf, end);
+}
+
 void AppendDate(int32_t days, std::string* out) {
   int y;
   unsigned m, d;

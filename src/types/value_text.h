@@ -1,4 +1,4 @@
-// Dates, times, timestamps and decimals as text, appended to a caller's buffer so that a loop
+// Integers, dates, times, timestamps and decimals as text, appended to a caller's buffer so that a loop
 // over a column writes no string per value. These are the one definition of those forms:
 // FormatDate / FormatTimeMicros / FormatTimestamp (temporal.h) and DecimalToString are these
 // appended to an empty string, so Literal::ToJson, the CLI's listings and its CSV / JSON-lines
@@ -9,6 +9,9 @@
 #include <string>
 
 namespace floe {
+
+// The decimal digits of `v`, with a leading '-' when negative (std::to_chars).
+void AppendInteger(int64_t v, std::string* out);
 
 // "2017-11-16": the year zero-padded to 4 digits (to 4 after the sign when negative).
 void AppendDate(int32_t days, std::string* out);
