@@ -126,6 +126,11 @@ TEST(RowEvaluatorTest, Types) {
   EXPECT_EQ(Rows("NOT flag"), "00101");
   EXPECT_EQ(Rows("amount > 0"), "10001");
   EXPECT_EQ(Rows("amount = 1.5"), "10000");
+  // Values with more digits than decimal(9,2) holds compare against every value and equal none.
+  EXPECT_EQ(Rows("amount < 10000000"), "10111");
+  EXPECT_EQ(Rows("amount = 10000000"), "00000");
+  EXPECT_EQ(Rows("amount > -12345678.5"), "10111");
+  EXPECT_EQ(Rows("amount <= 9223372036854775807"), "10111");
   EXPECT_EQ(Rows("d BETWEEN '1969-12-31' AND '1970-01-01'"), "00110");
   EXPECT_EQ(Rows("y < 10000000000"), "10111");   // beyond the int range: every int is smaller
   EXPECT_EQ(Rows("y = 10000000000"), "00000");
@@ -133,6 +138,31 @@ TEST(RowEvaluatorTest, Types) {
   EXPECT_EQ(Rows("loc.lat IS NULL"), "01001");
   EXPECT_EQ(Rows("loc IS NULL"), "01000");
   EXPECT_EQ(Rows("loc.lat IS NAN"), "00010");
+}
+
+// A comparison value scaled past 38 digits is clamped beyond every decimal, never overflowed.
+TEST(RowEvaluatorTest, ComparisonValuesPastADecimalsDigitsDoNotOverflow) {
+  const TypePtr wide = Type::Decimal(38, 30);
+  auto pow10 = [](int n) {
+    __int128 p = 1;
+    for (int i = 0; i < n; ++i) p *= 10;
+    return p;
+  };
+  const __int128 largest = pow10(38) - 1;  // 99999999.999...9 (38 nines)
+  const Literal top = Literal::Decimal(largest, 38, 30);
+  const Literal bottom = Literal::Decimal(-largest, 38, 30);
+  for (int64_t v : {INT64_MAX, int64_t{100000000}}) {
+    auto scaled = ConvertForComparison(Literal::Long(v), wide);
+    ASSERT_TRUE(scaled);
+    EXPECT_GT(CompareValues(*scaled, top), 0) << v;
+    auto negative = ConvertForComparison(Literal::Long(-v), wide);
+    ASSERT_TRUE(negative);
+    EXPECT_LT(CompareValues(*negative, bottom), 0) << v;
+  }
+  auto fits = ConvertForComparison(Literal::Long(99999999), wide);
+  ASSERT_TRUE(fits);
+  EXPECT_LT(CompareValues(*fits, top), 0);
+  EXPECT_EQ(CompareValues(*ConvertForComparison(Literal::Decimal(5, 2, 1), wide), Literal::Decimal(5 * pow10(29), 38, 30)), 0);
 }
 
 TEST(RowEvaluatorTest, LargeInLists) {

@@ -160,6 +160,26 @@ std::optional<double> ArithDouble(ArithOp op, double a, double b) {
   return std::nullopt;
 }
 
+namespace {
+
+// `unscaled` times 10^more_scale as a value of the decimal type `target`, for comparing only:
+// unlike a cast it may hold more digits than the type's precision (such a value compares
+// correctly against every value of the column and equals none), and past 38 digits it is
+// clamped to +-10^38, beyond every decimal, so the product never overflows.
+Literal ScaledForComparison(__int128 unscaled, int more_scale, const TypePtr& target) {
+  constexpr int kMaxDigits = 38;
+  __int128 limit = 1;  // 10^(38 - more_scale): what may be scaled without passing 10^38
+  for (int i = 0; i < kMaxDigits - more_scale; ++i) limit *= 10;
+  __int128 bound = limit;
+  for (int i = 0; i < more_scale; ++i) bound *= 10;  // 10^38
+  if (unscaled >= limit) return Literal(target, bound);
+  if (unscaled <= -limit) return Literal(target, -bound);
+  for (int i = 0; i < more_scale; ++i) unscaled *= 10;
+  return Literal(target, unscaled);
+}
+
+}  // namespace
+
 std::optional<Literal> ConvertForComparison(const Literal& v, const TypePtr& target) {
   if (!v.type() || v.is_null()) return std::nullopt;
   TypeId from = v.type()->id(), to = target->id();
@@ -181,14 +201,16 @@ std::optional<Literal> ConvertForComparison(const Literal& v, const TypePtr& tar
           return Literal::Long(x);  // compares correctly against every int, matches none
         return Literal(target, static_cast<int32_t>(x));
       }
-      if (to == TypeId::kLong || to == TypeId::kFloat || to == TypeId::kDouble || to == TypeId::kDecimal ||
-          to == TypeId::kTime || IsTimestampType(to))
+      if (to == TypeId::kDecimal) return ScaledForComparison(v.AsInt64(), target->scale(), target);
+      if (to == TypeId::kLong || to == TypeId::kFloat || to == TypeId::kDouble || to == TypeId::kTime ||
+          IsTimestampType(to))
         return cast(Literal::Long(v.AsInt64()));
       return std::nullopt;
     case TypeId::kDecimal: {
       if (to == TypeId::kFloat || to == TypeId::kDouble) return cast(Literal::String(v.ToString()));
       if (to == TypeId::kDecimal) {
-        if (target->scale() >= v.type()->scale()) return cast(v);
+        if (target->scale() >= v.type()->scale())
+          return ScaledForComparison(v.AsDecimal(), target->scale() - v.type()->scale(), target);
         return cast(Literal::String(v.ToString()));  // exact only: "1.50" fits scale 1, "1.55" does not
       }
       if (to == TypeId::kInt || to == TypeId::kLong) {

@@ -81,6 +81,19 @@ std::string DecimalToString(__int128 unscaled, int scale) {
   return out;
 }
 
+// 10^n for 0 <= n <= 38 (the most digits a decimal holds; 10^38 < 2^127).
+__int128 Pow10(int n) {
+  __int128 p = 1;
+  for (int i = 0; i < n; ++i) p *= 10;
+  return p;
+}
+
+// Whether `unscaled` has at most `digits` digits (0 <= digits <= 38).
+bool FitsDigits(__int128 unscaled, int digits) {
+  const __int128 limit = Pow10(digits);
+  return unscaled < limit && unscaled > -limit;
+}
+
 Result<__int128> ParseDecimal(std::string_view text, int precision, int scale) {
   auto fail = [&] { return InvalidArgument("invalid decimal(" + std::to_string(precision) + "," + std::to_string(scale) + ") '" + std::string(text) + "'"); };
   size_t pos = 0;
@@ -109,10 +122,9 @@ Result<__int128> ParseDecimal(std::string_view text, int precision, int scale) {
     if (digits > 38) return fail();
   }
   if (!any) return fail();
-  for (; fraction_digits < scale; ++fraction_digits) v *= 10;
-  __int128 limit = 1;
-  for (int i = 0; i < precision; ++i) limit *= 10;
-  if (v >= limit) return fail();
+  // Checked before scaling up, so the scaling cannot overflow: v < 10^(precision - missing).
+  if (!FitsDigits(v, precision - (scale - fraction_digits))) return fail();
+  v *= Pow10(scale - fraction_digits);
   return negative ? -v : v;
 }
 
@@ -523,17 +535,17 @@ Result<Literal> Literal::CastTo(const TypePtr& target) const {
       if (from == TypeId::kInt || from == TypeId::kLong) return Literal(target, static_cast<double>(AsInt64()));
       break;
     case TypeId::kDecimal: {
-      __int128 scale_up = 1;
+      // The value must fit the target's precision once scaled (checked before scaling, so the
+      // product cannot overflow): 1 is not a decimal(4,4), 123.4 is not a decimal(4,2).
       if (from == TypeId::kInt || from == TypeId::kLong) {
-        for (int i = 0; i < target->scale(); ++i) scale_up *= 10;
-        return Literal(target, static_cast<__int128>(AsInt64()) * scale_up);
+        const __int128 v = AsInt64();
+        if (!FitsDigits(v, target->precision() - target->scale())) return impossible();
+        return Literal(target, v * Pow10(target->scale()));
       }
       if (from == TypeId::kDecimal) {
-        if (target->scale() >= type_->scale()) {
-          for (int i = type_->scale(); i < target->scale(); ++i) scale_up *= 10;
-          return Literal(target, AsDecimal() * scale_up);
-        }
-        return impossible();
+        const int more_scale = target->scale() - type_->scale();
+        if (more_scale < 0 || !FitsDigits(AsDecimal(), target->precision() - more_scale)) return impossible();
+        return Literal(target, AsDecimal() * Pow10(more_scale));
       }
       break;
     }

@@ -90,6 +90,24 @@ TEST(LiteralText, UuidIsOnlyTheDashedFormOf32HexDigits) {
   }
 }
 
+// A decimal value holds at most its type's precision in digits, whatever it is converted from
+// (the fuzz target found 1 accepted as a decimal(4,4), which prints as 1.0000 and reads back as
+// an error). Scaling up checks first, so it cannot overflow.
+TEST(LiteralCast, DecimalsKeepToTheirPrecision) {
+  EXPECT_FALSE(Literal::Long(1).CastTo(Type::Decimal(4, 4)).has_value());
+  EXPECT_EQ(Literal::Long(-99).CastTo(Type::Decimal(4, 2))->AsDecimal(), -9900);
+  EXPECT_FALSE(Literal::Long(100).CastTo(Type::Decimal(4, 2)).has_value());
+  EXPECT_FALSE(Literal::Long(INT64_MAX).CastTo(Type::Decimal(38, 30)).has_value());
+  EXPECT_FALSE(Literal::Decimal(12345, 5, 2).CastTo(Type::Decimal(4, 2)).has_value());
+  EXPECT_EQ(Literal::Decimal(1234, 5, 2).CastTo(Type::Decimal(5, 3))->AsDecimal(), 12340);
+  EXPECT_FALSE(Literal::Decimal(1234, 5, 2).CastTo(Type::Decimal(4, 3)).has_value());
+  EXPECT_FALSE(Literal::String("1").CastTo(Type::Decimal(4, 4)).has_value());
+  EXPECT_EQ(Literal::String("0.1234").CastTo(Type::Decimal(4, 4))->AsDecimal(), 1234);
+  EXPECT_FALSE(Literal::String("99999999999999999999999999999999999999").CastTo(Type::Decimal(38, 10)).has_value());
+  EXPECT_EQ(Literal::String("9999999999999999999999999999.9999999999").CastTo(Type::Decimal(38, 10))->ToString(),
+            "9999999999999999999999999999.9999999999");
+}
+
 TEST(LiteralJson, UsesTheSpecsForms) {
   EXPECT_EQ(Parse(Type::Date(), "2017-11-16").ToJson(), "2017-11-16");
   EXPECT_EQ(Parse(Type::Time(), "22:31:08.123456").ToJson(), "22:31:08.123456");
