@@ -427,13 +427,16 @@ Result<DataFileMetrics> ParquetWriter::Close() {
   for (const auto& rg : footer_.row_groups) m.split_offsets.push_back(*rg.file_offset);
   for (const auto& leaf : leaves_) {
     MetricsMode mode = metrics_modes_.count(leaf.field_id) ? metrics_modes_[leaf.field_id] : MetricsMode{};
+    // A variant under a list or map gets no metrics at all, as Iceberg Java's writers give it
+    // (they key metrics by a leaf's field id, and a variant's binaries carry none).
+    if (leaf.variant_part && leaf.repeated) continue;
     if (leaf.variant_part == 1) {  // counts come from the value part; sizes are both parts'
       m.column_sizes[leaf.field_id] = leaf.column_size;
       continue;
     }
     if (leaf.variant_part == 2) {
       m.column_sizes[leaf.field_id] += leaf.column_size;
-      if (mode.kind == MetricsMode::kNone || leaf.repeated) continue;  // under a list or map: its size alone, as any leaf there
+      if (mode.kind == MetricsMode::kNone) continue;
       m.value_counts[leaf.field_id] = leaf.value_count;
       m.null_value_counts[leaf.field_id] = leaf.null_count;
       continue;  // a variant has no bounds

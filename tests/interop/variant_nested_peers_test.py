@@ -133,6 +133,18 @@ def spark_checks(spark):
         "variant_get(s[3].v, '$[0].r[1]', 'boolean') FROM floe.fl.vn WHERE id = 1").collect()]
     failures.check("Spark's variant_get reaches inside floe's nested variants", got == [(1, "x", 2, False)], repr(got))
 
+    # Metrics: the fields whose column sizes, value counts and null counts each writer's manifest
+    # holds (both tables have the same field ids); Iceberg Java records none for a variant under a
+    # list or map, floe neither.
+    def metric_fields(table):
+        fields = []
+        for r in spark.sql("SELECT column_sizes, value_counts, null_value_counts FROM %s.files" % table).collect():
+            fields.append(tuple(tuple(sorted((m or {}).keys())) for m in r))
+        return sorted(set(fields))
+    failures.check("floe's manifest metrics cover the fields Iceberg Java's do",
+                   metric_fields("floe.fl.vn") == metric_fields("floe.sp.vn"),
+                   "floe %r\nspark %r" % (metric_fields("floe.fl.vn"), metric_fields("floe.sp.vn")))
+
     # Spark's own Parquet writer with shredding forced (its test setting, a schema for every
     # variant it shreds): Spark 4.0 shreds top-level variants only, so each nested column is
     # written alone and its layout printed; floe reads each file whole.
