@@ -39,15 +39,17 @@ Schema NestedVariantSchema() {
       F(4, "s", Type::List(F(13, "element", Type::Struct({F(14, "v", Type::Variant()), F(15, "n", Type::Int())})))),
       F(5, "grid", Type::List(F(16, "element", Type::List(F(17, "element", Type::Variant(), true))))),
       F(6, "top", Type::Variant()),
+      // A variant beside a list in a struct: read through the nested assembly at the row level.
+      F(7, "st", Type::Struct({F(18, "l", Type::List(F(19, "element", Type::Int()))), F(20, "v", Type::Variant())})),
   });
 }
 
 // Rows in the human JSON form `floe append` reads and `floe scan` prints.
 const std::vector<std::string> kRows = {
-    R"({"id":0,"tags":[{"a":1,"b":[1,"x",null]},"text",3.5,null,[],{}],"m":{"k":{"z":true,"deep":{"x":[1,{"y":2}]}},"n":null},"s":[{"v":{"q":1},"n":1},{"v":null,"n":null},null],"grid":[[1,"two"],[],null,[[3]]],"top":{"t":1}})",
-    R"({"id":1,"tags":[],"m":{},"s":[],"grid":[],"top":null})",
-    R"({"id":2,"tags":null,"m":null,"s":null,"grid":null,"top":[1]})",
-    R"({"id":3,"tags":[null,null],"m":{"only":"x"},"s":[{"v":12345678901234,"n":null}],"grid":[[false]],"top":"s"})",
+    R"({"id":0,"tags":[{"a":1,"b":[1,"x",null]},"text",3.5,null,[],{}],"m":{"k":{"z":true,"deep":{"x":[1,{"y":2}]}},"n":null},"s":[{"v":{"q":1},"n":1},{"v":null,"n":null},null],"grid":[[1,"two"],[],null,[[3]]],"top":{"t":1},"st":{"l":[1],"v":{"k":[1,2]}}})",
+    R"({"id":1,"tags":[],"m":{},"s":[],"grid":[],"top":null,"st":null})",
+    R"({"id":2,"tags":null,"m":null,"s":null,"grid":null,"top":[1],"st":{"l":null,"v":null}})",
+    R"({"id":3,"tags":[null,null],"m":{"only":"x"},"s":[{"v":12345678901234,"n":null}],"grid":[[false]],"top":"s","st":{"l":[],"v":"s"}})",
 };
 
 ColumnBatch BatchOf(const Schema& schema, const std::vector<std::string>& rows) {
