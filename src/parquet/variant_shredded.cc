@@ -1,6 +1,5 @@
 #include "parquet/variant_shredded.h"
 
-
 #include "parquet/nested_assembly.h"
 #include "types/variant.h"
 #include "types/variant_builder.h"
@@ -238,10 +237,11 @@ Status AssembleVariants(const SchemaNode& group, const Column& metadata, const V
   Column value_column(Type::Binary()), typed_column(shredded ? TypedType(top) : Type::Binary());
   if (top.value) FLOE_RETURN_IF_ERROR(read(*top.value, Type::Binary(), &value_column));
   if (top.typed) FLOE_RETURN_IF_ERROR(read(*top.typed, typed_column.type, &typed_column));
-  if ((top.value && value_column.length != slots) || (top.typed && typed_column.length != slots))
-    return Corrupt(where + ": the variant's metadata and " + (top.value && value_column.length != slots ? "value" : "typed_value") +
-                   " columns disagree in count (" + std::to_string(slots) + " and " +
-                   std::to_string(top.value && value_column.length != slots ? value_column.length : typed_column.length) + ")");
+  for (const auto& [part, column] : {std::pair{top.value, &value_column}, std::pair{top.typed, &typed_column}}) {
+    if (part && column->length != slots)
+      return Corrupt(where + ": the variant's metadata and " + part->element.name + " columns disagree in count (" +
+                     std::to_string(slots) + " and " + std::to_string(column->length) + ")");
+  }
   Bind(&top, top.value ? &value_column : nullptr, top.typed ? &typed_column : nullptr);
   out->Reserve(out->length + slots);
   for (size_t r = 0; r < slots; ++r) {
