@@ -287,6 +287,20 @@ TEST(VariantNested, FlippedAndTruncatedFilesNeverCrash) {
   }
   for (size_t len = 0; len < bytes.size(); len += 7) errors += !ReadBytes(bytes.substr(0, len), schema).has_value();
   EXPECT_GT(errors, 0u);
+
+  // A shredded variant in a list, every byte flipped.
+  auto shredded = VariantListSchema({BinaryLeaf("metadata", kReq), BinaryLeaf("value", kOpt),
+                                     level_files::Leaf("typed_value", kOpt, physical::kInt32)});
+  const std::vector<uint8_t> rep = {0, 1, 0, 0};
+  std::string file = BuildLevelFile(shredded, {{LeafLevels{rep, {3, 3, 0, 2}, {}, {kEmptyMetadata, kEmptyMetadata}},
+                                                LeafLevels{rep, {4, 3, 0, 2}, {}, {kX}},
+                                                LeafLevels{rep, {3, 4, 0, 2}, {7}, {}}}});
+  ASSERT_TRUE(TagRows(file));
+  for (size_t at = 0; at < file.size(); ++at) {
+    std::string bad = file;
+    bad[at] = static_cast<char>(bad[at] ^ 0x41);
+    (void)TagRows(bad);  // an error or rows, never a crash
+  }
 }
 
 }  // namespace floe::parquet::variant_nested_test
