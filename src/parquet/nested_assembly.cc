@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "parquet/batch_append.h"
+#include "parquet/variant_shredded.h"
 #include "types/field_defaults.h"
 
 namespace floe::parquet {
@@ -62,7 +63,9 @@ class Assembler {
         if (kind != NodeKind::kMap) return Mismatch(path, "a map", kind);
         return BuildMap(type, node, rep, def, out, path);
       case TypeId::kVariant:
-        return NotSupported(ctx_.where + ", column '" + path + "': a variant inside a list or map cannot be read yet");
+        // Other engines may leave the group unannotated: then it reads as a struct.
+        if (kind != NodeKind::kVariant && kind != NodeKind::kStruct) return Mismatch(path, "a variant", kind);
+        return BuildVariant(type, node, rep, def, out, path);
       case TypeId::kUnknown: {
         FLOE_ASSIGN_OR_RETURN(const LeafEntries* e, Entries(FirstLeaf(node), nullptr, path));
         AppendNullRows(out, CountRows(*e, rep, def));
@@ -97,6 +100,9 @@ class Assembler {
   // value's nulls and counts: a leaf whose values are read anyway when there is one.
   const SchemaNode& ShapeLeaf(const TypePtr& type, const SchemaNode& node, bool as_element) const {
     if (node.is_leaf()) return node;
+    if (type->id() == TypeId::kVariant) {
+      if (const SchemaNode* metadata = VariantMetadataNode(node)) return *metadata;  // set wherever the variant is
+    }
     NodeKind kind = KindOf(node, as_element);
     if (kind == NodeKind::kStruct && type->id() == TypeId::kStruct) {
       for (const auto& f : type->fields())
@@ -153,6 +159,24 @@ class Assembler {
     for (size_t i = 0; i < n; ++i) sel[i] = e->rep[i] <= rep && e->def[i] >= def;
     AppendSelected(e->values, 0, n, sel.data(), out);
     return Ok();
+  }
+
+  // One variant per entry starting a row: its metadata leaf gives the slots (null where the
+  // variant is), variant_shredded.h assembles the value from the group's other parts, read at
+  // the same levels (their fields matched by name: a shredded layout has no field ids).
+  Status BuildVariant(const TypePtr& type, const SchemaNode& node, int rep, int def, Column* out, const std::string& path) {
+    const std::string where = ctx_.where + ", column '" + path + "'";
+    const SchemaNode* metadata_node = VariantMetadataNode(node);
+    if (metadata_node == nullptr) return Corrupt(where + ": the variant group lacks its binary 'metadata' column");
+    Column metadata(Type::Binary());
+    FLOE_RETURN_IF_ERROR(BuildPrimitive(Type::Binary(), *metadata_node, rep, def, &metadata, path + ".metadata"));
+    NestedReadContext by_name = ctx_;
+    by_name.match_by_id = false;
+    Assembler parts(by_name);
+    auto read = [&](const SchemaNode& part, const TypePtr& part_type, Column* column) {
+      return parts.Build(part_type, part, false, rep, def, column, path + "." + part.element.name);
+    };
+    return AssembleVariants(node, metadata, read, where, "value", type, out);
   }
 
   // One struct row per entry starting a row: null below the node's own definition level.

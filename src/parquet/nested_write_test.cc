@@ -292,15 +292,6 @@ TEST(NestedWrite, NullMapKeyIsRefusedNamingTheKey) {
   EXPECT_NE(st.error().message.find("m.key"), std::string::npos) << st.error().message;
 }
 
-TEST(NestedWrite, VariantInsideAListIsRefusedNamingIt) {
-  Schema schema(0, {F(1, "vs", Type::List(F(2, "element", Type::Variant())))});
-  std::string bytes;
-  StringSink sink(&bytes);
-  auto w = ParquetWriter::Open(&sink, schema);
-  ASSERT_FALSE(w);
-  EXPECT_NE(w.error().message.find("vs.element"), std::string::npos) << w.error().message;
-}
-
 TEST(NestedWrite, OffsetsPastTheElementsAreRefused) {
   Schema schema(0, {F(1, "l", Type::List(F(2, "element", Type::Int())))});
   ColumnBatch b = BatchOf(schema, {json{{"l", {1, 2}}}});

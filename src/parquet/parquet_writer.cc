@@ -123,8 +123,6 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(OutputSink* sink, con
             const bool is_struct = f.type->id() == TypeId::kStruct;
             FLOE_RETURN_IF_ERROR(walk(f.type->fields(), ids, opt, name, repeated || !is_struct));
           } else if (f.type->id() == TypeId::kVariant) {
-            if (repeated)
-              return NotSupported("parquet writer: column '" + name + "' is a variant inside a list or map, which floe cannot write yet");
             for (int part : {1, 2}) {
               Leaf leaf;
               leaf.field_id = f.id;
@@ -132,8 +130,11 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::Open(OutputSink* sink, con
               leaf.type = Type::Binary();
               leaf.field_ids = ids;
               leaf.optional = opt;
-              leaf.optional.push_back(false);
+              // Under a list or map the part stands in the variant's place on the path (it is
+              // null exactly where the variant is, and required below it: no level of its own).
+              if (!repeated) leaf.optional.push_back(false);
               leaf.variant_part = part;
+              leaf.repeated = repeated;
               w->leaves_.push_back(std::move(leaf));
             }
           } else {
@@ -204,8 +205,13 @@ Status ParquetWriter::Write(const ColumnBatch& batch, size_t first_row, size_t e
       if (!col->type || col->type->id() != TypeId::kVariant)
         return InvalidArgument("parquet writer: column '" + leaf.name + "' is not a variant in the batch");
       auto part = std::make_unique<Column>(Type::Binary());
-      FLOE_RETURN_IF_ERROR(SplitVariant(*col, batch.num_rows, leaf.variant_part, part.get()));
-      chains[li].push_back(part.get());
+      // Under a list or map the variant column holds the elements' values, not the rows.
+      FLOE_RETURN_IF_ERROR(SplitVariant(*col, leaf.repeated ? col->length : batch.num_rows, leaf.variant_part, part.get()));
+      if (leaf.repeated) {
+        chains[li].back() = part.get();
+      } else {
+        chains[li].push_back(part.get());
+      }
       variant_parts.push_back(std::move(part));
       continue;
     }
@@ -421,6 +427,9 @@ Result<DataFileMetrics> ParquetWriter::Close() {
   for (const auto& rg : footer_.row_groups) m.split_offsets.push_back(*rg.file_offset);
   for (const auto& leaf : leaves_) {
     MetricsMode mode = metrics_modes_.count(leaf.field_id) ? metrics_modes_[leaf.field_id] : MetricsMode{};
+    // A variant under a list or map gets no metrics at all, as Iceberg Java's writers give it
+    // (they key metrics by a leaf's field id, and a variant's binaries carry none).
+    if (leaf.variant_part && leaf.repeated) continue;
     if (leaf.variant_part == 1) {  // counts come from the value part; sizes are both parts'
       m.column_sizes[leaf.field_id] = leaf.column_size;
       continue;

@@ -1,6 +1,5 @@
 #include "parquet/variant_shredded.h"
 
-
 #include "parquet/nested_assembly.h"
 #include "types/variant.h"
 #include "types/variant_builder.h"
@@ -158,11 +157,12 @@ std::string BuildVariantArray(const std::vector<std::string>& elements) {
 
 // The variant of this pair at `index` (a row, or an array element) into *out; false when it
 // is missing (both columns null).
-Result<bool> Assemble(const Shred& s, size_t index, const std::string& where, size_t row,
+// `slot` names the row (or list value) being assembled, for messages.
+Result<bool> Assemble(const Shred& s, size_t index, const std::string& where, const std::string& slot,
                       VariantMetadataBuilder* metadata, std::string* out) {
   auto fail = [&](const std::string& what) {
     const std::string at = s.path.empty() ? std::string("variant") : s.path.substr(0, s.path.size() - 1);
-    return Corrupt(where + ", row " + std::to_string(row) + ", '" + at + "': " + what);
+    return Corrupt(where + ", " + slot + ", '" + at + "': " + what);
   };
   const Column* value = s.value_column;
   const bool value_present = value && !value->IsNull(index);
@@ -185,7 +185,7 @@ Result<bool> Assemble(const Shred& s, size_t index, const std::string& where, si
     std::vector<std::string> elements;
     for (uint32_t j = list.offsets[index]; j < list.offsets[index + 1]; ++j) {
       std::string v;
-      FLOE_ASSIGN_OR_RETURN(bool present, Assemble(s.fields[0], j, where, row, metadata, &v));
+      FLOE_ASSIGN_OR_RETURN(bool present, Assemble(s.fields[0], j, where, slot, metadata, &v));
       if (!present) {
         return fail("typed_value.element " + std::to_string(j - list.offsets[index]) +
                     " (an array element) is missing: its value and typed_value are both null");
@@ -198,7 +198,7 @@ Result<bool> Assemble(const Shred& s, size_t index, const std::string& where, si
   std::vector<VariantField> fields;
   for (const auto& field : s.fields) {
     std::string v;
-    FLOE_ASSIGN_OR_RETURN(bool present, Assemble(field, index, where, row, metadata, &v));
+    FLOE_ASSIGN_OR_RETURN(bool present, Assemble(field, index, where, slot, metadata, &v));
     if (present) fields.push_back(VariantField{metadata->KeyId(field.name), std::move(v)});
   }
   if (value_present) {
@@ -221,45 +221,70 @@ bool IsShreddedVariant(const SchemaNode& group) {
   return false;
 }
 
+const SchemaNode* VariantMetadataNode(const SchemaNode& group) {
+  for (const auto& c : group.children) {
+    if (c.element.name == "metadata") return IsBinaryLeaf(c) ? &c : nullptr;
+  }
+  return nullptr;
+}
+
+Status AssembleVariants(const SchemaNode& group, const Column& metadata, const VariantPartReader& read,
+                        const std::string& where, const std::string& unit, const TypePtr& variant_type, Column* out) {
+  const size_t slots = metadata.length;
+  Shred top;
+  FLOE_RETURN_IF_ERROR(Plan(group, "", where, true, &top));
+  const bool shredded = top.typed != nullptr;
+  Column value_column(Type::Binary()), typed_column(shredded ? TypedType(top) : Type::Binary());
+  if (top.value) FLOE_RETURN_IF_ERROR(read(*top.value, Type::Binary(), &value_column));
+  if (top.typed) FLOE_RETURN_IF_ERROR(read(*top.typed, typed_column.type, &typed_column));
+  for (const auto& [part, column] : {std::pair{top.value, &value_column}, std::pair{top.typed, &typed_column}}) {
+    if (part && column->length != slots)
+      return Corrupt(where + ": the variant's metadata and " + part->element.name + " columns disagree in count (" +
+                     std::to_string(slots) + " and " + std::to_string(column->length) + ")");
+  }
+  Bind(&top, top.value ? &value_column : nullptr, top.typed ? &typed_column : nullptr);
+  out->Reserve(out->length + slots);
+  for (size_t r = 0; r < slots; ++r) {
+    if (metadata.IsNull(r)) {
+      out->AppendNull();
+      continue;
+    }
+    const std::string slot = unit + " " + std::to_string(r);
+    if (!shredded && value_column.IsNull(r)) return Corrupt(where + ", " + slot + ": the variant has metadata but no value");
+    auto builder = VariantMetadataBuilder::FromMetadata(metadata.BytesAt(r));
+    if (!builder) return Corrupt(where + ", " + slot + ": " + builder.error().message);
+    std::string value;
+    FLOE_ASSIGN_OR_RETURN(bool present, Assemble(top, r, where, slot, &*builder, &value));
+    if (!present) value = VariantNullValue();  // a variant that is there but holds nothing reads as null
+    // An unshredded variant keeps its metadata bytes as written; a shredded one gets the keys
+    // its typed object fields added.
+    const std::string bytes = shredded ? builder->Finish() : std::string(metadata.BytesAt(r));
+    auto text = VariantToJsonText(bytes, value);
+    if (!text) return Corrupt(where + ", " + slot + ": " + text.error().message);
+    FLOE_RETURN_IF_ERROR(out->Append(Literal(variant_type, PackVariant(bytes, value))));
+  }
+  return Ok();
+}
+
 Status ReadShreddedVariant(const SchemaNode& group, const NestedReadContext& nested, const std::string& where,
                            const VariantLeafLoader& load, const TypePtr& variant_type, Column* out,
                            std::vector<uint8_t>* def_levels) {
   const size_t rows = nested.rows;
-  const SchemaNode* metadata_node = nullptr;
-  for (const auto& c : group.children) {
-    if (c.element.name == "metadata") metadata_node = &c;
-  }
-  if (metadata_node == nullptr || !IsBinaryLeaf(*metadata_node)) return Corrupt(where + " lacks its binary 'metadata' column");
-  Shred top;
-  FLOE_RETURN_IF_ERROR(Plan(group, "", where, true, &top));
+  const SchemaNode* metadata_node = VariantMetadataNode(group);
+  if (metadata_node == nullptr) return Corrupt(where + " lacks its binary 'metadata' column");
   Column metadata(Type::Binary());
   std::vector<uint8_t> levels;
   FLOE_RETURN_IF_ERROR(load(*metadata_node, Type::Binary(), &metadata, &levels));
   if (metadata.length < rows || levels.size() < rows)
     return Corrupt(where + ": column 'metadata' holds fewer values than the row group's " + std::to_string(rows) + " rows");
+  metadata.length = rows;
   // value and typed_value, read as columns of the nested layout (fields matched by name).
   NestedReadContext by_name = nested;
   by_name.match_by_id = false;
-  Column value_column(Type::Binary()), typed_column(top.typed ? TypedType(top) : Type::Binary());
-  if (top.value) FLOE_RETURN_IF_ERROR(ReadNestedField(by_name, {0, "value", Type::Binary(), false, ""}, *top.value, &value_column));
-  if (top.typed) FLOE_RETURN_IF_ERROR(ReadNestedField(by_name, {0, "typed_value", typed_column.type, false, ""}, *top.typed, &typed_column));
-  Bind(&top, top.value ? &value_column : nullptr, top.typed ? &typed_column : nullptr);
-  out->Reserve(rows);
-  for (size_t r = 0; r < rows; ++r) {
-    if (metadata.IsNull(r)) {
-      out->AppendNull();
-      continue;
-    }
-    auto builder = VariantMetadataBuilder::FromMetadata(metadata.BytesAt(r));
-    if (!builder) return Corrupt(where + ", row " + std::to_string(r) + ": " + builder.error().message);
-    std::string value;
-    FLOE_ASSIGN_OR_RETURN(bool present, Assemble(top, r, where, r, &*builder, &value));
-    if (!present) value = VariantNullValue();  // a variant that is there but holds nothing reads as null
-    const std::string bytes = builder->Finish();
-    auto text = VariantToJsonText(bytes, value);
-    if (!text) return Corrupt(where + ", row " + std::to_string(r) + ": " + text.error().message);
-    FLOE_RETURN_IF_ERROR(out->Append(Literal(variant_type, PackVariant(bytes, value))));
-  }
+  auto read = [&](const SchemaNode& part, const TypePtr& type, Column* column) {
+    return ReadNestedField(by_name, {0, part.element.name, type, false, ""}, part, column);
+  };
+  FLOE_RETURN_IF_ERROR(AssembleVariants(group, metadata, read, where, "row", variant_type, out));
   if (def_levels) *def_levels = std::move(levels);
   return Ok();
 }

@@ -34,6 +34,21 @@ using VariantLeafLoader =
 // True when the variant group is shredded (it has a typed_value child).
 bool IsShreddedVariant(const SchemaNode& group);
 
+// The group's `metadata` child when it is a binary leaf, else nullptr.
+const SchemaNode* VariantMetadataNode(const SchemaNode& group);
+
+// Reads one part of a variant group (its `value` leaf or its `typed_value` node) as `type`:
+// one slot per slot of the metadata column being assembled, null where the part is.
+using VariantPartReader = std::function<Status(const SchemaNode& part, const TypePtr& type, Column* out)>;
+
+// Appends to *out one variant per slot of `metadata` (the group's metadata column, null where
+// the variant is null), its value reassembled from the group's parts read through `read`; an
+// unshredded group (metadata and value) as well as a shredded one. The parts must hold one slot
+// per metadata slot, and an unshredded value is set wherever its metadata is: else Corrupt.
+// `where` names the file and column, `unit` ("row", "value") what a slot is, for messages.
+Status AssembleVariants(const SchemaNode& group, const Column& metadata, const VariantPartReader& read,
+                        const std::string& where, const std::string& unit, const TypePtr& variant_type, Column* out);
+
 // Reassembles the rows of the shredded variant group (nested.rows of them; value and
 // typed_value are read through nested.load) into *out (packed variants, as types/variant.h
 // lays them out); *def_levels, when not null, receives the metadata column's definition levels
