@@ -62,87 +62,100 @@ int SummaryNumber(const std::string& out, const std::string& what) {
   return std::stoi(m[1]);
 }
 
+// Whether concurrent appends share a swap depends on how the producers' threads are scheduled
+// (each append's swap is a SQLite transaction of a few milliseconds, during which the others'
+// appends queue for the next group): on a loaded machine one run of 44 files in about thirty
+// had no overlap at all. So the exactness is asserted on every run, and the sharing on at
+// least one of up to three runs (never seen missing from three in a row; broken grouping would
+// miss it in all three).
 TEST_F(IngestFiles, EveryFileOneSnapshotOfOneChainAndTheyShareSwaps) {
   CreateEvents();
-  // 44 files of 3 rows: 40 CSV, 3 JSON lines, 1 Parquet (written by `floe scan` from a
-  // staging table). Ids are unique across files. Enough files that the 4 producers' commits
-  // overlap at least once even on an idle machine (with 18, about one run in twelve had none).
-  constexpr int kCsv = 40, kJson = 3;
-  std::vector<std::string> files;
+  // The metadata log keeps every swap of three runs (it counts them).
+  ASSERT_EQ(Floe("properties t.events --set write.metadata.previous-versions-max=1000").status, 0);
+  ASSERT_EQ(Floe("create t.stage --schema 'id long, producer string'").status, 0);
   std::set<int64_t> expected;
-  auto rows_of = [&](int f) {
-    std::vector<int64_t> ids;
-    for (int r = 0; r < 3; ++r) ids.push_back(f * 100 + r);
-    expected.insert(ids.begin(), ids.end());
-    return ids;
-  };
-  for (int f = 0; f < kCsv; ++f) {
-    std::string text = "id,producer\n";
-    for (int64_t id : rows_of(f)) text += std::to_string(id) + ",csv" + std::to_string(f) + "\n";
-    files.push_back("c" + std::to_string(f) + ".csv");
-    Write(files.back(), text);
-  }
-  for (int f = kCsv; f < kCsv + kJson; ++f) {
-    std::string text;
-    for (int64_t id : rows_of(f)) text += "{\"id\": " + std::to_string(id) + ", \"producer\": \"json\"}\n";
-    files.push_back("j" + std::to_string(f) + ".jsonl");
-    Write(files.back(), text);
-  }
-  {
-    ASSERT_EQ(Floe("create t.stage --schema 'id long, producer string'").status, 0);
-    std::string text = "id,producer\n";
-    for (int64_t id : rows_of(kCsv + kJson)) text += std::to_string(id) + ",parquet\n";
-    Write("stage.csv", text);
-    ASSERT_EQ(Floe("append t.stage stage.csv").status, 0);
-    auto r = Floe("scan t.stage --format parquet --output p.parquet");
+  size_t files_so_far = 0;
+  bool shared = false;
+  for (int round = 0; round < 3 && !shared; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    // 44 files of 3 rows: 40 CSV, 3 JSON lines, 1 Parquet (written by `floe scan` from a
+    // staging table). Ids are unique across files and rounds.
+    constexpr int kCsv = 40, kJson = 3;
+    const std::string tag = "r" + std::to_string(round);
+    std::vector<std::string> files;
+    auto rows_of = [&](int f) {
+      std::vector<int64_t> ids;
+      for (int r = 0; r < 3; ++r) ids.push_back(round * 100000 + f * 100 + r);
+      expected.insert(ids.begin(), ids.end());
+      return ids;
+    };
+    for (int f = 0; f < kCsv; ++f) {
+      std::string text = "id,producer\n";
+      for (int64_t id : rows_of(f)) text += std::to_string(id) + ",csv" + std::to_string(f) + "\n";
+      files.push_back(tag + "c" + std::to_string(f) + ".csv");
+      Write(files.back(), text);
+    }
+    for (int f = kCsv; f < kCsv + kJson; ++f) {
+      std::string text;
+      for (int64_t id : rows_of(f)) text += "{\"id\": " + std::to_string(id) + ", \"producer\": \"json\"}\n";
+      files.push_back(tag + "j" + std::to_string(f) + ".jsonl");
+      Write(files.back(), text);
+    }
+    {
+      std::string text = "id,producer\n";
+      for (int64_t id : rows_of(kCsv + kJson)) text += std::to_string(id) + ",parquet\n";
+      Write(tag + "stage.csv", text);
+      ASSERT_EQ(Floe("overwrite t.stage " + tag + "stage.csv").status, 0);
+      auto r = Floe("scan t.stage --format parquet --output " + tag + "p.parquet");
+      ASSERT_EQ(r.status, 0) << r.out;
+      files.push_back(tag + "p.parquet");
+    }
+    const size_t swaps_before = Metadata().metadata_log.size();
+
+    std::string args;
+    for (const auto& f : files) args += " " + f;
+    auto r = Floe("ingest t.events" + args + " --producers 4");
     ASSERT_EQ(r.status, 0) << r.out;
-    files.push_back("p.parquet");
-  }
-  const size_t swaps_before = Metadata().metadata_log.size();
+    files_so_far += files.size();
 
-  std::string args;
-  for (const auto& f : files) args += " " + f;
-  auto r = Floe("ingest t.events" + args + " --producers 4");
-  ASSERT_EQ(r.status, 0) << r.out;
+    // Every row exactly once.
+    std::map<int64_t, int> ids = Ids();
+    EXPECT_EQ(ids.size(), expected.size()) << r.out;
+    for (const auto& [id, count] : ids) {
+      EXPECT_EQ(count, 1) << "id " << id;
+      EXPECT_TRUE(expected.count(id)) << "id " << id;
+    }
 
-  // Every row exactly once.
-  std::map<int64_t, int> ids = Ids();
-  EXPECT_EQ(ids.size(), expected.size()) << r.out;
-  for (const auto& [id, count] : ids) {
-    EXPECT_EQ(count, 1) << "id " << id;
-    EXPECT_TRUE(expected.count(id)) << "id " << id;
-  }
+    // One snapshot per file, each the one its file's line names, all on main's one chain with
+    // strictly increasing sequence numbers.
+    const floe::TableMetadata m = Metadata();
+    const auto landed = LandedFiles(r.out);
+    ASSERT_EQ(landed.size(), files.size()) << r.out;
+    std::map<int64_t, int64_t> chain;  // snapshot id -> sequence number, from the head down
+    int64_t below = INT64_MAX;
+    for (const floe::Snapshot* s = m.CurrentSnapshot(); s;
+         s = s->parent_snapshot_id ? m.SnapshotById(*s->parent_snapshot_id) : nullptr) {
+      EXPECT_LT(s->sequence_number, below) << "snapshot " << s->snapshot_id;
+      below = s->sequence_number;
+      chain[s->snapshot_id] = s->sequence_number;
+    }
+    EXPECT_EQ(chain.size(), files_so_far);
+    EXPECT_EQ(m.snapshots.size(), files_so_far);
+    for (const auto& [file, snapshot] : landed) {
+      ASSERT_TRUE(chain.count(snapshot.first)) << file << ": snapshot " << snapshot.first << " not on main";
+      EXPECT_EQ(chain[snapshot.first], snapshot.second) << file;
+    }
 
-  // One snapshot per file, each the one its file's line names, all on main's one chain with
-  // strictly increasing sequence numbers.
-  const floe::TableMetadata m = Metadata();
-  const auto landed = LandedFiles(r.out);
-  ASSERT_EQ(landed.size(), files.size()) << r.out;
-  std::map<int64_t, int64_t> chain;  // snapshot id -> sequence number, from the head down
-  int64_t below = INT64_MAX;
-  for (const floe::Snapshot* s = m.CurrentSnapshot(); s;
-       s = s->parent_snapshot_id ? m.SnapshotById(*s->parent_snapshot_id) : nullptr) {
-    EXPECT_LT(s->sequence_number, below) << "snapshot " << s->snapshot_id;
-    below = s->sequence_number;
-    chain[s->snapshot_id] = s->sequence_number;
+    // Swaps: the summary counts the metadata documents the commits landed in, which is what the
+    // table's metadata log grew by; never more than the commits.
+    const int commits = SummaryNumber(r.out, "commits");
+    const int swaps = SummaryNumber(r.out, "metadata swaps");
+    EXPECT_EQ(commits, static_cast<int>(files.size())) << r.out;
+    EXPECT_EQ(static_cast<size_t>(swaps), m.metadata_log.size() - swaps_before) << r.out;
+    EXPECT_LE(swaps, commits) << r.out;
+    shared = swaps < commits;
   }
-  EXPECT_EQ(chain.size(), files.size());
-  EXPECT_EQ(m.snapshots.size(), files.size());
-  for (const auto& [file, snapshot] : landed) {
-    ASSERT_TRUE(chain.count(snapshot.first)) << file << ": snapshot " << snapshot.first << " not on main";
-    EXPECT_EQ(chain[snapshot.first], snapshot.second) << file;
-  }
-
-  // Swaps: the summary counts the metadata documents the commits landed in, which is what the
-  // table's metadata log grew by. Never more than the commits; fewer here, as 4 producers
-  // each committing about 11 files at once overlap (each append's swap is a SQLite transaction
-  // of several milliseconds, during which the others' appends queue for the next group).
-  const int commits = SummaryNumber(r.out, "commits");
-  const int swaps = SummaryNumber(r.out, "metadata swaps");
-  EXPECT_EQ(commits, static_cast<int>(files.size())) << r.out;
-  EXPECT_EQ(static_cast<size_t>(swaps), m.metadata_log.size() - swaps_before) << r.out;
-  EXPECT_LE(swaps, commits) << r.out;
-  EXPECT_LT(swaps, commits) << r.out;
+  EXPECT_TRUE(shared) << "no run of `floe ingest --producers 4` shared a metadata swap";
 }
 
 // With an idempotency key each file's commit carries KEY:FILE, so re-running the command after
