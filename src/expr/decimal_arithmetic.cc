@@ -9,18 +9,6 @@ namespace {
 
 using int128 = __int128;
 
-int128 PowerOfTen(int n) {
-  int128 p = 1;
-  for (int i = 0; i < n; ++i) p *= 10;
-  return p;
-}
-
-// |v| < 10^precision.
-bool Fits(int128 v, int precision) {
-  const int128 limit = PowerOfTen(precision);
-  return v < limit && v > -limit;
-}
-
 // n / d rounded half away from zero (d != 0).
 int128 DivideRounded(int128 n, int128 d) {
   int128 q = n / d, r = n % d;
@@ -153,7 +141,7 @@ Result<Literal> DecimalArithmetic(ArithOp op, const Literal& a, const Literal& b
       break;
     }
   }
-  if (!Fits(value, result->precision())) return Overflow(a, b, op, result);
+  if (!FitsDigits(value, result->precision())) return Overflow(a, b, op, result);
   return Literal::Decimal(value, result->precision(), scale);
 }
 
@@ -166,7 +154,7 @@ Result<Literal> FitDecimal(const Literal& v, const TypePtr& target) {
   } else if (!ScaleUp(x.first, target->scale() - x.second, &value)) {
     return InvalidArgument("value " + v.ToString() + " does not fit " + target->ToString());
   }
-  if (!Fits(value, target->precision()))
+  if (!FitsDigits(value, target->precision()))
     return InvalidArgument("value " + v.ToString() + " does not fit " + target->ToString() + " (at most " +
                            std::to_string(target->precision() - target->scale()) + " digits before the point)");
   return Literal::Decimal(value, target->precision(), target->scale());

@@ -13,11 +13,10 @@
 #pragma once
 
 #include "expr/expression.h"
+#include "types/decimal_digits.h"
 #include "types/literal.h"
 
 namespace floe {
-
-inline constexpr int kMaxDecimalPrecision = 38;
 
 // The decimal form of a whole-number or decimal type (int: decimal(10, 0), long:
 // decimal(20, 0)); InvalidArgument for any other type.

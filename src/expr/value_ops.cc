@@ -167,15 +167,9 @@ namespace {
 // correctly against every value of the column and equals none), and past 38 digits it is
 // clamped to +-10^38, beyond every decimal, so the product never overflows.
 Literal ScaledForComparison(__int128 unscaled, int more_scale, const TypePtr& target) {
-  constexpr int kMaxDigits = 38;
-  __int128 limit = 1;  // 10^(38 - more_scale): what may be scaled without passing 10^38
-  for (int i = 0; i < kMaxDigits - more_scale; ++i) limit *= 10;
-  __int128 bound = limit;
-  for (int i = 0; i < more_scale; ++i) bound *= 10;  // 10^38
-  if (unscaled >= limit) return Literal(target, bound);
-  if (unscaled <= -limit) return Literal(target, -bound);
-  for (int i = 0; i < more_scale; ++i) unscaled *= 10;
-  return Literal(target, unscaled);
+  const __int128 bound = PowerOfTen(kMaxDecimalPrecision);
+  if (!FitsDigits(unscaled, kMaxDecimalPrecision - more_scale)) return Literal(target, unscaled > 0 ? bound : -bound);
+  return Literal(target, unscaled * PowerOfTen(more_scale));
 }
 
 }  // namespace
@@ -215,8 +209,7 @@ std::optional<Literal> ConvertForComparison(const Literal& v, const TypePtr& tar
       }
       if (to == TypeId::kInt || to == TypeId::kLong) {
         // A whole-valued decimal such as 12.0.
-        __int128 unscaled = v.AsDecimal(), scale = 1;
-        for (int i = 0; i < v.type()->scale(); ++i) scale *= 10;
+        const __int128 unscaled = v.AsDecimal(), scale = PowerOfTen(v.type()->scale());
         if (unscaled % scale != 0) return std::nullopt;
         __int128 whole = unscaled / scale;
         if (whole < std::numeric_limits<int64_t>::min() || whole > std::numeric_limits<int64_t>::max())

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 
+#include "types/decimal_digits.h"
 #include "types/nested_json.h"
 #include "types/temporal.h"
 #include "types/value_text.h"
@@ -81,19 +82,6 @@ std::string DecimalToString(__int128 unscaled, int scale) {
   return out;
 }
 
-// 10^n for 0 <= n <= 38 (the most digits a decimal holds; 10^38 < 2^127).
-__int128 Pow10(int n) {
-  __int128 p = 1;
-  for (int i = 0; i < n; ++i) p *= 10;
-  return p;
-}
-
-// Whether `unscaled` has at most `digits` digits (0 <= digits <= 38).
-bool FitsDigits(__int128 unscaled, int digits) {
-  const __int128 limit = Pow10(digits);
-  return unscaled < limit && unscaled > -limit;
-}
-
 Result<__int128> ParseDecimal(std::string_view text, int precision, int scale) {
   auto fail = [&] { return InvalidArgument("invalid decimal(" + std::to_string(precision) + "," + std::to_string(scale) + ") '" + std::string(text) + "'"); };
   size_t pos = 0;
@@ -124,7 +112,7 @@ Result<__int128> ParseDecimal(std::string_view text, int precision, int scale) {
   if (!any) return fail();
   // Checked before scaling up, so the scaling cannot overflow: v < 10^(precision - missing).
   if (!FitsDigits(v, precision - (scale - fraction_digits))) return fail();
-  v *= Pow10(scale - fraction_digits);
+  v *= PowerOfTen(scale - fraction_digits);
   return negative ? -v : v;
 }
 
@@ -540,12 +528,12 @@ Result<Literal> Literal::CastTo(const TypePtr& target) const {
       if (from == TypeId::kInt || from == TypeId::kLong) {
         const __int128 v = AsInt64();
         if (!FitsDigits(v, target->precision() - target->scale())) return impossible();
-        return Literal(target, v * Pow10(target->scale()));
+        return Literal(target, v * PowerOfTen(target->scale()));
       }
       if (from == TypeId::kDecimal) {
         const int more_scale = target->scale() - type_->scale();
         if (more_scale < 0 || !FitsDigits(AsDecimal(), target->precision() - more_scale)) return impossible();
-        return Literal(target, AsDecimal() * Pow10(more_scale));
+        return Literal(target, AsDecimal() * PowerOfTen(more_scale));
       }
       break;
     }
