@@ -113,7 +113,9 @@ for seed in $'id long not null, tags list<string>\n5' \
   $'p list<struct<x: long, tags: list<int not null>>>, b int\n[{"x": 1, "tags": [1, 2]}, null, {"x": null, "tags": []}]' \
   $'attrs map<string, list<decimal(9,2)>>\n{"a": ["1.50", null], "b": []}' \
   $'m map<int, struct<`a b`: date, c: binary>>\n[{"key": 1, "value": {"a b": "2024-01-02", "c": "00FF"}}]' \
-  $'s struct<a: map<string, int> not null, u: uuid> not null\n{"a": {"k": 1}, "u": "f79c3e09-677c-4bbd-a479-3f349cb785e7"}'; do
+  $'s struct<a: map<string, int> not null, u: uuid> not null\n{"a": {"k": 1}, "u": "f79c3e09-677c-4bbd-a479-3f349cb785e7"}' \
+  $'s struct<a: map<string, int> not null, u: uuid> not null\n{"a": {"k": 1}, "u": "f79c3e44-677c-4bbd-a479-3f34-677c-43"}' \
+  $'m map<string, list<decimal(4,4)>>\n{"": [1, 0.5]}'; do
   printf '%s' "$seed" >"$seeds/fuzz_schema_text/seed$i"
   i=$((i + 1))
 done
