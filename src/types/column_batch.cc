@@ -4,21 +4,44 @@
 
 namespace floe {
 
-Column::Column(TypePtr t) : type(std::move(t)) {
-  if (!type) return;
-  switch (type->id()) {
+namespace {
+
+// Which of a Column's vectors holds a type's values (column_batch.h): the one place that
+// maps types to storage, so every switch below names a storage, not a list of types.
+enum class Storage { kBools, kInts, kFloats, kDoubles, kDecimals, kLongs, kBytes, kStruct, kOffsets };
+
+Storage StorageOf(const Type& type) {
+  switch (type.id()) {
+    case TypeId::kBoolean: return Storage::kBools;
+    case TypeId::kInt:
+    case TypeId::kDate: return Storage::kInts;
+    case TypeId::kFloat: return Storage::kFloats;
+    case TypeId::kDouble: return Storage::kDoubles;
+    case TypeId::kDecimal: return Storage::kDecimals;
     case TypeId::kString:
     case TypeId::kBinary:
     case TypeId::kVariant:
     case TypeId::kGeometry:
     case TypeId::kGeography:
     case TypeId::kFixed:
-    case TypeId::kUuid: offsets.push_back(0); break;
-    case TypeId::kStruct:
+    case TypeId::kUuid: return Storage::kBytes;
+    case TypeId::kStruct: return Storage::kStruct;
+    case TypeId::kList:
+    case TypeId::kMap: return Storage::kOffsets;
+    default: return Storage::kLongs;  // long, time and the timestamps
+  }
+}
+
+}  // namespace
+
+Column::Column(TypePtr t) : type(std::move(t)) {
+  if (!type) return;
+  switch (StorageOf(*type)) {
+    case Storage::kBytes: offsets.push_back(0); break;
+    case Storage::kStruct:
       for (const auto& f : type->fields()) children.emplace_back(f.type);
       break;
-    case TypeId::kList:
-    case TypeId::kMap:
+    case Storage::kOffsets:
       offsets.push_back(0);
       for (const auto& f : type->fields()) children.emplace_back(f.type);
       break;
@@ -33,53 +56,37 @@ size_t Column::null_count() const {
 }
 
 void Column::Reserve(size_t rows) {
-  switch (type->id()) {
-    case TypeId::kBoolean: bools.reserve(rows); break;
-    case TypeId::kInt:
-    case TypeId::kDate: ints.reserve(rows); break;
-    case TypeId::kFloat: floats.reserve(rows); break;
-    case TypeId::kDouble: doubles.reserve(rows); break;
-    case TypeId::kDecimal: decimals.reserve(rows); break;
-    case TypeId::kString:
-    case TypeId::kBinary:
-    case TypeId::kVariant:
-    case TypeId::kGeometry:
-    case TypeId::kGeography:
-    case TypeId::kFixed:
-    case TypeId::kUuid: offsets.reserve(rows + 1); break;
-    case TypeId::kStruct:
+  switch (StorageOf(*type)) {
+    case Storage::kBools: bools.reserve(rows); break;
+    case Storage::kInts: ints.reserve(rows); break;
+    case Storage::kFloats: floats.reserve(rows); break;
+    case Storage::kDoubles: doubles.reserve(rows); break;
+    case Storage::kDecimals: decimals.reserve(rows); break;
+    case Storage::kBytes: offsets.reserve(rows + 1); break;
+    case Storage::kStruct:
       for (auto& c : children) c.Reserve(rows);
       break;
-    case TypeId::kList:
-    case TypeId::kMap: offsets.reserve(rows + 1); break;
+    case Storage::kOffsets: offsets.reserve(rows + 1); break;
     default: longs.reserve(rows); break;
   }
 }
 
 Literal Column::Get(size_t row) const {
   if (IsNull(row)) return Literal::Null(type);
-  switch (type->id()) {
-    case TypeId::kBoolean: return Literal(type, bools[row] != 0);
-    case TypeId::kInt:
-    case TypeId::kDate: return Literal(type, ints[row]);
-    case TypeId::kFloat: return Literal(type, floats[row]);
-    case TypeId::kDouble: return Literal(type, doubles[row]);
-    case TypeId::kDecimal: return Literal(type, decimals[row]);
-    case TypeId::kString:
-    case TypeId::kBinary:
-    case TypeId::kVariant:
-    case TypeId::kGeometry:
-    case TypeId::kGeography:
-    case TypeId::kFixed:
-    case TypeId::kUuid: return Literal(type, std::string(BytesAt(row)));
-    case TypeId::kStruct: {
+  switch (StorageOf(*type)) {
+    case Storage::kBools: return Literal(type, bools[row] != 0);
+    case Storage::kInts: return Literal(type, ints[row]);
+    case Storage::kFloats: return Literal(type, floats[row]);
+    case Storage::kDoubles: return Literal(type, doubles[row]);
+    case Storage::kDecimals: return Literal(type, decimals[row]);
+    case Storage::kBytes: return Literal(type, std::string(BytesAt(row)));
+    case Storage::kStruct: {
       std::vector<Literal> items;
       items.reserve(children.size());
       for (const auto& c : children) items.push_back(c.Get(row));
       return Literal::Nested(type, std::move(items));
     }
-    case TypeId::kList:
-    case TypeId::kMap: {
+    case Storage::kOffsets: {
       std::vector<Literal> items;
       items.reserve((offsets[row + 1] - offsets[row]) * children.size());
       for (uint32_t i = offsets[row]; i < offsets[row + 1]; ++i)
@@ -93,25 +100,17 @@ Literal Column::Get(size_t row) const {
 void Column::AppendNull() {
   if (nulls.empty()) nulls.assign(length, 0);
   nulls.push_back(1);
-  switch (type->id()) {
-    case TypeId::kBoolean: bools.push_back(0); break;
-    case TypeId::kInt:
-    case TypeId::kDate: ints.push_back(0); break;
-    case TypeId::kFloat: floats.push_back(0); break;
-    case TypeId::kDouble: doubles.push_back(0); break;
-    case TypeId::kDecimal: decimals.push_back(0); break;
-    case TypeId::kString:
-    case TypeId::kBinary:
-    case TypeId::kVariant:
-    case TypeId::kGeometry:
-    case TypeId::kGeography:
-    case TypeId::kFixed:
-    case TypeId::kUuid: offsets.push_back(static_cast<uint32_t>(bytes.size())); break;
-    case TypeId::kStruct:
+  switch (StorageOf(*type)) {
+    case Storage::kBools: bools.push_back(0); break;
+    case Storage::kInts: ints.push_back(0); break;
+    case Storage::kFloats: floats.push_back(0); break;
+    case Storage::kDoubles: doubles.push_back(0); break;
+    case Storage::kDecimals: decimals.push_back(0); break;
+    case Storage::kBytes: offsets.push_back(static_cast<uint32_t>(bytes.size())); break;
+    case Storage::kStruct:
       for (auto& c : children) c.AppendNull();
       break;
-    case TypeId::kList:
-    case TypeId::kMap: offsets.push_back(offsets.back()); break;
+    case Storage::kOffsets: offsets.push_back(offsets.back()); break;
     default: longs.push_back(0); break;
   }
   ++length;
@@ -125,28 +124,20 @@ void Column::Truncate(size_t rows) {
     for (uint8_t b : nulls) any = any || b != 0;
     if (!any) nulls.clear();  // flags only while some row is null
   }
-  switch (type->id()) {
-    case TypeId::kBoolean: bools.resize(rows); break;
-    case TypeId::kInt:
-    case TypeId::kDate: ints.resize(rows); break;
-    case TypeId::kFloat: floats.resize(rows); break;
-    case TypeId::kDouble: doubles.resize(rows); break;
-    case TypeId::kDecimal: decimals.resize(rows); break;
-    case TypeId::kString:
-    case TypeId::kBinary:
-    case TypeId::kVariant:
-    case TypeId::kGeometry:
-    case TypeId::kGeography:
-    case TypeId::kFixed:
-    case TypeId::kUuid:
+  switch (StorageOf(*type)) {
+    case Storage::kBools: bools.resize(rows); break;
+    case Storage::kInts: ints.resize(rows); break;
+    case Storage::kFloats: floats.resize(rows); break;
+    case Storage::kDoubles: doubles.resize(rows); break;
+    case Storage::kDecimals: decimals.resize(rows); break;
+    case Storage::kBytes:
       offsets.resize(rows + 1);
       bytes.resize(offsets.back());
       break;
-    case TypeId::kStruct:
+    case Storage::kStruct:
       for (auto& c : children) c.Truncate(rows);
       break;
-    case TypeId::kList:
-    case TypeId::kMap:
+    case Storage::kOffsets:
       offsets.resize(rows + 1);
       for (auto& c : children) c.Truncate(offsets.back());
       break;
@@ -212,26 +203,18 @@ Status Column::Append(const Literal& in) {
   if (in.type() != type && (!in.type() || !in.type()->Equals(*type))) {
     FLOE_ASSIGN_OR_RETURN(v, in.CastTo(type));
   }
-  switch (type->id()) {
-    case TypeId::kBoolean: bools.push_back(v.AsBool()); break;
-    case TypeId::kInt:
-    case TypeId::kDate: ints.push_back(v.AsInt()); break;
-    case TypeId::kFloat: floats.push_back(v.AsFloat()); break;
-    case TypeId::kDouble: doubles.push_back(v.AsDouble()); break;
-    case TypeId::kDecimal: decimals.push_back(v.AsDecimal()); break;
-    case TypeId::kString:
-    case TypeId::kBinary:
-    case TypeId::kVariant:
-    case TypeId::kGeometry:
-    case TypeId::kGeography:
-    case TypeId::kFixed:
-    case TypeId::kUuid:
+  switch (StorageOf(*type)) {
+    case Storage::kBools: bools.push_back(v.AsBool()); break;
+    case Storage::kInts: ints.push_back(v.AsInt()); break;
+    case Storage::kFloats: floats.push_back(v.AsFloat()); break;
+    case Storage::kDoubles: doubles.push_back(v.AsDouble()); break;
+    case Storage::kDecimals: decimals.push_back(v.AsDecimal()); break;
+    case Storage::kBytes:
       bytes += v.AsBytes();
       offsets.push_back(static_cast<uint32_t>(bytes.size()));
       break;
-    case TypeId::kStruct:
-    case TypeId::kList:
-    case TypeId::kMap:
+    case Storage::kStruct:
+    case Storage::kOffsets:
       if (!std::holds_alternative<NestedItems>(v.value()))
         return InvalidArgument("a " + type->ToString() + " column takes nested values, not " + v.ToString());
       return AppendNested(v);
@@ -330,24 +313,17 @@ void TakeRows(const Column& src, const std::vector<uint32_t>& rows, Column* dst)
   dst->length = before + rows.size();
   static const std::vector<uint8_t> kNoNulls;
   const std::vector<uint8_t>& src_nulls = any_null ? src.nulls : kNoNulls;  // empty: no taken row is null
-  switch (src.type->id()) {
-    case TypeId::kStruct:
+  switch (StorageOf(*src.type)) {
+    case Storage::kStruct:
       // Children hold a row for every struct row (null ones included): the same rows are taken.
       for (size_t c = 0; c < src.children.size(); ++c) TakeRows(src.children[c], rows, &dst->children[c]);
       return;
-    case TypeId::kBoolean: GatherValues(src.bools, rows, src_nulls, &dst->bools); return;
-    case TypeId::kInt:
-    case TypeId::kDate: GatherValues(src.ints, rows, src_nulls, &dst->ints); return;
-    case TypeId::kFloat: GatherValues(src.floats, rows, src_nulls, &dst->floats); return;
-    case TypeId::kDouble: GatherValues(src.doubles, rows, src_nulls, &dst->doubles); return;
-    case TypeId::kDecimal: GatherValues(src.decimals, rows, src_nulls, &dst->decimals); return;
-    case TypeId::kString:
-    case TypeId::kBinary:
-    case TypeId::kVariant:
-    case TypeId::kGeometry:
-    case TypeId::kGeography:
-    case TypeId::kFixed:
-    case TypeId::kUuid: {
+    case Storage::kBools: GatherValues(src.bools, rows, src_nulls, &dst->bools); return;
+    case Storage::kInts: GatherValues(src.ints, rows, src_nulls, &dst->ints); return;
+    case Storage::kFloats: GatherValues(src.floats, rows, src_nulls, &dst->floats); return;
+    case Storage::kDoubles: GatherValues(src.doubles, rows, src_nulls, &dst->doubles); return;
+    case Storage::kDecimals: GatherValues(src.decimals, rows, src_nulls, &dst->decimals); return;
+    case Storage::kBytes: {
       auto length_of = [&](uint32_t r) -> size_t {
         return !src_nulls.empty() && src_nulls[r] ? 0 : src.offsets[r + 1] - src.offsets[r];
       };
@@ -364,8 +340,7 @@ void TakeRows(const Column& src, const std::vector<uint32_t>& rows, Column* dst)
       }
       return;
     }
-    case TypeId::kList:
-    case TypeId::kMap: {
+    case Storage::kOffsets: {
       // The taken rows' element ranges, in order; a null row has an empty range.
       std::vector<uint32_t> child_rows;
       dst->offsets.reserve(dst->offsets.size() + rows.size());
