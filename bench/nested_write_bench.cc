@@ -11,20 +11,15 @@
 #include <cstdio>
 #include <string>
 
+#include "bench_clock.h"
 #include "parquet/parquet_writer.h"
 
 using namespace floe;
 using namespace floe::parquet;
+using floe::bench::CpuSeconds;
+using floe::bench::WallSeconds;
 
 namespace {
-
-double CpuNow() {
-  timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-double Now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 NestedField F(int id, std::string name, TypePtr type, bool required = false) {
   return NestedField{id, std::move(name), std::move(type), required, ""};
@@ -44,7 +39,7 @@ struct Timing {
 Timing WriteFile(const Schema& schema, const ColumnBatch& batch, const std::string& path) {
   ::unlink(path.c_str());
   Timing t;
-  double w0 = Now(), c0 = CpuNow();
+  double w0 = WallSeconds(), c0 = CpuSeconds();
   auto sink = FileSink::Create(path);
   auto writer = ParquetWriter::Open(sink->get(), schema, {{"write.parquet.compression-codec", "zstd"}});
   if (!writer) std::fprintf(stderr, "%s\n", writer.error().ToString().c_str()), std::exit(1);
@@ -52,8 +47,8 @@ Timing WriteFile(const Schema& schema, const ColumnBatch& batch, const std::stri
   if (!st) std::fprintf(stderr, "%s\n", st.error().ToString().c_str()), std::exit(1);
   auto m = (*writer)->Close();
   if (!m) std::fprintf(stderr, "%s\n", m.error().ToString().c_str()), std::exit(1);
-  t.wall = Now() - w0;
-  t.cpu = CpuNow() - c0;
+  t.wall = WallSeconds() - w0;
+  t.cpu = CpuSeconds() - c0;
   t.bytes = m->file_size_in_bytes;
   ::unlink(path.c_str());
   return t;

@@ -25,23 +25,16 @@
 #include <vector>
 
 #include "parquet/parquet_reader.h"
+#include "bench_clock.h"
 #include "parquet/parquet_writer.h"
 #include "parquet/row_group_stream.h"
 
 using namespace floe;
 using namespace floe::parquet;
+using floe::bench::CpuSeconds;
+using floe::bench::WallSeconds;
 
 namespace {
-
-double CpuNow() {
-  timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 Schema BenchSchema() {
   return Schema(0, {{1, "order_id", Type::Long(), false, ""},
@@ -175,7 +168,7 @@ int main(int argc, char** argv) {
   for (uint64_t b = 0; b < rows; b += kBatch) batches.push_back(MakeRows(schema, b, std::min(rows, b + kBatch)));
 
   ::unlink(path.c_str());
-  double t0 = Now(), c0 = CpuNow();
+  double t0 = WallSeconds(), c0 = CpuSeconds();
   auto sink = FileSink::Create(path);
   if (!sink) return std::fprintf(stderr, "%s\n", sink.error().ToString().c_str()), 1;
   auto writer = ParquetWriter::Open(sink->get(), schema, {{"write.parquet.compression-codec", codec}});
@@ -186,7 +179,7 @@ int main(int argc, char** argv) {
   }
   auto metrics = (*writer)->Close();
   if (!metrics) return std::fprintf(stderr, "%s\n", metrics.error().ToString().c_str()), 1;
-  double write_s = Now() - t0, write_cpu_s = CpuNow() - c0;
+  double write_s = WallSeconds() - t0, write_cpu_s = CpuSeconds() - c0;
   batches.clear();
 
   auto file = ParquetFile::OpenPath(path);
@@ -208,11 +201,11 @@ int main(int argc, char** argv) {
   double sum_s = 1e9, filter_s = 1e9, sum_cpu_s = 1e9, filter_cpu_s = 1e9;
   ScanResult sum_r, de_r;
   for (int run = 0; run < 5; ++run) {
-    double a = Now(), ca = CpuNow();
+    double a = WallSeconds(), ca = CpuSeconds();
     auto r1 = Scan(*file, sum_projection, std::nullopt, threads, fold_sum);
-    double b = Now(), cb = CpuNow();
+    double b = WallSeconds(), cb = CpuSeconds();
     auto r2 = Scan(*file, sum_projection, de, threads, fold_sum);
-    double c = Now(), cc = CpuNow();
+    double c = WallSeconds(), cc = CpuSeconds();
     sum_cpu_s = std::min(sum_cpu_s, cb - ca);
     filter_cpu_s = std::min(filter_cpu_s, cc - cb);
     if (!r1 || !r2) return std::fprintf(stderr, "%s\n", (!r1 ? r1.error() : r2.error()).ToString().c_str()), 1;
@@ -242,11 +235,11 @@ int main(int argc, char** argv) {
     };
     double ws = 1e9, wf = 1e9;
     for (int run = 0; run < 5; ++run) {
-      double a = Now();
+      double a = WallSeconds();
       auto r1 = ScanWhole(*file, sum_projection, threads, fold_sum);
-      double b = Now();
+      double b = WallSeconds();
       auto r2 = ScanWhole(*file, filter_projection, threads, fold_de);
-      double c = Now();
+      double c = WallSeconds();
       if (!r1 || !r2) return std::fprintf(stderr, "%s\n", (!r1 ? r1.error() : r2.error()).ToString().c_str()), 1;
       if (r1->count != sum_r.count || r1->sum != sum_r.sum || r2->count != de_r.count || r2->sum != de_r.sum)
         return std::fprintf(stderr, "whole-row-group scan disagrees with the streamed scan\n"), 1;
