@@ -135,6 +135,18 @@ TEST(DeletionVector, PositionsOutsideTheSpecAreRefused) {
   EXPECT_FALSE(EncodeDeletionVector({int64_t{0x80000000} << 32}));
 }
 
+// What a shell command prints on standard output (empty when it cannot start).
+std::string StandardOutputOf(const std::string& command) {
+  std::string out;
+  if (FILE* pipe = popen(command.c_str(), "r")) {
+    char buffer[65536];
+    size_t n;
+    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
+    pclose(pipe);
+  }
+  return out;
+}
+
 // Iceberg Java's own serialized position indexes (deletion-vector blobs) from iceberg-core's
 // test resources, in the peers' jars: floe reads each, and CRoaring writes the same positions
 // back byte for byte as Java did.
@@ -144,14 +156,7 @@ std::string JavaVector(const std::string& name) {
   const std::string command = "python3 -c \"import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1])"
                               ".read('org/apache/iceberg/deletes/' + sys.argv[2]))\" '" +
                               std::string(jars) + "/iceberg-core-1.11.0-tests.jar' " + name + " 2>/dev/null";
-  std::string out;
-  if (FILE* pipe = popen(command.c_str(), "r")) {
-    char buffer[4096];
-    size_t n;
-    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
-    pclose(pipe);
-  }
-  return out;
+  return StandardOutputOf(command);
 }
 
 TEST(DeletionVector, JavaWrittenVectorsReadAndRewriteIdentically) {
@@ -189,13 +194,7 @@ std::vector<std::string> JavaBlobs(const std::vector<std::vector<int64_t>>& case
   const std::string command = "java -Xmx256m -cp '" + std::string(std::getenv("FLOE_PEERS_JAVA_JARS")) + "/*' '" +
                               std::string(FLOE_SOURCE_DIR) + "/tests/interop/java/DeletionVectorBytes.java' '" +
                               (dir / "positions.txt").string() + "' 2>/dev/null";
-  std::string out;
-  if (FILE* pipe = popen(command.c_str(), "r")) {
-    char buffer[65536];
-    size_t n;
-    while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
-    pclose(pipe);
-  }
+  const std::string out = StandardOutputOf(command);
   std::filesystem::remove_all(dir);
   std::vector<std::string> blobs;
   std::istringstream lines(out);
